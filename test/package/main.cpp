@@ -1,0 +1,72 @@
+// A program that uses fastout the way a user's program would: built by the
+// consumer projects beside this file against an installed fastout
+// (find_package, pkg-config) or an embedded one (add_subdirectory).
+//
+// Usage: consumer OUTPUT_PATH EXPECTED_VERSION
+#include <fastout/file.h>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <system_error>
+
+namespace {
+
+int failed(const std::string& what) {
+  std::fprintf(stderr, "consumer: %s\n", what.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) return failed("usage: consumer OUTPUT_PATH EXPECTED_VERSION");
+
+  // The consumer is built with its compiler's default warnings. This line
+  // narrows a long to an int on purpose: it only compiles if fastout's own
+  // -Wconversion -Werror did not leak into its users.
+  long argument_count = argc;
+  int narrowed = argument_count;
+  (void)narrowed;
+
+  std::string version = std::to_string(FASTOUT_VERSION_MAJOR) + "." +
+                        std::to_string(FASTOUT_VERSION_MINOR) + "." +
+                        std::to_string(FASTOUT_VERSION_PATCH);
+  if (version != argv[2])
+    return failed("the header says version " + version + ", the package " + argv[2]);
+
+  std::string expected;
+  try {
+    // A small buffer, so that the writer drains it many times.
+    auto out = fastout::output_file(argv[1], fastout::buffer_size = 1 << 10);
+    for (int i = 0; i < 1000; ++i) {
+      // fmt::format needs libfmt at link time: this proves that fastout's
+      // public dependency on fmt::fmt reaches its users.
+      std::string line = fmt::format("line {}", i);
+      out.write(line);
+      out.put('\n');
+      expected += line + '\n';
+    }
+    {
+      fastout::cursor cursor = out.make_cursor();
+      for (char c = 'a'; c <= 'z'; ++c) cursor.put(c);
+      cursor.put('\n');
+    }
+    expected += "abcdefghijklmnopqrstuvwxyz\n";
+    out.close();
+    fastout::file_stats stats = out.stats();
+    if (stats.bytes_written != expected.size())
+      return failed(fmt::format("stats say {} bytes written, expected {}", stats.bytes_written,
+                                expected.size()));
+  } catch (const std::system_error& e) {
+    return failed(e.what());
+  }
+
+  std::ifstream in(argv[1], std::ios::binary);
+  std::string actual((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (actual != expected) return failed(std::string("wrong contents in ") + argv[1]);
+  std::printf("consumer: fastout %s wrote %zu bytes correctly\n", version.c_str(), actual.size());
+  return 0;
+}
