@@ -310,7 +310,7 @@ class cursor {
  private:
   template <typename F>
   FASTOUT_ALWAYS_INLINE void sync_around(F&& out_of_line_call) {
-    file_->state_.pos = pos_;
+    commit();  // not a plain store: after a throw pos_ is null
     // If the call throws, the writer's own position is the truth: a null
     // cursor neither writes it back nor stores, and the next call goes
     // out of line again to meet the sticky error.
