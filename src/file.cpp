@@ -323,7 +323,8 @@ void file::write_buffered(const char* data, std::size_t size) {
 
 void file::write_slow(const char* data, std::size_t size) {
   ensure_usable();
-  if (!line_buffered_) {
+  // Unbuffered, there is nothing to hold back: the call goes out whole.
+  if (!line_buffered_ || buffer_ == buffer_end_) {
     write_buffered(data, size);
     return;
   }
