@@ -293,7 +293,12 @@ void file::put_slow(char c) {
     if (int error_number = write_buffer_and(&c, 1)) fail(error_number);
     return;
   }
-  if (state_.pos == buffer_end_) drain_buffer();
+  if (state_.pos == buffer_end_) {
+    if (int error_number = write_buffer_and(nullptr, 0)) {
+      ++bytes_drained_;  // `c` is accepted (and lost) too: stats() counts a call that threw
+      fail(error_number);
+    }
+  }
   *state_.pos++ = c;
   if (line_buffered_) {
     if (c == '\n') drain_buffer();
@@ -323,23 +328,31 @@ void file::write_buffered(const char* data, std::size_t size) {
 
 void file::write_slow(const char* data, std::size_t size) {
   ensure_usable();
-  // Unbuffered, there is nothing to hold back: the call goes out whole.
-  if (!line_buffered_ || buffer_ == buffer_end_) {
+  // stats() counts every byte of a call that threw as accepted (and lost),
+  // however much of it had reached the buffer when the error came.
+  const std::uint64_t accepted_after = bytes_drained_ + bytes_pending() + size;
+  try {
+    // Unbuffered, there is nothing to hold back: the call goes out whole.
+    if (!line_buffered_ || buffer_ == buffer_end_) {
+      write_buffered(data, size);
+      return;
+    }
+    // As stdio: everything through the last newline goes to the file now; a
+    // trailing partial line waits in the buffer.
+    const void* last_newline = size > 0 ? ::memrchr(data, '\n', size) : nullptr;
+    if (last_newline != nullptr) {
+      std::size_t through = static_cast<std::size_t>(static_cast<const char*>(last_newline) - data) + 1;
+      write_buffered(data, through);
+      drain_buffer();
+      data += through;
+      size -= through;
+    }
     write_buffered(data, size);
-    return;
+    state_.limit = state_.pos;
+  } catch (const std::system_error&) {
+    bytes_drained_ = accepted_after - bytes_pending();  // nothing is pending after a failure
+    throw;
   }
-  // As stdio: everything through the last newline goes to the file now; a
-  // trailing partial line waits in the buffer.
-  const void* last_newline = size > 0 ? ::memrchr(data, '\n', size) : nullptr;
-  if (last_newline != nullptr) {
-    std::size_t through = static_cast<std::size_t>(static_cast<const char*>(last_newline) - data) + 1;
-    write_buffered(data, through);
-    drain_buffer();
-    data += through;
-    size -= through;
-  }
-  write_buffered(data, size);
-  state_.limit = state_.pos;
 }
 
 void file::flush() {
