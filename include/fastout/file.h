@@ -16,6 +16,9 @@
 #include <type_traits>
 #include <utility>
 
+#include <fmt/compile.h>
+#include <fmt/format.h>
+
 #if defined(__GNUC__) || defined(__clang__)
 #  define FASTOUT_API __attribute__((visibility("default")))
 #  define FASTOUT_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -146,6 +149,13 @@ inline constexpr detail::permissions_key permissions{};
 
 class cursor;
 
+namespace detail {
+class print_buffer;
+template <typename T> struct hex_value;
+// Formats into a fmt buffer; lets out-of-line code re-run an inline format.
+using format_function = void (*)(void* context, fmt::detail::buffer<char>& out);
+}  // namespace detail
+
 /// A buffered writer to one file descriptor, for one thread at a time.
 ///
 /// Errors are reported as std::system_error carrying errno and the path, at the
@@ -192,7 +202,10 @@ class FASTOUT_API file {
   /// Data at least as large as the buffer goes to the file in one writev()
   /// together with what is buffered, without being copied.
   FASTOUT_ALWAYS_INLINE void write(const void* data, std::size_t size) {
-    if (FASTOUT_LIKELY(size <= static_cast<std::size_t>(state_.limit - state_.pos))) {
+    // size - 1: an empty write goes out of line, so memcpy never sees the
+    // null data of an empty string_view (undefined behaviour) and a closed
+    // writer throws even for it.
+    if (FASTOUT_LIKELY(size - 1 < static_cast<std::size_t>(state_.limit - state_.pos))) {
       std::memcpy(state_.pos, data, size);
       state_.pos += size;
       return;
@@ -200,6 +213,34 @@ class FASTOUT_API file {
     write_slow(static_cast<const char*>(data), size);
   }
   FASTOUT_ALWAYS_INLINE void write(std::string_view s) { write(s.data(), s.size()); }
+
+  /// Formats with {fmt} straight into the buffer, as fmt::ostream::print:
+  /// the format string is checked at compile time (use fmt::runtime() for one
+  /// known only at run time). Text is never split across a flush unless it is
+  /// larger than the whole buffer, and a format error at run time throws
+  /// fmt::format_error and leaves no part of the text in the file.
+  template <typename... T>
+  void print(fmt::format_string<T...> format, T&&... args);
+  /// The same for a compiled format, `print(FMT_COMPILE("{}\n"), x)`: the
+  /// fastest way to format, which fmt::output_file cannot take.
+  template <typename S, typename... T,
+            std::enable_if_t<std::is_base_of<fmt::detail::compiled_string, S>::value, int> = 0>
+  void print(const S& format, T&&... args);
+  /// print() followed by '\n', written as one piece.
+  template <typename... T>
+  void println(fmt::format_string<T...> format, T&&... args);
+  template <typename S, typename... T,
+            std::enable_if_t<std::is_base_of<fmt::detail::compiled_string, S>::value, int> = 0>
+  void println(const S& format, T&&... args);
+  /// print() with type-erased arguments, as fmt::vprint.
+  void vprint(fmt::string_view format, fmt::format_args args);
+
+  /// Scalar output without a format string: the same text as fmt's "{}".
+  /// Integers of every width, floating point (shortest round trip), bool,
+  /// char, C strings, string views, fastout::hex(x), and any type with a
+  /// fmt::formatter.
+  template <typename T>
+  file& operator<<(const T& value);
 
   /// Sends everything buffered to the file. Throws on error (sticky).
   void flush();
@@ -231,6 +272,21 @@ class FASTOUT_API file {
 
  private:
   friend class cursor;
+  friend class detail::print_buffer;
+  template <typename F>
+  static void call_format(void* context, fmt::detail::buffer<char>& out) {
+    (*static_cast<F*>(context))(out);
+  }
+  template <typename F>
+  void format_with(F& format);
+  void print_slow(detail::format_function format, void* context, bool validated);
+  void print_unbuffered(detail::format_function format, void* context);
+  void print_streaming(detail::format_function format, void* context);
+  void flush_complete_lines(const char* text_begin);
+  template <typename T>
+  FASTOUT_ALWAYS_INLINE void write_scalar(T value);
+  template <typename T>
+  void write_scalar_slow(T value);
   struct fd_tag {};
   file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name);
   void init_buffer(const file_options& options);
@@ -290,7 +346,7 @@ class cursor {
     sync_around([&] { file_->put_slow(c); });
   }
   FASTOUT_ALWAYS_INLINE void write(const void* data, std::size_t size) {
-    if (FASTOUT_LIKELY(size <= static_cast<std::size_t>(limit_ - pos_))) {
+    if (FASTOUT_LIKELY(size - 1 < static_cast<std::size_t>(limit_ - pos_))) {  // as file::write
       std::memcpy(pos_, data, size);
       pos_ += size;
       return;
@@ -358,5 +414,9 @@ FASTOUT_API file stderr_file();
 FASTOUT_API file stderr_file(const file_options& options);
 
 }  // namespace fastout
+
+// Formatting (print, println, <<) is a feature of its own; its definitions
+// live in format.h, which is always available through this header.
+#include <fastout/format.h>
 
 #endif  // FASTOUT_FILE_H_
