@@ -1,0 +1,144 @@
+#include "bars.h"
+
+#include <cstdint>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include <fastout/file.h>
+
+namespace fastout_bench {
+namespace {
+
+enum class bar_kind {
+  at_most_times,    // contender's time <= threshold * rival's time
+  faster_at_least,  // rival's time >= threshold * contender's time
+  write_calls,      // ceil(bytes / threshold) calls, give or take 1
+};
+
+struct bar_spec {
+  const char* workload;
+  bar_kind kind;
+  const char* contenders;  // comma-separated: the fastest of them is judged
+  const char* rival;
+  double threshold;
+};
+
+// The bars of issue 2. Later issues add theirs here.
+const bar_spec bar_specs[] = {
+    {"W1", bar_kind::at_most_times, "fastout", "limit", 1.5},
+    {"W1", bar_kind::faster_at_least, "fastout", "fprintf", 5},
+    {"W1", bar_kind::faster_at_least, "fastout", "fmt_output_file", 3},
+    {"W2", bar_kind::at_most_times, "fastout,fastout_cursor", "limit", 1.3},
+    {"W10", bar_kind::at_most_times, "fastout", "limit", 1.1},
+    {"W1", bar_kind::write_calls, "fastout", nullptr,
+     static_cast<double>(fastout::default_buffer_size)},
+    {"W2", bar_kind::write_calls, "fastout", nullptr,
+     static_cast<double>(fastout::default_buffer_size)},
+    {"W2", bar_kind::write_calls, "fastout_cursor", nullptr,
+     static_cast<double>(fastout::default_buffer_size)},
+};
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> items;
+  std::istringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) items.push_back(item);
+  return items;
+}
+
+std::string describe(const bar_spec& spec) {
+  std::vector<std::string> names = split(spec.contenders);
+  std::string who = names.size() == 1
+                        ? names[0]
+                        : fmt::format("the fastest of {}", fmt::join(names, ", "));
+  switch (spec.kind) {
+    case bar_kind::at_most_times:
+      return fmt::format("{} takes at most {}x the time of {}", who, spec.threshold, spec.rival);
+    case bar_kind::faster_at_least:
+      return fmt::format("{} is at least {}x faster than {}", who, spec.threshold, spec.rival);
+    case bar_kind::write_calls:
+      return fmt::format("{} makes ceil(bytes / {} KiB) write calls, give or take 1", who,
+                         spec.threshold / 1024);
+  }
+  return {};
+}
+
+const workload_result* find_workload(const std::vector<workload_result>& results,
+                                     const std::string& id) {
+  for (const auto& r : results)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+void check(const bar_spec& spec, const workload_result& w, bar_result& bar) {
+  bar.status = "FAIL";
+  // The fastest of the contenders that ran and wrote the right bytes.
+  const contender_result* judged = nullptr;
+  for (const std::string& name : split(spec.contenders)) {
+    const contender_result* c = w.find(name);
+    if (c == nullptr || !c->ok()) {
+      if (bar.note.empty()) bar.note = name + (c == nullptr ? " did not run" : " failed");
+      continue;
+    }
+    if (judged == nullptr || c->median_seconds() < judged->median_seconds()) judged = c;
+  }
+  if (judged == nullptr) return;
+  bar.note = judged->name;
+
+  if (spec.kind == bar_kind::write_calls) {
+    std::int64_t calls = judged->median_write_calls();
+    auto buffer = static_cast<std::uint64_t>(spec.threshold);
+    auto expected = static_cast<std::int64_t>((w.bytes + buffer - 1) / buffer);
+    bar.value = static_cast<double>(calls);
+    bar.threshold = static_cast<double>(expected);
+    if (calls < 0) {
+      bar.measured = "unknown";
+      bar.note += ": /proc/self/io has no syscw";
+      return;
+    }
+    bar.measured = fmt::format("{} calls (expected {})", calls, expected);
+    bar.status = calls >= expected - 1 && calls <= expected + 1 ? "PASS" : "FAIL";
+    return;
+  }
+
+  double rival = w.median_of(spec.rival);
+  if (rival <= 0) {
+    bar.note = std::string(spec.rival) + " did not run or failed";
+    return;
+  }
+  double mine = judged->median_seconds();
+  bar.threshold = spec.threshold;
+  if (spec.kind == bar_kind::at_most_times) {
+    bar.value = mine / rival;
+    bar.measured = fmt::format("{:.2f}x", bar.value);
+    bar.status = bar.value <= spec.threshold ? "PASS" : "FAIL";
+  } else {
+    bar.value = rival / mine;
+    bar.measured = fmt::format("{:.2f}x faster", bar.value);
+    bar.status = bar.value >= spec.threshold ? "PASS" : "FAIL";
+  }
+}
+
+}  // namespace
+
+std::vector<bar_result> check_bars(const std::vector<workload_result>& results) {
+  std::vector<bar_result> bars;
+  for (const bar_spec& spec : bar_specs) {
+    bar_result bar;
+    bar.workload = spec.workload;
+    bar.description = describe(spec);
+    bar.threshold = spec.threshold;
+    const workload_result* w = find_workload(results, spec.workload);
+    if (w == nullptr || !w->error.empty()) {
+      bar.status = w == nullptr ? "SKIP" : "FAIL";
+      bar.note = w == nullptr ? "workload not run" : w->error;
+    } else {
+      check(spec, *w, bar);
+    }
+    bars.push_back(bar);
+  }
+  return bars;
+}
+
+}  // namespace fastout_bench

@@ -1,0 +1,28 @@
+// The bars fastout must clear, checked against the figures of the same run:
+// a speed claim is a ratio measured side by side, never an absolute time.
+#ifndef FASTOUT_BENCH_BARS_H_
+#define FASTOUT_BENCH_BARS_H_
+
+#include <string>
+#include <vector>
+
+#include "measure.h"
+
+namespace fastout_bench {
+
+struct bar_result {
+  std::string workload;     ///< "W1"
+  std::string description;  ///< "fastout <= 1.5x the time of limit"
+  std::string status;       ///< "PASS", "FAIL" or "SKIP" (its workload did not run)
+  std::string measured;     ///< the figure, as printed: "1.21x", "39 calls"
+  double value = 0;         ///< the figure as a number (0 if there is none)
+  double threshold = 0;
+  std::string note;         ///< which contender was judged, or why it failed
+};
+
+/// Checks every bar whose workload is in `results`; the others are SKIP.
+std::vector<bar_result> check_bars(const std::vector<workload_result>& results);
+
+}  // namespace fastout_bench
+
+#endif  // FASTOUT_BENCH_BARS_H_

@@ -1,0 +1,206 @@
+#include "machine.h"
+
+#include <climits>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include <sys/statfs.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <fmt/core.h>
+
+#include <fastout/file.h>
+
+namespace fastout_bench {
+namespace {
+
+std::string trim(std::string s) {
+  const char* space = " \t\n\r";
+  s.erase(0, s.find_first_not_of(space));
+  s.erase(s.find_last_not_of(space) + 1);
+  return s;
+}
+
+// The value of the first "key<spaces>: value" line in a /proc file.
+std::string proc_field(const char* path, const std::string& key) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::size_t colon = line.find(':');
+    if (colon != std::string::npos && trim(line.substr(0, colon)) == key)
+      return trim(line.substr(colon + 1));
+  }
+  return {};
+}
+
+std::string filesystem_name(unsigned long magic) {
+  // From linux/magic.h; the ones a benchmark directory is likely to be on.
+  switch (magic) {
+    case 0xEF53: return "ext2/ext3/ext4";
+    case 0x01021994: return "tmpfs";
+    case 0x858458F6: return "ramfs";
+    case 0x58465342: return "xfs";
+    case 0x9123683E: return "btrfs";
+    case 0xF2F52010: return "f2fs";
+    case 0x2FC12FC1: return "zfs";
+    case 0x794C7630: return "overlayfs";
+    case 0x6969: return "nfs";
+    case 0xFE534D42: return "smb2";
+    case 0xFF534D42: return "cifs";
+    case 0x65735546: return "fuse";
+    case 0x01021997: return "9p";
+    case 0x73717368: return "squashfs";
+    case 0x3153464A: return "jfs";
+    case 0x52654973: return "reiserfs";
+    case 0x4D44: return "vfat";
+    case 0x5346544E: return "ntfs";
+    case 0x2011BAB0: return "exfat";
+    case 0xCA451A4E: return "bcachefs";
+    default: return fmt::format("unknown (f_type {:#x})", magic);
+  }
+}
+
+// /proc/mounts writes space, tab, newline and backslash as \ooo.
+std::string unescape_mount_field(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 3 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '7') {
+      out += static_cast<char>(std::strtol(s.substr(i + 1, 3).c_str(), nullptr, 8));
+      i += 3;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+bool is_under(const std::string& path, const std::string& mount_point) {
+  if (mount_point == "/") return true;
+  return path.compare(0, mount_point.size(), mount_point) == 0 &&
+         (path.size() == mount_point.size() || path[mount_point.size()] == '/');
+}
+
+void find_mount(const std::string& directory, machine_info& info) {
+  char resolved[PATH_MAX];
+  std::string path = ::realpath(directory.c_str(), resolved) != nullptr ? resolved : directory;
+  std::ifstream in("/proc/mounts");
+  std::string line;
+  std::size_t best = 0;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string source, target, type, options;
+    if (!(fields >> source >> target >> type >> options)) continue;
+    target = unescape_mount_field(target);
+    // The last of equally long matches is the one mounted on top.
+    if (is_under(path, target) && target.size() >= best) {
+      best = target.size();
+      info.mount_point = target;
+      info.mount_source = unescape_mount_field(source);
+      info.mount_type = type;
+      info.mount_options = options;
+    }
+  }
+}
+
+std::string compiler_name() {
+#if defined(__clang__)
+  return std::string("clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  return std::string("gcc ") + __VERSION__;
+#else
+  return "unknown";
+#endif
+}
+
+std::string human_bytes(std::uint64_t bytes) {
+  if (bytes >= (std::uint64_t{1} << 30))
+    return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1 << 30));
+  return fmt::format("{:.0f} MiB", static_cast<double>(bytes) / (1 << 20));
+}
+
+}  // namespace
+
+machine_info collect_machine_info(const std::string& directory) {
+  machine_info info;
+  info.cpu = proc_field("/proc/cpuinfo", "model name");
+  if (info.cpu.empty()) info.cpu = proc_field("/proc/cpuinfo", "Model");  // some ARM kernels
+  if (info.cpu.empty()) info.cpu = "unknown";
+  long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  info.cpus = cpus > 0 ? static_cast<unsigned>(cpus) : 0;
+  std::string memory = proc_field("/proc/meminfo", "MemTotal");  // "24684084 kB"
+  info.memory = std::strtoull(memory.c_str(), nullptr, 10) * 1024;
+
+  struct utsname names;
+  if (::uname(&names) == 0)
+    info.kernel = fmt::format("{} {} {} {}", names.sysname, names.release, names.version,
+                              names.machine);
+
+  info.directory = directory;
+  struct statfs fs;
+  info.filesystem = ::statfs(directory.c_str(), &fs) == 0
+                        ? filesystem_name(static_cast<unsigned long>(fs.f_type))
+                        : "unknown";
+  find_mount(directory, info);
+  // statfs() cannot tell ext2, ext3 and ext4 apart; the mount table can.
+  if (info.filesystem == "ext2/ext3/ext4" && info.mount_type.compare(0, 3, "ext") == 0)
+    info.filesystem = info.mount_type;
+
+  std::ifstream loadavg("/proc/loadavg");
+  std::string one, five, fifteen;
+  if (loadavg >> one >> five >> fifteen) info.load_average = one + " " + five + " " + fifteen;
+
+  info.compiler = compiler_name();
+#ifdef __OPTIMIZE__
+  info.optimized = true;
+#endif
+  info.fmt_version = fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100,
+                                 FMT_VERSION % 100);
+  info.fastout_version = fmt::format("{}.{}.{}", FASTOUT_VERSION_MAJOR, FASTOUT_VERSION_MINOR,
+                                     FASTOUT_VERSION_PATCH);
+  info.fastout_buffer = fastout::default_buffer_size;
+
+  std::time_t now = std::time(nullptr);
+  struct tm utc;
+  char date[64];
+  if (::gmtime_r(&now, &utc) != nullptr && std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc) > 0)
+    info.date = date;
+  return info;
+}
+
+std::vector<machine_field> machine_info::fields() const {
+  auto number = [](std::uint64_t n) { return std::to_string(n); };
+  std::string mount = mount_point.empty() ? std::string("unknown")
+                                          : fmt::format("{} on {} ({}, {})", mount_source,
+                                                        mount_point, mount_type, mount_options);
+  return {
+      {"cpu", "CPU", cpu, false},
+      {"cpus", nullptr, number(cpus), true},
+      {"memory_bytes", nullptr, number(memory), true},
+      {nullptr, "cores, memory", fmt::format("{} logical CPUs, {}", cpus, human_bytes(memory)),
+       false},
+      {"kernel", "kernel", kernel, false},
+      {"directory", "directory", directory, false},
+      {"filesystem", "filesystem", filesystem, false},
+      {"mount_point", nullptr, mount_point, false},
+      {"mount_source", nullptr, mount_source, false},
+      {"mount_type", nullptr, mount_type, false},
+      {"mount_options", nullptr, mount_options, false},
+      {nullptr, "mount", mount, false},
+      {"load_average", "load average", load_average, false},
+      {"compiler", "compiler", compiler, false},
+      {"optimized", nullptr, optimized ? "true" : "false", true},
+      {"fmt_version", nullptr, fmt_version, false},
+      {"fastout_version", nullptr, fastout_version, false},
+      {"fastout_default_buffer", nullptr, number(fastout_buffer), true},
+      {nullptr, "libraries",
+       fmt::format("fastout {} (default buffer {} KiB), fmt {}", fastout_version,
+                   fastout_buffer / 1024, fmt_version),
+       false},
+      {"date", "date", date, false},
+  };
+}
+
+}  // namespace fastout_bench

@@ -1,0 +1,306 @@
+// fastout-bench: times fastout against stdio, iostreams, {fmt} and a
+// hand-written limit on the same workloads in one run, checks that every
+// contender wrote exactly the same bytes, and checks fastout's bars.
+//
+// Map: bench.h (workload and contender types), workload_*.cpp (the
+// workloads and their contender tables), workloads.cpp (the registry),
+// measure.cpp (timed runs, write-call counts, output checks, progress),
+// machine.cpp, bars.cpp, report.cpp (table and JSON), plot.cpp (W5's PNG).
+#include <algorithm>
+#include <cctype>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+
+#include "bars.h"
+#include "bench.h"
+#include "machine.h"
+#include "measure.h"
+#include "report.h"
+
+namespace fastout_bench {
+namespace {
+
+enum exit_code {
+  exit_ok = 0,
+  exit_output_differs = 1,  // or a contender or workload failed
+  exit_usage = 2,
+  exit_bar_failed = 3,      // only with --strict
+  exit_interrupted = 130,
+};
+
+struct options {
+  bool quick = false;
+  int runs = 0;  // 0: the default for the mode
+  bool strict = false;
+  bool list = false;
+  std::string only;
+  std::string dir;
+  std::string json;
+  std::string plot = "fastout-sweep.png";
+};
+
+void print_usage(std::FILE* out) {
+  std::fprintf(out,
+      "Usage: fastout-bench [options]\n"
+      "\n"
+      "Times fastout against stdio, iostreams, {fmt} and a hand-written limit, each\n"
+      "writing the same bytes into the same directory; checks that every output is\n"
+      "byte-identical to the limit's; prints a table and checks fastout's bars.\n"
+      "\n"
+      "Options:\n"
+      "  --quick        smaller sizes and 3 runs, under a minute (W2 32 MiB, W10 256 MiB)\n"
+      "  --runs N       timed runs of each contender (default 5, 3 with --quick);\n"
+      "                 the table shows the median\n"
+      "  --only LIST    run only these workloads, by id or name: --only W1,W5 or lines,sweep\n"
+      "  --dir DIR      write the outputs in a new directory made inside DIR\n"
+      "                 (default $TMPDIR, else /tmp); it is removed at the end\n"
+      "  --json FILE    also write every figure to FILE as JSON\n"
+      "  --plot FILE    where the W5 sweep plot goes (default fastout-sweep.png)\n"
+      "  --strict       also exit non-zero when a bar fails\n"
+      "  --list         list the workloads and their contenders, and exit\n"
+      "  -h, --help     show this help\n"
+      "\n"
+      "Workloads:\n"
+      "  W1 lines    1,000,000 lines of \"test data\\n\"\n"
+      "  W2 bytes    256 MiB one byte at a time (32 MiB with --quick)\n"
+      "  W4 echo     1 MiB one char at a time, including one write() per char\n"
+      "  W5 sweep    W1 through fastout with buffers of 1 KiB to 8 MiB, plotted\n"
+      "  W10 big     1 GiB in 1 MiB pieces (256 MiB with --quick)\n"
+      "\n"
+      "Exit status: 0 when every output is identical to the reference (and, with\n"
+      "--strict, every bar passes); 1 when an output differs or a contender fails;\n"
+      "2 on a bad command line; 3 when a bar fails under --strict; 130 when interrupted.\n");
+}
+
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr, "fastout-bench: %s\n(fastout-bench --help lists the options)\n",
+               message.c_str());
+  std::exit(exit_usage);
+}
+
+options parse_options(int argc, char** argv) {
+  options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool has_value = false;
+    if (arg.compare(0, 2, "--") == 0 && arg.find('=') != std::string::npos) {
+      value = arg.substr(arg.find('=') + 1);
+      arg = arg.substr(0, arg.find('='));
+      has_value = true;
+    }
+    auto take_value = [&]() -> std::string {
+      if (has_value) return value;
+      if (i + 1 >= argc) usage_error(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "-h" || arg == "--help") {
+      print_usage(stdout);
+      std::exit(exit_ok);
+    } else if (arg == "--quick") {
+      o.quick = true;
+    } else if (arg == "--strict") {
+      o.strict = true;
+    } else if (arg == "--list") {
+      o.list = true;
+    } else if (arg == "--runs") {
+      std::string n = take_value();
+      char* end = nullptr;
+      long runs = std::strtol(n.c_str(), &end, 10);
+      if (n.empty() || *end != '\0' || runs < 1 || runs > 1000)
+        usage_error("--runs takes a number from 1 to 1000, not \"" + n + "\"");
+      o.runs = static_cast<int>(runs);
+    } else if (arg == "--only") {
+      o.only = take_value();
+    } else if (arg == "--dir") {
+      o.dir = take_value();
+    } else if (arg == "--json") {
+      o.json = take_value();
+    } else if (arg == "--plot") {
+      o.plot = take_value();
+    } else {
+      usage_error("unknown option \"" + arg + "\"");
+    }
+    if (has_value && (arg == "--quick" || arg == "--strict" || arg == "--list"))
+      usage_error(arg + " takes no value");
+  }
+  if (o.runs == 0) o.runs = o.quick ? 3 : 5;
+  return o;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The registry's entries that --only selects, in the registry's order.
+std::vector<workload_entry> select_workloads(const std::string& only) {
+  const auto& registry = workload_registry();
+  if (only.empty()) return registry;
+  std::vector<bool> chosen(registry.size(), false);
+  std::istringstream in(only);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item.empty()) continue;
+    bool found = false;
+    for (std::size_t i = 0; i < registry.size(); ++i) {
+      if (lower(item) == lower(registry[i].id) || lower(item) == registry[i].name) {
+        chosen[i] = true;
+        found = true;
+      }
+    }
+    if (!found) usage_error("--only: no workload \"" + item + "\" (see --list)");
+  }
+  std::vector<workload_entry> selected;
+  for (std::size_t i = 0; i < registry.size(); ++i)
+    if (chosen[i]) selected.push_back(registry[i]);
+  if (selected.empty()) usage_error("--only selects no workload");
+  return selected;
+}
+
+volatile std::sig_atomic_t stop_requested = 0;
+
+extern "C" void request_stop(int) { stop_requested = 1; }
+
+// Ctrl-C stops after the current run, so the outputs are still removed; a
+// second one kills at once. SA_RESTART keeps the signal from turning a
+// contender's write() into an EINTR that stdio would count as an error.
+void catch_interrupts() {
+  struct sigaction action;
+  std::memset(&action, 0, sizeof action);
+  action.sa_handler = request_stop;
+  action.sa_flags = static_cast<int>(SA_RESTART | SA_RESETHAND);
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+std::string default_parent_dir() {
+  const char* tmp = std::getenv("TMPDIR");
+  return tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+}
+
+int run(const options& o) {
+  workload_options workload_opts;
+  workload_opts.quick = o.quick;
+  std::vector<workload_entry> selected = select_workloads(o.only);
+
+  if (o.list) {
+    for (const auto& entry : selected) {
+      workload w = entry.make(workload_opts);
+      std::printf("%s %s: %s\n ", w.id.c_str(), w.name.c_str(), w.summary.c_str());
+      for (const auto& c : w.contenders) std::printf(" %s", c.name.c_str());
+      std::printf("\n");
+    }
+    return exit_ok;
+  }
+
+  std::vector<workload> workloads;
+  std::size_t steps = 0;
+  run_settings settings;
+  settings.runs = o.runs;
+  settings.quick = o.quick;
+  settings.strict = o.strict;
+  for (const auto& entry : selected) {
+    workloads.push_back(entry.make(workload_opts));
+    steps += progress_steps(workloads.back(), o.runs);
+    settings.workloads.push_back(entry.id);
+  }
+
+  const std::string parent = o.dir.empty() ? default_parent_dir() : o.dir;
+  struct stat st;
+  if (::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    usage_error("\"" + parent + "\" is not a directory");
+  catch_interrupts();
+  work_dir dir(parent);
+
+  machine_info machine = collect_machine_info(dir.path());
+  print_header(machine, settings);
+
+  std::vector<workload_result> results;
+  progress bar(steps);
+  const workload_result* lines = nullptr;
+  const workload_result* sweep = nullptr;
+  for (const auto& w : workloads) {
+    results.push_back(run_workload(w, dir, o.runs, bar, &stop_requested));
+    print_workload(results.back(), o.runs);
+    if (stop_requested) break;
+  }
+  for (const auto& r : results) {
+    if (r.id == "W1") lines = &r;
+    if (r.id == "W5") sweep = &r;
+  }
+
+  std::string plot_path;
+  if (sweep != nullptr && sweep->error.empty() && !stop_requested) {
+    std::string error = plot_sweep(*sweep, lines, machine, o.runs, o.plot, dir);
+    if (error.empty()) {
+      char resolved[4096];
+      plot_path = ::realpath(o.plot.c_str(), resolved) != nullptr ? resolved : o.plot;
+      std::printf("W5 plot: %s\n\n", plot_path.c_str());
+    } else {
+      std::printf("W5 plot: not drawn: %s\n\n", error.c_str());
+    }
+  }
+
+  std::vector<bar_result> bars = check_bars(results);
+  print_bars(bars);
+
+  bool outputs_ok = true;
+  for (const auto& r : results) {
+    if (!r.error.empty()) outputs_ok = false;
+    for (const auto& c : r.contenders)
+      if (!c.error.empty() || (c.checked && !c.identical)) outputs_ok = false;
+  }
+  bool bars_ok = std::none_of(bars.begin(), bars.end(),
+                              [](const bar_result& b) { return b.status == "FAIL"; });
+
+  if (!o.json.empty()) {
+    std::string error = write_json(o.json, machine, settings, results, bars, plot_path);
+    if (error.empty()) {
+      std::printf("\nJSON: %s\n", o.json.c_str());
+    } else {
+      std::fprintf(stderr, "fastout-bench: cannot write the JSON: %s\n", error.c_str());
+      outputs_ok = false;
+    }
+  }
+  std::printf("\n");
+  if (!outputs_ok)
+    std::printf("RESULT: FAILED: an output differs from the reference or a contender failed\n");
+  else if (!bars_ok)
+    std::printf("RESULT: outputs identical; a bar FAILED%s\n",
+                o.strict ? "" : " (exit status 0 without --strict)");
+  else
+    std::printf("RESULT: outputs identical; every bar that ran passed\n");
+  std::fflush(stdout);
+
+  if (stop_requested) {
+    std::fprintf(stderr, "fastout-bench: interrupted\n");
+    return exit_interrupted;
+  }
+  if (!outputs_ok) return exit_output_differs;
+  if (!bars_ok && o.strict) return exit_bar_failed;
+  return exit_ok;
+}
+
+}  // namespace
+}  // namespace fastout_bench
+
+int main(int argc, char** argv) {
+  using namespace fastout_bench;
+  options o = parse_options(argc, argv);
+  try {
+    return run(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fastout-bench: %s\n", e.what());
+    return exit_output_differs;
+  }
+}

@@ -1,0 +1,312 @@
+#include "measure.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <system_error>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+namespace fastout_bench {
+namespace {
+
+double now_seconds() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+// Reads all of a small file with read(2), no stdio: nothing is buffered or
+// written behind our back between two readings of /proc/self/io.
+bool read_small_file(const char* path, char* text, std::size_t capacity) {
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  std::size_t size = 0;
+  while (size + 1 < capacity) {
+    ssize_t n = ::read(fd, text + size, capacity - 1 - size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    size += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  text[size] = '\0';
+  return size > 0;
+}
+
+struct comparison {
+  bool identical = false;
+  std::uint64_t size = 0;  // of the file compared with the reference
+  std::string error;
+};
+
+std::uint64_t file_size(int fd) {
+  struct stat st;
+  return ::fstat(fd, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+}
+
+// Reads up to `size` bytes; returns how many, or -1 on error.
+ssize_t read_fully(int fd, char* data, std::size_t size) {
+  std::size_t done = 0;
+  while (done < size) {
+    ssize_t n = ::read(fd, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  return static_cast<ssize_t>(done);
+}
+
+// Compares two files in 1 MiB chunks.
+comparison compare_files(const std::string& reference, const std::string& path) {
+  comparison result;
+  int a = ::open(reference.c_str(), O_RDONLY | O_CLOEXEC);
+  if (a < 0) {
+    result.error = fmt::format("cannot read the reference: {}", std::strerror(errno));
+    return result;
+  }
+  int b = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (b < 0) {
+    result.error = fmt::format("cannot read the output: {}", std::strerror(errno));
+    ::close(a);
+    return result;
+  }
+  result.size = file_size(b);
+  if (result.size == file_size(a)) {
+    const std::size_t chunk = std::size_t{1} << 20;
+    std::unique_ptr<char[]> left(new char[chunk]), right(new char[chunk]);
+    result.identical = true;
+    for (;;) {
+      ssize_t n = read_fully(a, left.get(), chunk);
+      ssize_t m = read_fully(b, right.get(), chunk);
+      if (n < 0 || m < 0) {
+        result.error = fmt::format("cannot read back: {}", std::strerror(errno));
+        result.identical = false;
+        break;
+      }
+      if (n != m || std::memcmp(left.get(), right.get(), static_cast<std::size_t>(n)) != 0) {
+        result.identical = false;
+        break;
+      }
+      if (n == 0) break;
+    }
+  }
+  ::close(a);
+  ::close(b);
+  return result;
+}
+
+std::string file_name(const workload& w, const std::string& contender) {
+  return w.id + "-" + contender + ".out";
+}
+
+}  // namespace
+
+work_dir::work_dir(const std::string& parent) {
+  std::string pattern = parent;
+  if (pattern.empty() || pattern.back() != '/') pattern += '/';
+  pattern += "fastout-bench-XXXXXX";
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  if (::mkdtemp(name.data()) == nullptr)
+    throw std::system_error(errno, std::system_category(),
+                            "cannot create a directory in \"" + parent + "\"");
+  path_ = name.data();
+}
+
+work_dir::~work_dir() {
+  for (const auto& file : files_) ::unlink(file.c_str());
+  ::rmdir(path_.c_str());
+}
+
+std::string work_dir::file(const std::string& name) {
+  std::string path = path_ + "/" + name;
+  files_.insert(path);
+  return path;
+}
+
+void work_dir::remove(const std::string& file_path) {
+  if (files_.erase(file_path) > 0) ::unlink(file_path.c_str());
+}
+
+std::int64_t write_calls_so_far() {
+  char text[2048];
+  if (!read_small_file("/proc/self/io", text, sizeof text)) return -1;
+  const char* field = std::strstr(text, "syscw:");
+  if (field == nullptr) return -1;
+  return std::strtoll(field + 6, nullptr, 10);
+}
+
+double contender_result::median_seconds() const {
+  if (seconds.empty()) return 0;
+  std::vector<double> sorted = seconds;
+  std::sort(sorted.begin(), sorted.end());
+  std::size_t mid = sorted.size() / 2;
+  return sorted.size() % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+double contender_result::min_seconds() const {
+  return seconds.empty() ? 0 : *std::min_element(seconds.begin(), seconds.end());
+}
+
+double contender_result::max_seconds() const {
+  return seconds.empty() ? 0 : *std::max_element(seconds.begin(), seconds.end());
+}
+
+std::int64_t contender_result::median_write_calls() const {
+  if (write_calls.empty()) return -1;
+  std::vector<std::int64_t> sorted = write_calls;
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted.front() < 0) return -1;
+  return sorted[sorted.size() / 2];
+}
+
+const contender_result* workload_result::find(const std::string& contender) const {
+  for (const auto& c : contenders)
+    if (c.name == contender) return &c;
+  return nullptr;
+}
+
+double workload_result::median_of(const std::string& contender) const {
+  const contender_result* c = find(contender);
+  return c != nullptr && c->ok() ? c->median_seconds() : 0;
+}
+
+progress::progress(std::size_t total_steps)
+    : terminal_(::isatty(STDERR_FILENO) == 1), total_(total_steps), start_(now_seconds()) {}
+
+void progress::round(const std::string& workload, int round, int rounds) {
+  last_round_ = fmt::format("{} run {}/{}", workload, round, rounds);
+  if (!terminal_) {
+    std::fprintf(stderr, "fastout-bench: [%3zu%%] %s\n", total_ > 0 ? 100 * done_ / total_ : 0,
+                 last_round_.c_str());
+    std::fflush(stderr);
+  }
+}
+
+void progress::step(const std::string& workload, const std::string& what) {
+  if (terminal_) {
+    auto elapsed = static_cast<unsigned>(now_seconds() - start_);
+    std::string line = fmt::format("[{:3}%] {:<14} {:<24} {}:{:02}", 
+                                   total_ > 0 ? 100 * done_ / total_ : 0,
+                                   last_round_.empty() ? workload : last_round_, what,
+                                   elapsed / 60, elapsed % 60);
+    std::fprintf(stderr, "\r%s\033[K", line.c_str());
+    std::fflush(stderr);
+  }
+  ++done_;
+}
+
+void progress::clear() {
+  if (terminal_) {
+    std::fputs("\r\033[K", stderr);
+    std::fflush(stderr);
+  }
+  last_round_.clear();
+}
+
+std::size_t progress_steps(const workload& w, int runs) {
+  return 1 + w.contenders.size() * static_cast<std::size_t>(runs);
+}
+
+workload_result run_workload(const workload& w, work_dir& dir, int runs, progress& bar,
+                             const volatile std::sig_atomic_t* stop) {
+  workload_result result;
+  result.id = w.id;
+  result.name = w.name;
+  result.summary = w.summary;
+  result.bytes = w.bytes;
+  result.reference = w.reference;
+  result.baseline = w.baseline;
+  for (const auto& c : w.contenders) {
+    contender_result r;
+    r.name = c.name;
+    r.buffer_size = c.buffer_size;
+    result.contenders.push_back(r);
+  }
+  const std::string label = w.id + " " + w.name;
+
+  auto reference = std::find_if(w.contenders.begin(), w.contenders.end(),
+                                [&](const contender& c) { return c.name == w.reference; });
+  if (reference == w.contenders.end()) {
+    result.error = "no reference contender \"" + w.reference + "\"";
+    return result;
+  }
+
+  // The reference's own untimed run: a warm-up, and the file every output
+  // is compared with. Its size must be what the workload promises.
+  bar.step(label, w.reference + " (reference, untimed)");
+  const std::string reference_path = dir.file(file_name(w, "reference"));
+  try {
+    reference->run(reference_path.c_str());
+  } catch (const std::exception& e) {
+    result.error = std::string("the reference failed: ") + e.what();
+    dir.remove(reference_path);
+    return result;
+  }
+  {
+    int fd = ::open(reference_path.c_str(), O_RDONLY | O_CLOEXEC);
+    std::uint64_t size = fd >= 0 ? file_size(fd) : 0;
+    if (fd >= 0) ::close(fd);
+    if (size != w.bytes) {
+      result.error = fmt::format("the reference wrote {} bytes, not {}", size, w.bytes);
+      dir.remove(reference_path);
+      return result;
+    }
+  }
+
+  const std::size_t n = w.contenders.size();
+  for (int round = 0; round < runs && *stop == 0; ++round) {
+    bar.round(label, round + 1, runs);
+    for (std::size_t k = 0; k < n && *stop == 0; ++k) {
+      const std::size_t index = (k + static_cast<std::size_t>(round)) % n;
+      const contender& c = w.contenders[index];
+      contender_result& r = result.contenders[index];
+      if (!r.error.empty()) continue;  // it failed before; once is enough
+      bar.step(label, c.name);
+      const std::string path = dir.file(file_name(w, c.name));
+
+      // Nothing else in this process may write between the two readings of
+      // syscw: whatever stdio holds for stdout or stderr goes out now.
+      std::fflush(stdout);
+      std::fflush(stderr);
+      const std::int64_t calls_before = write_calls_so_far();
+      const double start = now_seconds();
+      try {
+        c.run(path.c_str());
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+      const double end = now_seconds();
+      const std::int64_t calls_after = write_calls_so_far();
+
+      if (r.error.empty()) {
+        r.seconds.push_back(end - start);
+        r.write_calls.push_back(calls_before >= 0 && calls_after >= 0 ? calls_after - calls_before
+                                                                       : -1);
+        if (!r.checked) {
+          comparison same = compare_files(reference_path, path);
+          r.checked = true;
+          r.identical = same.identical;
+          r.bytes = same.size;
+          if (!same.error.empty()) r.error = same.error;
+        }
+      }
+      dir.remove(path);
+    }
+  }
+  bar.clear();
+  dir.remove(reference_path);
+  result.interrupted = *stop != 0;
+  return result;
+}
+
+}  // namespace fastout_bench

@@ -1,0 +1,112 @@
+// Running a workload: the directory the outputs go to, the timed runs, the
+// write-call counts, the check against the reference, and the progress line.
+#ifndef FASTOUT_BENCH_MEASURE_H_
+#define FASTOUT_BENCH_MEASURE_H_
+
+#include <csignal>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench.h"
+
+namespace fastout_bench {
+
+/// A fresh directory made with mkdtemp() under `parent`. It removes the files
+/// made through file() that are still there, then itself, and never anything
+/// else: a file it did not create cannot be in a directory it just created.
+class work_dir {
+ public:
+  /// Throws std::system_error if the directory cannot be created.
+  explicit work_dir(const std::string& parent);
+  ~work_dir();
+  work_dir(const work_dir&) = delete;
+  work_dir& operator=(const work_dir&) = delete;
+
+  const std::string& path() const { return path_; }
+  /// The path of `name` in the directory, to be removed at the end.
+  std::string file(const std::string& name);
+  /// Removes a file made through file(), if it exists.
+  void remove(const std::string& file_path);
+
+ private:
+  std::string path_;
+  std::set<std::string> files_;
+};
+
+/// Write system calls this process has made so far (`syscw` in
+/// /proc/self/io), or -1 if the kernel does not say. Reading it writes nothing.
+std::int64_t write_calls_so_far();
+
+/// What one contender did on one workload.
+struct contender_result {
+  std::string name;
+  std::size_t buffer_size = 0;          ///< see contender::buffer_size
+  std::vector<double> seconds;          ///< one per timed run
+  std::vector<std::int64_t> write_calls;  ///< one per timed run; -1 if unknown
+  std::uint64_t bytes = 0;              ///< the size of its output file
+  bool identical = false;               ///< its output matched the reference
+  bool checked = false;                 ///< its output was compared at all
+  std::string error;                    ///< why it failed, if it did
+
+  bool ok() const { return error.empty() && identical && !seconds.empty(); }
+  double median_seconds() const;
+  double min_seconds() const;
+  double max_seconds() const;
+  /// The median of the per-run counts, or -1 if unknown.
+  std::int64_t median_write_calls() const;
+};
+
+struct workload_result {
+  std::string id;
+  std::string name;
+  std::string summary;
+  std::uint64_t bytes = 0;
+  std::string reference;
+  std::string baseline;
+  std::vector<contender_result> contenders;  ///< in the workload's order
+  std::string error;        ///< why the workload could not be measured
+  bool interrupted = false;
+
+  /// The contender of that name, or nullptr.
+  const contender_result* find(const std::string& contender) const;
+  /// Its median time, if it ran and its output was right; otherwise 0.
+  double median_of(const std::string& contender) const;
+};
+
+/// The progress line on stderr: rewritten in place on a terminal, one line
+/// per round otherwise. It is only ever written between timed runs.
+class progress {
+ public:
+  explicit progress(std::size_t total_steps);
+  /// Round `round` (1-based) of `rounds` of a workload begins.
+  void round(const std::string& workload, int round, int rounds);
+  /// A run of `contender` is about to start.
+  void step(const std::string& workload, const std::string& what);
+  /// Erases the line (on a terminal) so that the next output starts clean.
+  void clear();
+
+ private:
+  bool terminal_;
+  std::size_t done_ = 0;
+  std::size_t total_;
+  double start_;
+  std::string last_round_;
+};
+
+/// How many progress steps run_workload() takes for `w`.
+std::size_t progress_steps(const workload& w, int runs);
+
+/// Runs `w`: one untimed run of the reference contender (a warm-up whose file
+/// is the reference), then `runs` rounds in which every contender runs once,
+/// each round starting one contender later so that drift is spread evenly.
+/// Each contender's first output is compared with the reference byte for
+/// byte; every output is deleted once it has been looked at. Stops early,
+/// with `interrupted` set, when `*stop` becomes non-zero.
+workload_result run_workload(const workload& w, work_dir& dir, int runs, progress& bar,
+                             const volatile std::sig_atomic_t* stop);
+
+}  // namespace fastout_bench
+
+#endif  // FASTOUT_BENCH_MEASURE_H_

@@ -1,0 +1,216 @@
+#include "report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <exception>
+
+#include <fmt/format.h>
+
+#include <fastout/file.h>
+
+namespace fastout_bench {
+namespace {
+
+std::string format_time(double seconds) {
+  if (seconds >= 10) return fmt::format("{:.1f} s", seconds);
+  if (seconds >= 1) return fmt::format("{:.2f} s", seconds);
+  if (seconds >= 0.1) return fmt::format("{:.0f} ms", seconds * 1e3);
+  if (seconds >= 0.01) return fmt::format("{:.1f} ms", seconds * 1e3);
+  return fmt::format("{:.2f} ms", seconds * 1e3);
+}
+
+// This contender's time over `other`'s, or 0 if either is missing.
+double ratio(const workload_result& w, const contender_result& c, const std::string& other) {
+  if (other.empty() || !c.ok()) return 0;
+  double base = w.median_of(other);
+  return base > 0 ? c.median_seconds() / base : 0;
+}
+
+std::string format_ratio(double r) { return r > 0 ? fmt::format("{:.2f}", r) : "-"; }
+
+std::string output_status(const contender_result& c) {
+  if (!c.error.empty()) return "FAILED";
+  if (!c.checked) return "not run";
+  return c.identical ? "identical" : "DIFFERS";
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    switch (ch) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20)
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(ch)));
+        else
+          out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+std::string json_number(double x) {
+  return std::isfinite(x) ? fmt::format("{}", x) : "null";
+}
+
+std::string json_ratio(double r) { return r > 0 ? json_number(r) : "null"; }
+
+// 1,000,000
+std::string with_commas(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+void print_header(const machine_info& machine, const run_settings& settings) {
+  std::printf("fastout-bench: fastout against stdio, iostreams, {fmt} and a hand-written limit\n");
+  for (const auto& field : machine.fields())
+    if (field.label != nullptr) std::printf("  %-14s %s\n", field.label, field.value.c_str());
+  if (!machine.optimized)
+    std::printf("  ** this driver was built without optimization: its times mean nothing **\n");
+  std::printf(
+      "  %-14s median of %d run%s%s; each run opens, writes and closes a new file;\n"
+      "  %-14s contenders take turns, each round starting one later\n",
+      "method", settings.runs, settings.runs == 1 ? "" : "s", settings.quick ? " (--quick)" : "",
+      "");
+  std::printf(
+      "  %-14s /fprintf and /limit are the time over that contender's: below 1 is faster;\n"
+      "  %-14s write calls are syscw from /proc/self/io around one run\n\n",
+      "columns", "");
+  std::fflush(stdout);
+}
+
+void print_workload(const workload_result& w, int runs) {
+  std::printf("%s %s: %s, %s bytes\n", w.id.c_str(), w.name.c_str(), w.summary.c_str(),
+              with_commas(w.bytes).c_str());
+  if (!w.error.empty()) {
+    std::printf("  not measured: %s\n\n", w.error.c_str());
+    std::fflush(stdout);
+    return;
+  }
+  std::printf("  %-22s %10s %10s %9s %8s %12s %9s  %s\n", "contender", "median", "min",
+              w.baseline.empty() ? "" : ("/" + w.baseline).c_str(),
+              ("/" + w.reference).c_str(), "write calls", "MB/s", "output");
+  for (const auto& c : w.contenders) {
+    std::string median = c.seconds.empty() ? "-" : format_time(c.median_seconds());
+    std::string fastest = c.seconds.empty() ? "-" : format_time(c.min_seconds());
+    std::int64_t calls = c.median_write_calls();
+    std::string speed =
+        c.ok() ? fmt::format("{:.0f}", static_cast<double>(w.bytes) / c.median_seconds() / 1e6)
+               : "-";
+    std::printf("  %-22s %10s %10s %9s %8s %12s %9s  %s\n", c.name.c_str(), median.c_str(),
+                fastest.c_str(),
+                w.baseline.empty() ? "" : format_ratio(ratio(w, c, w.baseline)).c_str(),
+                format_ratio(ratio(w, c, w.reference)).c_str(),
+                calls >= 0 ? std::to_string(calls).c_str() : "?", speed.c_str(),
+                output_status(c).c_str());
+  }
+  for (const auto& c : w.contenders) {
+    if (!c.error.empty()) std::printf("  %s failed: %s\n", c.name.c_str(), c.error.c_str());
+    else if (c.checked && !c.identical)
+      std::printf("  %s wrote %llu bytes that differ from %s's\n", c.name.c_str(),
+                  static_cast<unsigned long long>(c.bytes), w.reference.c_str());
+    else if (!c.seconds.empty() && static_cast<int>(c.seconds.size()) < runs)
+      std::printf("  %s: only %zu of %d runs\n", c.name.c_str(), c.seconds.size(), runs);
+  }
+  if (w.interrupted) std::printf("  interrupted\n");
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+void print_bars(const std::vector<bar_result>& bars) {
+  std::printf("Bars (ratios from this run):\n");
+  for (const auto& b : bars) {
+    std::string figure = b.measured.empty() ? "" : ": " + b.measured;
+    std::string note = b.note.empty() ? "" : " [" + b.note + "]";
+    std::printf("  %-4s %-4s %s%s%s\n", b.status.c_str(), b.workload.c_str(),
+                b.description.c_str(), figure.c_str(), note.c_str());
+  }
+  std::fflush(stdout);
+}
+
+std::string write_json(const std::string& path, const machine_info& machine,
+                       const run_settings& settings, const std::vector<workload_result>& results,
+                       const std::vector<bar_result>& bars, const std::string& plot_path) {
+  std::string out = "{\n  \"tool\": \"fastout-bench\",\n";
+  out += fmt::format("  \"settings\": {{\"runs\": {}, \"quick\": {}, \"workloads\": [",
+                     settings.runs, settings.quick);
+  for (std::size_t i = 0; i < settings.workloads.size(); ++i)
+    out += (i > 0 ? ", " : "") + json_string(settings.workloads[i]);
+  out += "]},\n  \"machine\": {";
+  bool first = true;
+  for (const auto& field : machine.fields()) {
+    if (field.key == nullptr) continue;
+    out += fmt::format("{}\n    {}: {}", first ? "" : ",", json_string(field.key),
+                       field.is_number ? field.value : json_string(field.value));
+    first = false;
+  }
+  out += "\n  },\n  \"workloads\": [";
+  first = true;
+  for (const auto& w : results) {
+    out += fmt::format(
+        "{}\n    {{\"id\": {}, \"name\": {}, \"summary\": {}, \"bytes\": {}, \"reference\": {}, "
+        "\"baseline\": {}, \"interrupted\": {}, \"error\": {}}}",
+        first ? "" : ",", json_string(w.id), json_string(w.name), json_string(w.summary), w.bytes,
+        json_string(w.reference), w.baseline.empty() ? "null" : json_string(w.baseline),
+        w.interrupted, w.error.empty() ? "null" : json_string(w.error));
+    first = false;
+  }
+  out += "\n  ],\n  \"results\": [";
+  first = true;
+  for (const auto& w : results) {
+    for (const auto& c : w.contenders) {
+      std::string times;
+      for (std::size_t i = 0; i < c.seconds.size(); ++i)
+        times += (i > 0 ? ", " : "") + json_number(c.seconds[i]);
+      std::int64_t calls = c.median_write_calls();
+      out += fmt::format(
+          "{}\n    {{\"workload\": {}, \"workload_name\": {}, \"contender\": {}, "
+          "\"median_s\": {}, \"min_s\": {}, \"max_s\": {}, \"times_s\": [{}], "
+          "\"write_calls\": {}, \"bytes\": {}, \"identical\": {}, "
+          "\"ratio_to_baseline\": {}, \"ratio_to_limit\": {}, \"buffer_size\": {}, \"error\": {}}}",
+          first ? "" : ",", json_string(w.id), json_string(w.name), json_string(c.name),
+          c.seconds.empty() ? "null" : json_number(c.median_seconds()),
+          c.seconds.empty() ? "null" : json_number(c.min_seconds()),
+          c.seconds.empty() ? "null" : json_number(c.max_seconds()), times,
+          calls >= 0 ? std::to_string(calls) : "null", c.bytes, c.checked && c.identical,
+          json_ratio(ratio(w, c, w.baseline)), json_ratio(ratio(w, c, w.reference)),
+          c.buffer_size > 0 ? std::to_string(c.buffer_size) : "null",
+          c.error.empty() ? "null" : json_string(c.error));
+      first = false;
+    }
+  }
+  out += "\n  ],\n  \"bars\": [";
+  first = true;
+  for (const auto& b : bars) {
+    out += fmt::format(
+        "{}\n    {{\"workload\": {}, \"description\": {}, \"status\": {}, \"pass\": {}, "
+        "\"measured\": {}, \"value\": {}, \"threshold\": {}, \"note\": {}}}",
+        first ? "" : ",", json_string(b.workload), json_string(b.description),
+        json_string(b.status), b.status == "PASS", json_string(b.measured), json_number(b.value),
+        json_number(b.threshold), json_string(b.note));
+    first = false;
+  }
+  out += fmt::format("\n  ],\n  \"plot\": {}\n}}\n",
+                     plot_path.empty() ? "null" : json_string(plot_path));
+  try {
+    fastout::file file(path);
+    file.write(out);
+    file.close();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace fastout_bench

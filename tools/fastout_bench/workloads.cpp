@@ -1,0 +1,17 @@
+// The workloads the driver runs, in order. Later issues add theirs here.
+#include "bench.h"
+
+namespace fastout_bench {
+
+const std::vector<workload_entry>& workload_registry() {
+  static const std::vector<workload_entry> registry = {
+      {"W1", "lines", make_lines},
+      {"W2", "bytes", make_bytes},
+      {"W4", "echo", make_echo},
+      {"W5", "sweep", make_sweep},
+      {"W10", "big", make_big},
+  };
+  return registry;
+}
+
+}  // namespace fastout_bench
