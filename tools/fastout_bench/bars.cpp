@@ -78,7 +78,8 @@ void check(const bar_spec& spec, const workload_result& w, bar_result& bar) {
   for (const std::string& name : split(spec.contenders)) {
     const contender_result* c = w.find(name);
     if (c == nullptr || !c->ok()) {
-      if (bar.note.empty()) bar.note = name + (c == nullptr ? " did not run" : " failed");
+      if (bar.note.empty())
+        bar.note = name + (c == nullptr || (c->seconds.empty() && c->error.empty()) ? " did not run" : " failed");
       continue;
     }
     if (judged == nullptr || c->median_seconds() < judged->median_seconds()) judged = c;
@@ -130,9 +131,12 @@ std::vector<bar_result> check_bars(const std::vector<workload_result>& results) 
     bar.description = describe(spec);
     bar.threshold = spec.threshold;
     const workload_result* w = find_workload(results, spec.workload);
-    if (w == nullptr || !w->error.empty()) {
-      bar.status = w == nullptr ? "SKIP" : "FAIL";
-      bar.note = w == nullptr ? "workload not run" : w->error;
+    if (w == nullptr || w->interrupted) {
+      bar.status = "SKIP";
+      bar.note = w == nullptr ? "workload not run" : "interrupted";
+    } else if (!w->error.empty()) {
+      bar.status = "FAIL";
+      bar.note = w->error;
     } else {
       check(spec, *w, bar);
     }

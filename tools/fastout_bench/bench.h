@@ -86,6 +86,9 @@ struct workload_entry {
 };
 const std::vector<workload_entry>& workload_registry();
 
+/// 1000000 as "1,000,000", for workload summaries.
+std::string with_commas(std::uint64_t n);
+
 // The factories, one per workload (workload_*.cpp).
 workload make_lines(const workload_options& options);   // W1
 workload make_bytes(const workload_options& options);   // W2

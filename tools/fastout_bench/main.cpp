@@ -273,7 +273,9 @@ int run(const options& o) {
     }
   }
   std::printf("\n");
-  if (!outputs_ok)
+  if (stop_requested)
+    std::printf("RESULT: INTERRUPTED: the figures above are incomplete\n");
+  else if (!outputs_ok)
     std::printf("RESULT: FAILED: an output differs from the reference or a contender failed\n");
   else if (!bars_ok)
     std::printf("RESULT: outputs identical; a bar FAILED%s\n",

@@ -195,7 +195,7 @@ void progress::round(const std::string& workload, int round, int rounds) {
 void progress::step(const std::string& workload, const std::string& what) {
   if (terminal_) {
     auto elapsed = static_cast<unsigned>(now_seconds() - start_);
-    std::string line = fmt::format("[{:3}%] {:<14} {:<24} {}:{:02}", 
+    std::string line = fmt::format("[{:3}%] {:<18} {:<24} {}:{:02}", 
                                    total_ > 0 ? 100 * done_ / total_ : 0,
                                    last_round_.empty() ? workload : last_round_, what,
                                    elapsed / 60, elapsed % 60);
@@ -225,7 +225,10 @@ workload_result run_workload(const workload& w, work_dir& dir, int runs, progres
   result.summary = w.summary;
   result.bytes = w.bytes;
   result.reference = w.reference;
-  result.baseline = w.baseline;
+  // A workload without its baseline contender has no such column.
+  bool has_baseline = std::any_of(w.contenders.begin(), w.contenders.end(),
+                                  [&](const contender& c) { return c.name == w.baseline; });
+  result.baseline = has_baseline ? w.baseline : std::string();
   for (const auto& c : w.contenders) {
     contender_result r;
     r.name = c.name;

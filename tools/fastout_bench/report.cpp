@@ -59,17 +59,6 @@ std::string json_number(double x) {
 
 std::string json_ratio(double r) { return r > 0 ? json_number(r) : "null"; }
 
-// 1,000,000
-std::string with_commas(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 }  // namespace
 
 void print_header(const machine_info& machine, const run_settings& settings) {

@@ -213,7 +213,7 @@ std::string size_name(std::size_t bytes) {
 }
 
 std::string describe(const lines_input& in) {
-  return fmt::format("{} lines of \"{}\\n\"", in.count, in.text);
+  return fmt::format("{} lines of \"{}\\n\"", with_commas(in.count), in.text);
 }
 
 }  // namespace

@@ -3,6 +3,16 @@
 
 namespace fastout_bench {
 
+std::string with_commas(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 const std::vector<workload_entry>& workload_registry() {
   static const std::vector<workload_entry> registry = {
       {"W1", "lines", make_lines},
