@@ -55,6 +55,11 @@ int main(int argc, char** argv) {
       cursor.put('\n');
     }
     expected += "abcdefghijklmnopqrstuvwxyz\n";
+    // The formatting templates instantiate in the user's code and call into
+    // both libfastout and libfmt.
+    out.println("{} and {:.1f}", "print", 2.5);
+    out << 42 << ' ' << fastout::hex(255) << '\n';
+    expected += "print and 2.5\n42 ff\n";
     out.close();
     fastout::file_stats stats = out.stats();
     if (stats.bytes_written != expected.size())
