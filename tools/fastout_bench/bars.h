@@ -15,7 +15,11 @@ struct bar_result {
   std::string description;  ///< "fastout <= 1.5x the time of limit"
   std::string status;       ///< "PASS", "FAIL" or "SKIP" (its workload did not run)
   std::string measured;     ///< the figure, as printed: "1.21x", "39 calls"
-  double value = 0;         ///< the figure as a number (0 if there is none)
+  double value = 0;         ///< the figure as a number (0 if there is none), from medians
+  /// The same ratio from each contender's fastest run: noise from other
+  /// processes only ever adds time, so a bar that passes on medians but not
+  /// here (or the reverse) was decided by the noise.
+  double value_from_min = 0;
   double threshold = 0;
   std::string note;         ///< which contender was judged, or why it failed
 };

@@ -305,6 +305,12 @@ workload_result run_workload(const workload& w, work_dir& dir, int runs, progres
       }
       dir.remove(path);
     }
+    // Once every output has been checked the reference is not needed, and
+    // a large one left in the page cache would be written back to the disk
+    // while the next rounds are timed.
+    if (std::all_of(result.contenders.begin(), result.contenders.end(),
+                    [](const contender_result& r) { return r.checked || !r.error.empty(); }))
+      dir.remove(reference_path);
   }
   bar.clear();
   dir.remove(reference_path);

@@ -99,8 +99,9 @@ class progress {
 std::size_t progress_steps(const workload& w, int runs);
 
 /// Runs `w`: one untimed run of the reference contender (a warm-up whose file
-/// is the reference), then `runs` rounds in which every contender runs once,
-/// each round starting one contender later so that drift is spread evenly.
+/// is the reference, kept only until every output has been checked), then
+/// `runs` rounds in which every contender runs once, each round starting one
+/// contender later so that drift is spread evenly.
 /// Each contender's first output is compared with the reference byte for
 /// byte; every output is deleted once it has been looked at. Stops early,
 /// with `interrupted` set, when `*stop` becomes non-zero.

@@ -118,7 +118,7 @@ void print_workload(const workload_result& w, int runs) {
 }
 
 void print_bars(const std::vector<bar_result>& bars) {
-  std::printf("Bars (ratios from this run):\n");
+  std::printf("Bars (ratios of medians from this run; a bar fails only on those):\n");
   for (const auto& b : bars) {
     std::string figure = b.measured.empty() ? "" : ": " + b.measured;
     std::string note = b.note.empty() ? "" : " [" + b.note + "]";
@@ -184,10 +184,12 @@ std::string write_json(const std::string& path, const machine_info& machine,
   for (const auto& b : bars) {
     out += fmt::format(
         "{}\n    {{\"workload\": {}, \"description\": {}, \"status\": {}, \"pass\": {}, "
-        "\"measured\": {}, \"value\": {}, \"threshold\": {}, \"note\": {}}}",
+        "\"measured\": {}, \"value\": {}, \"value_from_min\": {}, \"threshold\": {}, "
+        "\"note\": {}}}",
         first ? "" : ",", json_string(b.workload), json_string(b.description),
         json_string(b.status), b.status == "PASS", json_string(b.measured), json_number(b.value),
-        json_number(b.threshold), json_string(b.note));
+        b.value_from_min > 0 ? json_number(b.value_from_min) : "null", json_number(b.threshold),
+        json_string(b.note));
     first = false;
   }
   out += fmt::format("\n  ],\n  \"plot\": {}\n}}\n",

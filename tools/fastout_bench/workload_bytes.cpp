@@ -115,26 +115,34 @@ void bytes_write_per_call(const char* path, const bytes_input& in) {
   close_fd(fd, path);
 }
 
-// The fastest reasonable hand-written code: a store into a 1 MiB buffer and
-// a write() when it is full. The fill position is a pointer in a local, which
+// The fastest reasonable hand-written code: a store into a buffer and a
+// write() when it is full. The fill position is a pointer in a local, which
 // the compiler keeps in a register (an index plus a base costs one more).
-void bytes_limit(const char* path, const bytes_input& in) {
+void store_bytes(const char* path, const bytes_input& in, std::size_t buffer_size) {
   int fd = open_fd(path);
-  std::unique_ptr<char[]> storage(new char[limit_buffer_size]);
+  std::unique_ptr<char[]> storage(new char[buffer_size]);
   char* const buffer = storage.get();
-  char* const end = buffer + limit_buffer_size;
+  char* const end = buffer + buffer_size;
   const char* const pattern = in.pattern;
   const std::size_t count = in.count;
   char* pos = buffer;
   for (std::size_t i = 0; i < count; ++i) {
     if (pos == end) {
-      write_all(fd, buffer, limit_buffer_size, path);
+      write_all(fd, buffer, buffer_size, path);
       pos = buffer;
     }
     *pos++ = pattern[i & 63];
   }
   write_all(fd, buffer, static_cast<std::size_t>(pos - buffer), path);
   close_fd(fd, path);
+}
+
+void bytes_limit(const char* path, const bytes_input& in) {
+  store_bytes(path, in, limit_buffer_size);
+}
+
+void bytes_limit_256k(const char* path, const bytes_input& in) {
+  store_bytes(path, in, small_limit_buffer_size);
 }
 
 void bytes_fastout(const char* path, const bytes_input& in) {
@@ -165,6 +173,7 @@ const contender_row<bytes_input> bytes_contenders[] = {
     {"ofstream", bytes_ofstream},
     {"ofstream_1m", bytes_ofstream_1m},
     {"limit", bytes_limit},
+    {"limit_256k", bytes_limit_256k},
     {"fastout", bytes_fastout},
     {"fastout_cursor", bytes_fastout_cursor},
 };

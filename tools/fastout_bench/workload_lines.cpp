@@ -138,13 +138,13 @@ void lines_write_per_call(const char* path, const lines_input& in) {
 }
 
 // The fastest reasonable hand-written code: one memcpy of the whole line into
-// a 1 MiB buffer, and a write() when the next line does not fit. The fill
-// position is a pointer in a local, which the compiler keeps in a register.
-void lines_limit(const char* path, const lines_input& in) {
+// a buffer, and a write() when the next line does not fit. The fill position
+// is a pointer in a local, which the compiler keeps in a register.
+void copy_lines(const char* path, const lines_input& in, std::size_t buffer_size) {
   int fd = open_fd(path);
-  std::unique_ptr<char[]> storage(new char[limit_buffer_size]);
+  std::unique_ptr<char[]> storage(new char[buffer_size]);
   char* const buffer = storage.get();
-  char* const end = buffer + limit_buffer_size;
+  char* const end = buffer + buffer_size;
   const char* const line = in.line.data();
   const std::size_t size = in.line.size();
   const std::size_t count = in.count;
@@ -153,7 +153,7 @@ void lines_limit(const char* path, const lines_input& in) {
     if (static_cast<std::size_t>(end - pos) < size) {
       write_all(fd, buffer, static_cast<std::size_t>(pos - buffer), path);
       pos = buffer;
-      if (size > limit_buffer_size) {
+      if (size > buffer_size) {
         write_all(fd, line, size, path);
         continue;
       }
@@ -163,6 +163,14 @@ void lines_limit(const char* path, const lines_input& in) {
   }
   write_all(fd, buffer, static_cast<std::size_t>(pos - buffer), path);
   close_fd(fd, path);
+}
+
+void lines_limit(const char* path, const lines_input& in) {
+  copy_lines(path, in, limit_buffer_size);
+}
+
+void lines_limit_256k(const char* path, const lines_input& in) {
+  copy_lines(path, in, small_limit_buffer_size);
 }
 
 void write_lines(fastout::file& out, const lines_input& in) {
@@ -201,6 +209,7 @@ const contender_row<lines_input> lines_contenders[] = {
     {"fmt_output_file", lines_fmt_output_file},
     {"write_per_call", lines_write_per_call},
     {"limit", lines_limit},
+    {"limit_256k", lines_limit_256k},
     {"fastout", lines_fastout},
 };
 
