@@ -73,6 +73,7 @@ void print_usage(std::FILE* out) {
       "  W2 bytes    256 MiB one byte at a time (32 MiB with --quick)\n"
       "  W4 echo     1 MiB one char at a time, including one write() per char\n"
       "  W5 sweep    W1 through fastout with buffers of 1 KiB to 8 MiB, plotted\n"
+      "              beside W1's buffered contenders\n"
       "  W10 big     1 GiB in 1 MiB pieces (256 MiB with --quick)\n"
       "\n"
       "Exit status: 0 when every output is identical to the reference (and, with\n"
@@ -227,21 +228,18 @@ int run(const options& o) {
 
   std::vector<workload_result> results;
   progress bar(steps);
-  const workload_result* lines = nullptr;
   const workload_result* sweep = nullptr;
   for (const auto& w : workloads) {
     results.push_back(run_workload(w, dir, o.runs, bar, &stop_requested));
     print_workload(results.back(), o.runs);
     if (stop_requested) break;
   }
-  for (const auto& r : results) {
-    if (r.id == "W1") lines = &r;
+  for (const auto& r : results)
     if (r.id == "W5") sweep = &r;
-  }
 
   std::string plot_path;
   if (sweep != nullptr && sweep->error.empty() && !stop_requested) {
-    std::string error = plot_sweep(*sweep, lines, machine, o.runs, o.plot, dir);
+    std::string error = plot_sweep(*sweep, machine, o.runs, o.plot, dir);
     if (error.empty()) {
       char resolved[4096];
       plot_path = ::realpath(o.plot.c_str(), resolved) != nullptr ? resolved : o.plot;

@@ -64,8 +64,7 @@ std::string run_gnuplot(const std::string& script) {
 
 }  // namespace
 
-std::string plot_sweep(const workload_result& sweep, const workload_result* lines,
-                       const machine_info& machine, int runs, const std::string& png_path,
+std::string plot_sweep(const workload_result& sweep, const machine_info& machine, int runs, const std::string& png_path,
                        work_dir& dir) {
   std::string data = "# buffer_bytes median_ms min_ms max_ms\n";
   std::string tics;
@@ -84,11 +83,10 @@ std::string plot_sweep(const workload_result& sweep, const workload_result* line
   }
   if (points == 0) return "no buffer size was measured";
 
-  // The other contenders of W1 if it ran, else the sweep's own limit, as
-  // horizontal lines. The y axis spans the sweep and what is near it; the
-  // much slower contenders (one write() per line) are named in the key.
-  const workload_result& source = lines != nullptr && lines->error.empty() ? *lines : sweep;
-  for (const auto& c : source.contenders)
+  // The sweep's other contenders (W1's, measured in the same rounds) as
+  // horizontal lines. The y axis spans the sweep and what is near it; a
+  // contender far above it is still named in the key.
+  for (const auto& c : sweep.contenders)
     if (c.buffer_size == 0 && c.ok()) low = std::min(low, c.median_seconds() * 1e3);
   const double y_min = low / 1.5, y_max = high * 3;
   // Log-scale tics at 1, 2 and 5 of every decade in view.
@@ -97,17 +95,22 @@ std::string plot_sweep(const workload_result& sweep, const workload_result* line
     for (double step : {1.0, 2.0, 5.0})
       if (decade * step >= y_min && decade * step <= y_max)
         y_tics += fmt::format("{}{:g}", y_tics.empty() ? "" : ", ", decade * step);
+  // Distinct colours, so that no two reference lines look alike.
+  static const char* const colours[] = {"#e6194b", "#3cb44b", "#f58231", "#911eb4", "#46f0f0",
+                                        "#f032e6", "#9a6324", "#808000", "#000075", "#fabebe",
+                                        "#aaffc3", "#e6beff", "#ffd8b1", "#808080"};
+  std::size_t next_colour = 0;
   std::string references;
-  for (const auto& c : source.contenders) {
+  for (const auto& c : sweep.contenders) {
     if (c.buffer_size != 0 || !c.ok()) continue;
     double ms = c.median_seconds() * 1e3;
-    std::string title = fmt::format("{}{}{}: {:.1f} ms{}", c.name,
-                                    source.id == sweep.id ? " (W5)" : "",
-                                    c.name == "fastout"
-                                        ? " (default " + size_label(fastout::default_buffer_size) + ")"
-                                        : "",
-                                    ms, ms > y_max ? " (off the chart)" : "");
-    std::string style = c.name == "limit" ? "lw 3 lc rgb 'black'" : "lw 1.5";
+    std::string title =
+        fmt::format("{}: {:.1f} ms{}", c.name, ms, ms > y_max ? " (off the chart)" : "");
+    std::string style =
+        c.name == "limit"
+            ? std::string("lw 3 lc rgb 'black'")
+            : fmt::format("lw 1.5 lc rgb '{}'",
+                          colours[next_colour++ % (sizeof colours / sizeof colours[0])]);
     references += fmt::format(", \\\n  {} with lines {} title {}", ms, style, quoted(title));
   }
 

@@ -30,13 +30,12 @@ std::string write_json(const std::string& path, const machine_info& machine,
                        const run_settings& settings, const std::vector<workload_result>& results,
                        const std::vector<bar_result>& bars, const std::string& plot_path);
 
-/// Plots W5 (`sweep`): fastout's time against its buffer size, with the W1
-/// contenders' times (`lines`, if it ran) as horizontal lines, into the PNG
-/// at `png_path`, through gnuplot. The data and script go into `dir`.
-/// Returns an empty string, or why it could not.
-std::string plot_sweep(const workload_result& sweep, const workload_result* lines,
-                       const machine_info& machine, int runs, const std::string& png_path,
-                       work_dir& dir);
+/// Plots W5 (`sweep`): fastout's time against its buffer size, with the
+/// times of its other contenders (W1's, measured in the same rounds) as
+/// horizontal lines, into the PNG at `png_path`, through gnuplot. The data
+/// and script go into `dir`. Returns an empty string, or why it could not.
+std::string plot_sweep(const workload_result& sweep, const machine_info& machine, int runs,
+                       const std::string& png_path, work_dir& dir);
 
 }  // namespace fastout_bench
 
