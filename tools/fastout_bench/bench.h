@@ -50,6 +50,13 @@ struct workload {
   /// The contender the "/fprintf" column compares against, if present.
   std::string baseline = "fprintf";
   std::vector<contender> contenders;
+  /// For output that is right without being byte-identical to the
+  /// reference's (say, doubles that only need to parse back to the same
+  /// values): returns an empty string if the output at `path` is right,
+  /// otherwise what is wrong. Empty: it must be byte-identical.
+  std::function<std::string(const std::string& reference_path, const std::string& path,
+                            const std::string& contender)>
+      check_output;
 };
 
 /// Binds a contender function to its workload's input, which stays alive as

@@ -297,6 +297,11 @@ workload_result run_workload(const workload& w, work_dir& dir, int runs, progres
                                                                        : -1);
         if (!r.checked) {
           comparison same = compare_files(reference_path, path);
+          if (w.check_output && same.error.empty() && !same.identical) {
+            std::string wrong = w.check_output(reference_path, path, c.name);
+            same.identical = wrong.empty();
+            if (!wrong.empty()) r.error = wrong;
+          }
           r.checked = true;
           r.identical = same.identical;
           r.bytes = same.size;
