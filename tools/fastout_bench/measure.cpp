@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -161,12 +162,23 @@ double contender_result::max_seconds() const {
   return seconds.empty() ? 0 : *std::max_element(seconds.begin(), seconds.end());
 }
 
-std::int64_t contender_result::median_write_calls() const {
-  if (write_calls.empty()) return -1;
-  std::vector<std::int64_t> sorted = write_calls;
-  std::sort(sorted.begin(), sorted.end());
-  if (sorted.front() < 0) return -1;
-  return sorted[sorted.size() / 2];
+namespace {
+std::int64_t median_count(std::vector<std::int64_t> counts) {
+  if (counts.empty()) return -1;
+  std::sort(counts.begin(), counts.end());
+  if (counts.front() < 0) return -1;
+  return counts[counts.size() / 2];
+}
+}  // namespace
+
+std::int64_t contender_result::median_write_calls() const { return median_count(write_calls); }
+
+std::int64_t contender_result::median_page_faults() const { return median_count(page_faults); }
+
+std::int64_t page_faults_so_far() {
+  struct rusage usage;
+  if (::getrusage(RUSAGE_SELF, &usage) != 0) return -1;
+  return static_cast<std::int64_t>(usage.ru_minflt) + static_cast<std::int64_t>(usage.ru_majflt);
 }
 
 const contender_result* workload_result::find(const std::string& contender) const {
@@ -281,6 +293,7 @@ workload_result run_workload(const workload& w, work_dir& dir, int runs, progres
       // syscw: whatever stdio holds for stdout or stderr goes out now.
       std::fflush(stdout);
       std::fflush(stderr);
+      const std::int64_t faults_before = page_faults_so_far();
       const std::int64_t calls_before = write_calls_so_far();
       const double start = now_seconds();
       try {
@@ -290,11 +303,15 @@ workload_result run_workload(const workload& w, work_dir& dir, int runs, progres
       }
       const double end = now_seconds();
       const std::int64_t calls_after = write_calls_so_far();
+      const std::int64_t faults_after = page_faults_so_far();
 
       if (r.error.empty()) {
         r.seconds.push_back(end - start);
         r.write_calls.push_back(calls_before >= 0 && calls_after >= 0 ? calls_after - calls_before
                                                                        : -1);
+        r.page_faults.push_back(faults_before >= 0 && faults_after >= 0
+                                    ? faults_after - faults_before
+                                    : -1);
         if (!r.checked) {
           comparison same = compare_files(reference_path, path);
           if (w.check_output && same.error.empty() && !same.identical) {

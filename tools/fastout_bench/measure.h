@@ -38,6 +38,8 @@ class work_dir {
 /// Write system calls this process has made so far (`syscw` in
 /// /proc/self/io), or -1 if the kernel does not say. Reading it writes nothing.
 std::int64_t write_calls_so_far();
+/// Page faults this process has taken so far (getrusage()).
+std::int64_t page_faults_so_far();
 
 /// What one contender did on one workload.
 struct contender_result {
@@ -45,6 +47,10 @@ struct contender_result {
   std::size_t buffer_size = 0;          ///< see contender::buffer_size
   std::vector<double> seconds;          ///< one per timed run
   std::vector<std::int64_t> write_calls;  ///< one per timed run; -1 if unknown
+  /// Page faults (minor and major) per timed run: fresh buffer memory and
+  /// page-cache pages cost a fault each, which on a virtual machine can
+  /// be a large part of a run.
+  std::vector<std::int64_t> page_faults;
   std::uint64_t bytes = 0;              ///< the size of its output file
   bool identical = false;               ///< its output matched the reference
   bool checked = false;                 ///< its output was compared at all
@@ -56,6 +62,7 @@ struct contender_result {
   double max_seconds() const;
   /// The median of the per-run counts, or -1 if unknown.
   std::int64_t median_write_calls() const;
+  std::int64_t median_page_faults() const;
 };
 
 struct workload_result {

@@ -74,8 +74,9 @@ void print_header(const machine_info& machine, const run_settings& settings) {
       "");
   std::printf(
       "  %-14s /fprintf and /limit are the time over that contender's: below 1 is faster;\n"
-      "  %-14s write calls are syscw from /proc/self/io around one run\n\n",
-      "columns", "");
+      "  %-14s write calls are syscw from /proc/self/io around one run (the median);\n"
+      "  %-14s the JSON also has every run's time, and page faults per run\n\n",
+      "columns", "", "");
   std::fflush(stdout);
 }
 
@@ -87,7 +88,7 @@ void print_workload(const workload_result& w, int runs) {
     std::fflush(stdout);
     return;
   }
-  std::printf("  %-22s %10s %10s %9s %8s %12s %9s  %s\n", "contender", "median", "min",
+  std::printf("  %-22s %10s %10s %9s %8s %12s %7s  %s\n", "contender", "median", "min",
               w.baseline.empty() ? "" : ("/" + w.baseline).c_str(),
               ("/" + w.reference).c_str(), "write calls", "MB/s", "output");
   for (const auto& c : w.contenders) {
@@ -97,7 +98,7 @@ void print_workload(const workload_result& w, int runs) {
     std::string speed =
         c.ok() ? fmt::format("{:.0f}", static_cast<double>(w.bytes) / c.median_seconds() / 1e6)
                : "-";
-    std::printf("  %-22s %10s %10s %9s %8s %12s %9s  %s\n", c.name.c_str(), median.c_str(),
+    std::printf("  %-22s %10s %10s %9s %8s %12s %7s  %s\n", c.name.c_str(), median.c_str(),
                 fastest.c_str(),
                 w.baseline.empty() ? "" : format_ratio(ratio(w, c, w.baseline)).c_str(),
                 format_ratio(ratio(w, c, w.reference)).c_str(),
@@ -166,13 +167,15 @@ std::string write_json(const std::string& path, const machine_info& machine,
       out += fmt::format(
           "{}\n    {{\"workload\": {}, \"workload_name\": {}, \"contender\": {}, "
           "\"median_s\": {}, \"min_s\": {}, \"max_s\": {}, \"times_s\": [{}], "
-          "\"write_calls\": {}, \"bytes\": {}, \"identical\": {}, "
+          "\"write_calls\": {}, \"page_faults\": {}, \"bytes\": {}, \"identical\": {}, "
           "\"ratio_to_baseline\": {}, \"ratio_to_limit\": {}, \"buffer_size\": {}, \"error\": {}}}",
           first ? "" : ",", json_string(w.id), json_string(w.name), json_string(c.name),
           c.seconds.empty() ? "null" : json_number(c.median_seconds()),
           c.seconds.empty() ? "null" : json_number(c.min_seconds()),
           c.seconds.empty() ? "null" : json_number(c.max_seconds()), times,
-          calls >= 0 ? std::to_string(calls) : "null", c.bytes, c.checked && c.identical,
+          calls >= 0 ? std::to_string(calls) : "null",
+          c.median_page_faults() >= 0 ? std::to_string(c.median_page_faults()) : "null", c.bytes,
+          c.checked && c.identical,
           json_ratio(ratio(w, c, w.baseline)), json_ratio(ratio(w, c, w.reference)),
           c.buffer_size > 0 ? std::to_string(c.buffer_size) : "null",
           c.error.empty() ? "null" : json_string(c.error));
