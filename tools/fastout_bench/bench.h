@@ -102,6 +102,11 @@ workload make_bytes(const workload_options& options);   // W2
 workload make_echo(const workload_options& options);    // W4
 workload make_sweep(const workload_options& options);   // W5
 workload make_big(const workload_options& options);     // W10
+// workload_format.cpp
+workload make_lines_print(const workload_options& options);  // W1f
+workload make_ints(const workload_options& options);         // W6
+workload make_doubles(const workload_options& options);      // W7
+workload make_csv(const workload_options& options);          // W8
 
 }  // namespace fastout_bench
 

@@ -19,6 +19,10 @@ const std::vector<workload_entry>& workload_registry() {
       {"W2", "bytes", make_bytes},
       {"W4", "echo", make_echo},
       {"W5", "sweep", make_sweep},
+      {"W1f", "lines_print", make_lines_print},
+      {"W6", "ints", make_ints},
+      {"W7", "doubles", make_doubles},
+      {"W8", "csv", make_csv},
       {"W10", "big", make_big},
   };
   return registry;
