@@ -24,7 +24,7 @@ struct bar_spec {
   double threshold;
 };
 
-// The bars of issue 2. Later issues add theirs here.
+// The bars of issues 2 and 3. Later issues add theirs here.
 const bar_spec bar_specs[] = {
     {"W1", bar_kind::at_most_times, "fastout", "limit", 1.5},
     {"W1", bar_kind::faster_at_least, "fastout", "fprintf", 5},
@@ -37,6 +37,18 @@ const bar_spec bar_specs[] = {
      static_cast<double>(fastout::default_buffer_size)},
     {"W2", bar_kind::write_calls, "fastout_cursor", nullptr,
      static_cast<double>(fastout::default_buffer_size)},
+    // Issue 3: formatting, against {fmt}'s compiled formats into a raw buffer.
+    {"W1f", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.2},
+    {"W6", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.2},
+    {"W7", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.2},
+    {"W8", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.2},
+    {"W1f", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2},
+    {"W6", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2},
+    {"W7", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2},
+    {"W8", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2},
+    {"W6", bar_kind::faster_at_least, "fastout", "fmt_output_file", 1.2},
+    {"W8", bar_kind::faster_at_least, "fastout", "fmt_output_file", 1.2},
+    {"W6", bar_kind::at_most_times, "fastout_shift", "fastout_compile", 1.1},
 };
 
 std::vector<std::string> split(const std::string& list) {
