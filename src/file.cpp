@@ -328,6 +328,7 @@ void file::write_buffered(const char* data, std::size_t size) {
 
 void file::write_slow(const char* data, std::size_t size) {
   ensure_usable();
+  if (size == 0) return;  // `data` may be null: keep it away from memcpy
   // stats() counts every byte of a call that threw as accepted (and lost),
   // however much of it had reached the buffer when the error came.
   const std::uint64_t accepted_after = bytes_drained_ + bytes_pending() + size;
