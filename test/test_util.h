@@ -1,0 +1,160 @@
+// Small helpers shared by fastout's tests: temporary directories, reading a
+// file back, swapping the system-call table, capturing a descriptor, and
+// running checks in a forked child.
+#ifndef FASTOUT_TEST_UTIL_H_
+#define FASTOUT_TEST_UTIL_H_
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "system_calls_internal.h"
+
+namespace fastout_test {
+
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
+class temp_dir {
+ public:
+  temp_dir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
+                          "/fastout-test-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr)
+      throw std::system_error(errno, std::system_category(), "mkdtemp " + pattern);
+    path_ = pattern;
+  }
+  ~temp_dir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+inline void write_file(const std::string& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << content;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+// Size of the file behind a descriptor, or -1.
+inline long long file_size(int fd) {
+  struct stat st;
+  return ::fstat(fd, &st) == 0 ? static_cast<long long>(st.st_size) : -1;
+}
+
+inline bool fd_is_open(int fd) { return ::fcntl(fd, F_GETFD) != -1 || errno != EBADF; }
+
+// Restores the real system-call table (or whatever was in use) on scope exit,
+// so a test can install fakes in fastout::detail::system_calls.
+class scoped_system_calls {
+ public:
+  scoped_system_calls() : saved_(fastout::detail::system_calls) {}
+  ~scoped_system_calls() { fastout::detail::system_calls = saved_; }
+  scoped_system_calls(const scoped_system_calls&) = delete;
+  scoped_system_calls& operator=(const scoped_system_calls&) = delete;
+
+ private:
+  fastout::detail::system_call_table saved_;
+};
+
+// Points descriptor `fd` (1 or 2, say) at a temporary file for the lifetime
+// of the object, then puts the original back. The file can be read while the
+// capture is active or after it ends.
+class fd_capture {
+ public:
+  fd_capture(int fd, const std::string& path) : fd_(fd), path_(path) {
+    std::fflush(nullptr);  // what stdio holds belongs to the original
+    int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (file < 0) throw std::system_error(errno, std::system_category(), "open " + path);
+    saved_ = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
+    if (saved_ < 0 || ::dup2(file, fd) < 0) {
+      int error = errno;
+      ::close(file);
+      throw std::system_error(error, std::system_category(), "dup2");
+    }
+    ::close(file);
+  }
+  ~fd_capture() { restore(); }
+  fd_capture(const fd_capture&) = delete;
+  fd_capture& operator=(const fd_capture&) = delete;
+
+  void restore() {
+    if (saved_ < 0) return;
+    std::fflush(nullptr);
+    ::dup2(saved_, fd_);
+    ::close(saved_);
+    saved_ = -1;
+  }
+  std::string content() const { return read_file(path_); }
+
+ private:
+  int fd_;
+  std::string path_;
+  int saved_ = -1;
+};
+
+// Runs `body` in a forked child and returns the child's wait status. The
+// child exits with body()'s return value; it never returns into GoogleTest,
+// so it reports through its exit code (0 for success), not through EXPECTs.
+template <typename Body>
+int run_in_child(Body&& body) {
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) throw std::system_error(errno, std::system_category(), "fork");
+  if (pid == 0) {
+    int code = 100;
+    try {
+      code = body();
+    } catch (...) {
+      code = 101;
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::system_error(errno, std::system_category(), "waitpid");
+  }
+  return status;
+}
+
+// "exited with 3", "killed by signal 13", for assertion messages.
+inline std::string describe_status(int status) {
+  if (WIFEXITED(status)) return "exited with " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+  return "status " + std::to_string(status);
+}
+
+inline bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+}  // namespace fastout_test
+
+#endif  // FASTOUT_TEST_UTIL_H_
