@@ -1,0 +1,1097 @@
+// Tests of how fastout::file fails: through the mockable system-call layer
+// (EINTR, short writes, EIO, ENOSPC, EAGAIN, ...) and for real (/dev/full,
+// RLIMIT_FSIZE, a pipe with no reader, a closed descriptor, a storm of timer
+// signals). Nothing may be lost silently: every failure is reported at the
+// call that met it, stays visible, and the byte counts stay exact.
+#include <fastout/file.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+namespace {
+
+using fastout::buffering;
+using fastout::file;
+using fastout::file_options;
+using fastout_test::contains;
+using fastout_test::describe_status;
+using fastout_test::read_file;
+using fastout_test::temp_dir;
+
+using size_list = std::initializer_list<std::size_t>;
+
+file_options with_buffer(std::size_t size, buffering mode = buffering::full) {
+  file_options options;
+  options.buffer_size = size;
+  options.buffer_mode = mode;
+  return options;
+}
+
+std::error_code system_error_code(int error_number) {
+  return std::error_code(error_number, std::system_category());
+}
+
+// Bytes that differ from their neighbours and do not repeat with any period
+// a buffer size could hide.
+char pattern_byte(std::uint64_t i) {
+  std::uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull;
+  x ^= x >> 29;
+  return static_cast<char>(x >> 56);
+}
+
+std::string pattern(std::size_t size, std::uint64_t offset = 0) {
+  std::string s(size, '\0');
+  for (std::size_t i = 0; i < size; ++i) s[i] = pattern_byte(offset + i);
+  return s;
+}
+
+// Runs `call`, which must throw std::system_error with `error_number` and a
+// message naming `path`.
+void expect_failure(const std::function<void()>& call, int error_number, const std::string& path,
+                    const char* what_call) {
+  try {
+    call();
+    ADD_FAILURE() << what_call << ": no error";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code(), system_error_code(error_number))
+        << what_call << ": " << e.what();
+    EXPECT_TRUE(contains(e.what(), path)) << what_call << ": " << e.what();
+  }
+}
+
+// Every later call reports the sticky error too, and writes nothing more.
+void expect_sticky(file& f, int error_number, const std::string& path) {
+  fastout::file_stats before = f.stats();
+  EXPECT_EQ(f.error(), system_error_code(error_number));
+  expect_failure([&] { f.put('x'); }, error_number, path, "put");
+  expect_failure([&] { f.write("abc"); }, error_number, path, "write");
+  expect_failure([&] { f.write(std::string_view()); }, error_number, path, "empty write");
+  expect_failure([&] { f.write(std::string(100000, 'y')); }, error_number, path, "large write");
+  expect_failure([&] { f.flush(); }, error_number, path, "flush");
+  expect_failure(
+      [&] {
+        fastout::cursor c = f.make_cursor();
+        c.put('z');
+      },
+      error_number, path, "cursor put");
+  EXPECT_EQ(f.bytes_pending(), 0u);
+  EXPECT_EQ(f.stats().bytes_written, before.bytes_written);
+  EXPECT_EQ(f.stats().write_calls, before.write_calls);
+  expect_failure([&] { f.close(); }, error_number, path, "close");
+  EXPECT_FALSE(f.is_open());
+  EXPECT_NO_THROW(f.close());  // idempotent: the error was reported once by close()
+  expect_failure([&] { f.put('x'); }, error_number, path, "put after close");
+  EXPECT_EQ(f.stats().bytes_written, before.bytes_written);
+}
+
+// ---------------------------------------------------------------- the fakes
+
+// What the fake system calls do; reset before every test.
+struct fake_plan {
+  std::uint64_t budget = UINT64_MAX;  // bytes that may still reach the file
+  int error = EIO;                    // what write/writev fail with once it is spent
+  std::size_t max_chunk = SIZE_MAX;   // the most one call writes: short writes
+  int eintr_every = 0;                // calls 1, 1+n, 1+2n, ... fail with EINTR (n >= 2)
+  int eagain_count = 0;               // the next n calls fail with EAGAIN
+  int zero_count = 0;                 // the next n calls return 0
+  int poll_eintr_count = 0;           // the next n polls fail with EINTR
+  int poll_error = 0;                 // then polls fail with this
+  int close_error = 0;                // close() closes, then fails with this
+  int open_eintr_count = 0;           // the next n opens fail with EINTR
+
+  int calls = 0;  // write + writev
+  int eintrs = 0;
+  int eagains = 0;
+  int polls = 0;
+  int opens = 0;
+  struct pollfd last_poll = {};
+};
+fake_plan plan;
+
+ssize_t fake_writev(int fd, const iovec* iov, int count) {
+  ++plan.calls;
+  if (plan.eintr_every >= 2 && plan.calls % plan.eintr_every == 1) {
+    ++plan.eintrs;
+    errno = EINTR;
+    return -1;
+  }
+  if (plan.eagain_count > 0) {
+    --plan.eagain_count;
+    ++plan.eagains;
+    errno = EAGAIN;
+    return -1;
+  }
+  if (plan.zero_count > 0) {
+    --plan.zero_count;
+    return 0;
+  }
+  std::size_t total = 0;
+  for (int i = 0; i < count; ++i) total += iov[i].iov_len;
+  std::size_t allowed = std::min<std::uint64_t>({total, plan.max_chunk, plan.budget});
+  if (total > 0 && allowed == 0) {
+    errno = plan.error;
+    return -1;
+  }
+  iovec trimmed[16];
+  int n = 0;
+  for (int i = 0; i < count && allowed > 0 && n < 16; ++i) {
+    trimmed[n] = iov[i];
+    trimmed[n].iov_len = std::min(iov[i].iov_len, allowed);
+    allowed -= trimmed[n].iov_len;
+    ++n;
+  }
+  ssize_t result = fastout::detail::real_system_calls.writev(fd, trimmed, n);
+  if (result > 0) plan.budget -= static_cast<std::uint64_t>(result);
+  return result;
+}
+
+ssize_t fake_write(int fd, const void* data, size_t size) {
+  iovec one = {const_cast<void*>(data), size};
+  return fake_writev(fd, &one, 1);
+}
+
+int fake_poll(struct pollfd* fds, nfds_t count, int timeout_ms) {
+  ++plan.polls;
+  if (count >= 1) plan.last_poll = fds[0];
+  (void)timeout_ms;
+  if (plan.poll_eintr_count > 0) {
+    --plan.poll_eintr_count;
+    errno = EINTR;
+    return -1;
+  }
+  if (plan.poll_error != 0) {
+    errno = plan.poll_error;
+    return -1;
+  }
+  fds[0].revents = POLLOUT;
+  return 1;
+}
+
+int fake_close(int fd) {
+  int result = fastout::detail::real_system_calls.close(fd);
+  if (plan.close_error != 0) {
+    errno = plan.close_error;
+    return -1;
+  }
+  return result;
+}
+
+int fake_open(const char* path, int flags, mode_t mode) {
+  ++plan.opens;
+  if (plan.open_eintr_count > 0) {
+    --plan.open_eintr_count;
+    errno = EINTR;
+    return -1;
+  }
+  return fastout::detail::real_system_calls.open(path, flags, mode);
+}
+
+// The handler tests install; it records what it is told.
+struct handler_call {
+  std::string path;
+  std::error_code error;
+  std::uint64_t bytes_lost;
+};
+std::vector<handler_call> handler_calls;
+void recording_handler(const fastout::error_report& report) noexcept {
+  handler_calls.push_back({report.path, report.error, report.bytes_lost});
+}
+
+class scoped_error_handler {
+ public:
+  explicit scoped_error_handler(fastout::error_handler handler)
+      : saved_(fastout::set_error_handler(handler)) {
+    handler_calls.clear();
+  }
+  ~scoped_error_handler() { fastout::set_error_handler(saved_); }
+
+ private:
+  fastout::error_handler saved_;
+};
+
+class FakeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    plan = fake_plan();
+    fastout::detail::system_calls.write = fake_write;
+    fastout::detail::system_calls.writev = fake_writev;
+    fastout::detail::system_calls.poll = fake_poll;
+    fastout::detail::system_calls.close = fake_close;
+    fastout::detail::system_calls.open = fake_open;
+  }
+  std::string path(const char* name) const { return dir_.file(name); }
+
+  fastout_test::scoped_system_calls restore_;
+  temp_dir dir_;
+};
+
+// Writes `data` with a mix of put(), small and large write() and cursor
+// calls, as a program would.
+void write_mixed(file& f, const std::string& data, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::size_t i = 0;
+  while (i < data.size()) {
+    std::size_t left = data.size() - i;
+    switch (rng() % 4) {
+      case 0:
+        f.put(data[i++]);
+        break;
+      case 1: {
+        std::size_t n = std::min<std::size_t>(rng() % 40, left);
+        f.write(data.data() + i, n);
+        i += n;
+        break;
+      }
+      case 2: {
+        std::size_t n = std::min<std::size_t>(rng() % 400, left);
+        f.write(std::string_view(data.data() + i, n));
+        i += n;
+        break;
+      }
+      default: {
+        fastout::cursor c = f.make_cursor();
+        for (std::size_t n = std::min<std::size_t>(rng() % 50, left); n > 0; --n) c.put(data[i++]);
+        break;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- EINTR and short writes
+
+TEST_F(FakeTest, EintrIsRetried) {
+  std::string data = pattern(20000);
+  for (std::size_t size : size_list{0, 1, 16, 64, 1000}) {
+    SCOPED_TRACE("buffer " + std::to_string(size));
+    plan = fake_plan();
+    plan.eintr_every = 2;  // every other call is interrupted before it writes
+    file f(path("eintr"), with_buffer(size));
+    write_mixed(f, data, 1);
+    f.close();
+    EXPECT_GT(plan.eintrs, 0);
+    EXPECT_EQ(f.stats().write_calls, static_cast<std::uint64_t>(plan.calls));
+    EXPECT_EQ(f.stats().bytes_written, data.size());
+    ASSERT_EQ(read_file(path("eintr")), data);
+  }
+}
+
+TEST_F(FakeTest, OneByteWritesAreContinued) {
+  std::string data = pattern(5000);
+  for (std::size_t size : size_list{0, 1, 7, 64, 4096}) {
+    SCOPED_TRACE("buffer " + std::to_string(size));
+    plan = fake_plan();
+    plan.max_chunk = 1;
+    file f(path("short"), with_buffer(size));
+    write_mixed(f, data, 2);
+    f.write(std::string(3 * size + 10, 'L'));  // a large write after buffered data
+    f.close();
+    std::size_t total = data.size() + 3 * size + 10;
+    EXPECT_EQ(f.stats().write_calls, total);  // one byte per call, nothing skipped
+    EXPECT_EQ(f.stats().bytes_written, total);
+    ASSERT_EQ(read_file(path("short")), data + std::string(3 * size + 10, 'L'));
+  }
+}
+
+TEST_F(FakeTest, ShortWritesAcrossTheBufferAndTheCallersData) {
+  std::string data = pattern(30000);
+  for (std::size_t chunk : size_list{2, 3, 5, 17, 100, 4095}) {
+    SCOPED_TRACE("chunk " + std::to_string(chunk));
+    plan = fake_plan();
+    plan.max_chunk = chunk;
+    plan.eintr_every = 3;
+    file f(path("short"), with_buffer(64));
+    write_mixed(f, data, static_cast<std::uint32_t>(chunk));
+    f.close();
+    EXPECT_EQ(f.stats().bytes_written, data.size());
+    ASSERT_EQ(read_file(path("short")), data);
+  }
+}
+
+TEST_F(FakeTest, OpenEintrIsRetried) {
+  plan.open_eintr_count = 3;
+  file f(path("open"));
+  EXPECT_EQ(plan.opens, 4);
+  f.write("ok");
+  f.close();
+  EXPECT_EQ(read_file(path("open")), "ok");
+}
+
+// ---------------------------------------------------------------- errors mid-stream
+
+const int stream_errors[] = {EIO, ENOSPC, EFBIG, EPIPE, EBADF};
+
+TEST_F(FakeTest, ErrorAtPutIsReportedThereAndSticks) {
+  for (int error_number : stream_errors) {
+    SCOPED_TRACE(std::strerror(error_number));
+    plan = fake_plan();
+    plan.budget = 100;
+    plan.error = error_number;
+    std::string p = path("put");
+    std::string data = pattern(1000);
+    file f(p, with_buffer(16));
+    std::size_t failed_at = data.size();
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      try {
+        f.put(data[i]);
+      } catch (const std::system_error& e) {
+        EXPECT_EQ(e.code(), system_error_code(error_number));
+        EXPECT_TRUE(contains(e.what(), p)) << e.what();
+        failed_at = i;
+        break;
+      }
+    }
+    // Six full buffers reach the file, the seventh gets 4 bytes in before the
+    // error: it is met by the put() that finds the buffer full.
+    EXPECT_EQ(failed_at, 112u);
+    EXPECT_EQ(f.stats().bytes_written, 100u);
+    EXPECT_EQ(f.stats().bytes_accepted, 113u);  // including the put() that threw
+    EXPECT_EQ(f.bytes_pending(), 0u);
+    expect_sticky(f, error_number, p);
+    EXPECT_EQ(read_file(p), data.substr(0, 100));
+  }
+}
+
+TEST_F(FakeTest, ErrorAtSmallWriteIsReportedThereAndSticks) {
+  plan.budget = 10;
+  plan.error = ENOSPC;
+  std::string p = path("small");
+  file f(p, with_buffer(16));
+  f.write("0123456789");
+  expect_failure([&] { f.write("abcdefghij"); }, ENOSPC, p, "the write that fills the buffer");
+  EXPECT_EQ(f.stats().bytes_written, 10u);
+  EXPECT_EQ(f.stats().bytes_accepted, 20u);  // including the write() that threw
+  expect_failure([&] { f.write("abcdefghij"); }, ENOSPC, p, "the next write");
+  EXPECT_EQ(f.stats().bytes_accepted, 20u);  // refused: not accepted
+  expect_sticky(f, ENOSPC, p);
+  EXPECT_EQ(read_file(p), "0123456789");
+}
+
+TEST_F(FakeTest, ErrorAtLargeWriteIsReportedThereAndSticks) {
+  plan.budget = 10;
+  plan.error = EIO;
+  std::string p = path("large");
+  file f(p, with_buffer(16));
+  f.write("hello");
+  std::string big = pattern(100);
+  expect_failure([&] { f.write(big); }, EIO, p, "large write");
+  EXPECT_EQ(f.stats().bytes_written, 10u);
+  EXPECT_EQ(f.stats().bytes_accepted, 105u);
+  expect_sticky(f, EIO, p);
+  EXPECT_EQ(read_file(p), "hello" + big.substr(0, 5));
+}
+
+TEST_F(FakeTest, ErrorAtLineBufferedWriteCountsTheWholeCall) {
+  plan.budget = 4;
+  plan.error = EIO;
+  std::string p = path("line");
+  file f(p, with_buffer(64, buffering::line));
+  f.write("ab");
+  expect_failure([&] { f.write("cd\nef"); }, EIO, p, "line write");
+  EXPECT_EQ(f.stats().bytes_written, 4u);
+  EXPECT_EQ(f.stats().bytes_accepted, 7u);
+  expect_sticky(f, EIO, p);
+  EXPECT_EQ(read_file(p), "abcd");
+}
+
+TEST_F(FakeTest, ErrorAtUnbufferedPut) {
+  plan.budget = 3;
+  plan.error = EIO;
+  std::string p = path("unbuffered");
+  file f(p, with_buffer(0));
+  f.put('a');
+  f.write("bc");
+  expect_failure([&] { f.put('d'); }, EIO, p, "put");
+  EXPECT_EQ(f.stats().bytes_written, 3u);
+  EXPECT_EQ(f.stats().bytes_accepted, 4u);
+  expect_sticky(f, EIO, p);
+}
+
+TEST_F(FakeTest, ErrorAtFlush) {
+  plan.budget = 3;
+  plan.error = ENOSPC;
+  std::string p = path("flush");
+  file f(p, with_buffer(64));
+  f.write("hello");
+  expect_failure([&] { f.flush(); }, ENOSPC, p, "flush");
+  EXPECT_EQ(f.stats().bytes_written, 3u);
+  EXPECT_EQ(f.stats().bytes_accepted, 5u);
+  expect_sticky(f, ENOSPC, p);
+  EXPECT_EQ(read_file(p), "hel");
+}
+
+TEST_F(FakeTest, ErrorAtClose) {
+  plan.budget = 3;
+  plan.error = EIO;
+  std::string p = path("close");
+  file f(p, with_buffer(64));
+  f.write("hello");
+  int fd = f.descriptor();
+  expect_failure([&] { f.close(); }, EIO, p, "close");
+  EXPECT_FALSE(f.is_open());
+  EXPECT_FALSE(fastout_test::fd_is_open(fd));  // released all the same
+  EXPECT_NO_THROW(f.close());
+  EXPECT_EQ(f.error(), system_error_code(EIO));
+  expect_failure([&] { f.put('x'); }, EIO, p, "put after a failed close");
+  EXPECT_EQ(f.stats().bytes_written, 3u);
+  EXPECT_EQ(f.stats().bytes_accepted, 5u);
+  EXPECT_EQ(read_file(p), "hel");
+}
+
+TEST_F(FakeTest, ErrorMessageSaysHowMuchReachedTheFile) {
+  plan.budget = 3;
+  std::string p = path("message");
+  file f(p, with_buffer(64));
+  f.write("hello");
+  try {
+    f.flush();
+    FAIL();
+  } catch (const std::system_error& e) {
+    EXPECT_TRUE(contains(e.what(), "3 of 5 bytes")) << e.what();
+    EXPECT_TRUE(contains(e.what(), std::strerror(EIO))) << e.what();
+  }
+  EXPECT_THROW(f.close(), std::system_error);
+}
+
+TEST_F(FakeTest, FailingCloseIsReported) {
+  plan.close_error = EIO;
+  std::string p = path("close-fails");
+  file f(p, with_buffer(64));
+  f.write("abc");
+  int fd = f.descriptor();
+  try {
+    f.close();
+    FAIL() << "close() did not report the failure";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code(), system_error_code(EIO));
+    EXPECT_TRUE(contains(e.what(), p)) << e.what();
+    EXPECT_TRUE(contains(e.what(), "close")) << e.what();
+  }
+  EXPECT_FALSE(fastout_test::fd_is_open(fd));
+  EXPECT_NO_THROW(f.close());
+  EXPECT_EQ(f.stats().bytes_written, 3u);
+  EXPECT_EQ(read_file(p), "abc");
+}
+
+TEST_F(FakeTest, InterruptedCloseIsNotAnError) {
+  plan.close_error = EINTR;
+  file f(path("close-eintr"), with_buffer(64));
+  f.write("abc");
+  EXPECT_NO_THROW(f.close());
+  EXPECT_EQ(read_file(path("close-eintr")), "abc");
+}
+
+TEST_F(FakeTest, BorrowedDescriptorIsNotClosed) {
+  plan.close_error = EIO;  // would fail if it were called
+  int fd = ::open(path("borrowed").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  ASSERT_GE(fd, 0);
+  file f = file::borrow(fd);
+  f.write("abc");
+  EXPECT_NO_THROW(f.close());
+  EXPECT_TRUE(fastout_test::fd_is_open(fd));
+  ::close(fd);
+}
+
+// ---------------------------------------------------------------- EAGAIN and zero
+
+TEST_F(FakeTest, EagainWaitsInPollThenWrites) {
+  plan.eagain_count = 1;
+  file f(path("eagain"), with_buffer(64));
+  f.write("hello");
+  f.flush();
+  EXPECT_EQ(plan.eagains, 1);
+  EXPECT_EQ(plan.polls, 1);
+  EXPECT_EQ(plan.last_poll.fd, f.descriptor());
+  EXPECT_EQ(plan.last_poll.events, POLLOUT);
+  EXPECT_EQ(f.stats().write_calls, 2u);
+  EXPECT_EQ(f.stats().bytes_written, 5u);
+  f.close();
+  EXPECT_EQ(read_file(path("eagain")), "hello");
+}
+
+TEST_F(FakeTest, EagainWithInterruptedPoll) {
+  plan.eagain_count = 3;
+  plan.poll_eintr_count = 2;
+  plan.max_chunk = 2;
+  file f(path("eagain"), with_buffer(4));
+  std::string data = pattern(1000);
+  write_mixed(f, data, 3);
+  f.close();
+  EXPECT_EQ(plan.polls, 3);
+  EXPECT_EQ(read_file(path("eagain")), data);
+}
+
+TEST_F(FakeTest, FailingPollIsAnError) {
+  plan.eagain_count = 1;
+  plan.poll_error = ENOMEM;
+  std::string p = path("poll");
+  file f(p, with_buffer(64));
+  f.write("hello");
+  expect_failure([&] { f.flush(); }, ENOMEM, p, "flush");
+  EXPECT_EQ(f.stats().bytes_written, 0u);
+  expect_sticky(f, ENOMEM, p);
+}
+
+TEST_F(FakeTest, WriteReturningZeroIsAnErrorNotAHang) {
+  plan.zero_count = 1000000;
+  std::string p = path("zero");
+  file f(p, with_buffer(64));
+  f.write("hello");
+  expect_failure([&] { f.flush(); }, EIO, p, "flush");
+  EXPECT_EQ(f.stats().write_calls, 1u);
+  expect_sticky(f, EIO, p);
+}
+
+// ---------------------------------------------------------------- the cursor
+
+TEST_F(FakeTest, ThrowingSlowPathInACursorLoopLeavesTheWriterConsistent) {
+  plan.budget = 20;
+  plan.error = ENOSPC;
+  std::string p = path("cursor");
+  std::string data = pattern(100);
+  file f(p, with_buffer(8));
+  {
+    fastout::cursor c = f.make_cursor();
+    std::size_t failed_at = data.size();
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      try {
+        c.put(data[i]);
+      } catch (const std::system_error& e) {
+        EXPECT_EQ(e.code(), system_error_code(ENOSPC));
+        failed_at = i;
+        break;
+      }
+    }
+    // Two full buffers (16 bytes), then 4 of the third before ENOSPC.
+    EXPECT_EQ(failed_at, 24u);
+    EXPECT_EQ(f.bytes_pending(), 0u);
+    EXPECT_EQ(f.stats().bytes_written, 20u);
+    EXPECT_EQ(f.stats().bytes_accepted, 25u);
+    // The cursor meets the sticky error on its next call, every time.
+    expect_failure([&] { c.put('x'); }, ENOSPC, p, "cursor put");
+    expect_failure([&] { c.put('x'); }, ENOSPC, p, "cursor put again");
+    expect_failure([&] { c.write("abc"); }, ENOSPC, p, "cursor write");
+    expect_failure([&] { c.flush(); }, ENOSPC, p, "cursor flush");
+    EXPECT_EQ(f.bytes_pending(), 0u);
+    EXPECT_EQ(f.stats().bytes_accepted, 25u);
+  }  // the cursor's destructor must not disturb the writer either
+  EXPECT_EQ(f.bytes_pending(), 0u);
+  EXPECT_EQ(f.stats().bytes_accepted, 25u);
+  expect_sticky(f, ENOSPC, p);
+  EXPECT_EQ(read_file(p), data.substr(0, 20));
+}
+
+TEST_F(FakeTest, CursorWriteThatThrows) {
+  scoped_error_handler handler(recording_handler);
+  plan.budget = 5;
+  plan.error = EIO;
+  std::string p = path("cursor-write");
+  {
+    file f(p, with_buffer(8));
+    fastout::cursor c = f.make_cursor();
+    c.write("abc");
+    expect_failure([&] { c.write(std::string(20, 'w')); }, EIO, p, "large cursor write");
+    expect_failure([&] { c.write("d"); }, EIO, p, "small cursor write");
+    c.commit();
+    EXPECT_EQ(f.bytes_pending(), 0u);
+    EXPECT_EQ(f.stats().bytes_written, 5u);
+    EXPECT_EQ(f.stats().bytes_accepted, 23u);
+  }  // destroyed without close(): the handler hears of it
+  ASSERT_EQ(handler_calls.size(), 1u);
+  EXPECT_EQ(handler_calls[0].error, system_error_code(EIO));
+  EXPECT_EQ(handler_calls[0].bytes_lost, 18u);
+}
+
+// ---------------------------------------------------------------- the error handler
+
+TEST(ErrorHandlerTest, SetReturnsThePreviousHandler) {
+  fastout::error_handler original = fastout::set_error_handler(recording_handler);
+  EXPECT_EQ(original, &fastout::default_error_handler);
+  auto other = [](const fastout::error_report&) noexcept {};
+  fastout::error_handler other_handler = other;
+  EXPECT_EQ(fastout::set_error_handler(other_handler), &recording_handler);
+  EXPECT_EQ(fastout::set_error_handler(nullptr), other_handler);
+  EXPECT_EQ(fastout::set_error_handler(original), &fastout::default_error_handler);
+}
+
+TEST(ErrorHandlerTest, DestroyedWithUnwrittenDataOnDevFull) {
+  scoped_error_handler handler(recording_handler);
+  {
+    file f("/dev/full", with_buffer(64));
+    f.write("0123456789");
+  }
+  ASSERT_EQ(handler_calls.size(), 1u);
+  EXPECT_EQ(handler_calls[0].path, "/dev/full");
+  EXPECT_EQ(handler_calls[0].error, system_error_code(ENOSPC));
+  EXPECT_EQ(handler_calls[0].bytes_lost, 10u);
+}
+
+TEST(ErrorHandlerTest, NotCalledWhenAllIsWell) {
+  scoped_error_handler handler(recording_handler);
+  temp_dir dir;
+  {
+    file f(dir.file("ok"), with_buffer(4));
+    f.write("0123456789");
+  }
+  {
+    file f("/dev/full", with_buffer(64));
+  }  // nothing to write: nothing lost
+  EXPECT_TRUE(handler_calls.empty());
+}
+
+TEST(ErrorHandlerTest, CalledForAnErrorAlreadyThrownButNotClosed) {
+  scoped_error_handler handler(recording_handler);
+  {
+    file f("/dev/full", with_buffer(4));
+    f.write("ab");
+    EXPECT_THROW(f.write("cdef"), std::system_error);
+  }
+  ASSERT_EQ(handler_calls.size(), 1u);
+  EXPECT_EQ(handler_calls[0].error, system_error_code(ENOSPC));
+  EXPECT_EQ(handler_calls[0].bytes_lost, 6u);
+}
+
+TEST(ErrorHandlerTest, NotCalledAfterCloseReportedTheError) {
+  scoped_error_handler handler(recording_handler);
+  {
+    file f("/dev/full", with_buffer(64));
+    f.write("abc");
+    EXPECT_THROW(f.close(), std::system_error);
+  }
+  EXPECT_TRUE(handler_calls.empty());
+}
+
+TEST(ErrorHandlerTest, MoveAssignmentOverAFailingWriter) {
+  scoped_error_handler handler(recording_handler);
+  temp_dir dir;
+  file f("/dev/full", with_buffer(64));
+  f.write("abcd");
+  f = file(dir.file("next"));
+  ASSERT_EQ(handler_calls.size(), 1u);
+  EXPECT_EQ(handler_calls[0].path, "/dev/full");
+  EXPECT_EQ(handler_calls[0].bytes_lost, 4u);
+  f.write("fine");
+  f.close();
+  EXPECT_EQ(handler_calls.size(), 1u);
+}
+
+TEST_F(FakeTest, HandlerHearsOfAFailingCloseInTheDestructor) {
+  scoped_error_handler handler(recording_handler);
+  plan.close_error = EIO;
+  {
+    file f(path("close"), with_buffer(64));
+    f.write("abc");
+  }
+  ASSERT_EQ(handler_calls.size(), 1u);
+  EXPECT_EQ(handler_calls[0].path, path("close"));
+  EXPECT_EQ(handler_calls[0].error, system_error_code(EIO));
+  EXPECT_EQ(handler_calls[0].bytes_lost, 0u);
+  EXPECT_EQ(read_file(path("close")), "abc");
+}
+
+TEST_F(FakeTest, HandlerHearsTheExactLoss) {
+  scoped_error_handler handler(recording_handler);
+  plan.budget = 7;
+  plan.max_chunk = 3;
+  plan.error = EFBIG;
+  {
+    file f(path("loss"), with_buffer(64));
+    f.write("0123456789");
+  }
+  ASSERT_EQ(handler_calls.size(), 1u);
+  EXPECT_EQ(handler_calls[0].error, system_error_code(EFBIG));
+  EXPECT_EQ(handler_calls[0].bytes_lost, 3u);
+  EXPECT_EQ(read_file(path("loss")), "0123456");
+}
+
+TEST(ErrorHandlerTest, DefaultHandlerPrintsOneLineToStderr) {
+  temp_dir dir;
+  scoped_error_handler handler(nullptr);  // the default
+  fastout_test::fd_capture capture(STDERR_FILENO, dir.file("stderr"));
+  {
+    file f("/dev/full", with_buffer(64));
+    f.write("0123456789");
+  }
+  capture.restore();
+  std::string out = capture.content();
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  ASSERT_FALSE(out.empty());
+  EXPECT_EQ(out.back(), '\n');
+  EXPECT_TRUE(contains(out, "/dev/full")) << out;
+  EXPECT_TRUE(contains(out, std::strerror(ENOSPC))) << out;
+  EXPECT_TRUE(contains(out, "10")) << out;
+}
+
+TEST(ErrorHandlerTest, DefaultHandlerKeepsAVeryLongPathOnOneLine) {
+  temp_dir dir;
+  fastout_test::fd_capture capture(STDERR_FILENO, dir.file("stderr"));
+  fastout::error_report report{nullptr, system_error_code(EIO), 5};
+  std::string long_path(5000, 'p');
+  report.path = long_path.c_str();
+  fastout::default_error_handler(report);
+  capture.restore();
+  std::string out = capture.content();
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1);
+  ASSERT_FALSE(out.empty());
+  EXPECT_EQ(out.back(), '\n');
+}
+
+// ---------------------------------------------------------------- real failures
+
+TEST(RealFailureTest, DevFullIsENOSPC) {
+  std::string p = "/dev/full";
+  {
+    file f(p, with_buffer(64));
+    f.write("0123456789");  // buffered: nothing has failed yet
+    EXPECT_FALSE(f.error());
+    expect_failure([&] { f.flush(); }, ENOSPC, p, "flush");
+    EXPECT_EQ(f.stats().bytes_written, 0u);
+    EXPECT_EQ(f.stats().bytes_accepted, 10u);
+    expect_sticky(f, ENOSPC, p);
+  }
+  {
+    file f(p, with_buffer(64));
+    expect_failure([&] { f.write(std::string(1000, 'x')); }, ENOSPC, p, "large write");
+    expect_sticky(f, ENOSPC, p);
+  }
+  {
+    file f(p, with_buffer(0));
+    expect_failure([&] { f.put('x'); }, ENOSPC, p, "unbuffered put");
+    expect_sticky(f, ENOSPC, p);
+  }
+  {
+    file f(p, with_buffer(64));
+    f.write("abc");
+    expect_failure([&] { f.close(); }, ENOSPC, p, "close");
+  }
+}
+
+TEST(RealFailureTest, CursorOnDevFull) {
+  std::string p = "/dev/full";
+  file f(p, with_buffer(16));
+  {
+    fastout::cursor c = f.make_cursor();
+    std::size_t i = 0;
+    try {
+      for (; i < 1000; ++i) c.put('x');
+      FAIL() << "no error";
+    } catch (const std::system_error& e) {
+      EXPECT_EQ(e.code(), system_error_code(ENOSPC));
+    }
+    EXPECT_EQ(i, 16u);
+    EXPECT_EQ(f.bytes_pending(), 0u);
+    expect_failure([&] { c.put('y'); }, ENOSPC, p, "next cursor put");
+    EXPECT_EQ(f.bytes_pending(), 0u);
+    EXPECT_EQ(f.stats().bytes_accepted, 17u);
+  }
+  expect_sticky(f, ENOSPC, p);
+}
+
+TEST(RealFailureTest, FileSizeLimitIsEFBIG) {
+  temp_dir dir;
+  std::string small_writes = dir.file("small-writes");
+  std::string large_write = dir.file("large-write");
+  std::string data = pattern(5000);
+  int status = fastout_test::run_in_child([&] {
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limit;
+    if (::getrlimit(RLIMIT_FSIZE, &limit) != 0) return 10;
+    limit.rlim_cur = 1000;
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) return 11;
+    {
+      file f(small_writes, with_buffer(256));
+      try {
+        for (std::size_t i = 0; i < data.size(); i += 100) f.write(data.data() + i, 100);
+        f.close();
+        return 1;  // no error
+      } catch (const std::system_error& e) {
+        if (e.code() != system_error_code(EFBIG)) return 2;
+        if (!contains(e.what(), small_writes)) return 3;
+      }
+      if (f.stats().bytes_written != 1000) return 4;
+      if (f.stats().bytes_accepted != 1100) return 5;  // the fourth buffer fills on the 11th write
+      try {
+        f.put('x');
+        return 6;
+      } catch (const std::system_error& e) {
+        if (e.code() != system_error_code(EFBIG)) return 7;
+      }
+      try {
+        f.close();
+        return 8;
+      } catch (const std::system_error& e) {
+        if (e.code() != system_error_code(EFBIG)) return 9;
+      }
+    }
+    {
+      file f(large_write, with_buffer(256));
+      try {
+        f.write(data);
+        return 20;
+      } catch (const std::system_error& e) {
+        if (e.code() != system_error_code(EFBIG)) return 21;
+      }
+      if (f.stats().bytes_written != 1000) return 22;
+      try {
+        f.close();
+        return 23;
+      } catch (const std::system_error&) {
+      }
+    }
+    return 0;
+  });
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << describe_status(status) << " (see the return statements in the child)";
+  EXPECT_EQ(read_file(small_writes), data.substr(0, 1000));
+  EXPECT_EQ(read_file(large_write), data.substr(0, 1000));
+}
+
+// Sets SIGPIPE's disposition for the scope.
+class scoped_sigpipe {
+ public:
+  explicit scoped_sigpipe(void (*disposition)(int)) {
+    struct sigaction action = {};
+    action.sa_handler = disposition;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGPIPE, &action, &saved_);
+  }
+  ~scoped_sigpipe() { ::sigaction(SIGPIPE, &saved_, nullptr); }
+
+ private:
+  struct sigaction saved_;
+};
+
+TEST(RealFailureTest, PipeWithoutReaderIsEPIPEWhenSigpipeIsIgnored) {
+  scoped_sigpipe ignore(SIG_IGN);
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+  ::close(fds[0]);
+  {
+    file f = file::adopt(fds[1], with_buffer(64), "the pipe");
+    f.write("hello");
+    expect_failure([&] { f.flush(); }, EPIPE, "the pipe", "flush");
+    EXPECT_EQ(f.stats().bytes_written, 0u);
+    expect_sticky(f, EPIPE, "the pipe");
+  }
+  {
+    ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+    ::close(fds[0]);
+    file f = file::adopt(fds[1], with_buffer(64), "the pipe");
+    expect_failure([&] { f.write(std::string(100, 'x')); }, EPIPE, "the pipe", "large write");
+    expect_sticky(f, EPIPE, "the pipe");
+  }
+}
+
+TEST(RealFailureTest, PipeWithoutReaderRaisesSigpipeByDefault) {
+  int status = fastout_test::run_in_child([] {
+    ::signal(SIGPIPE, SIG_DFL);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, SIGPIPE);
+    ::sigprocmask(SIG_UNBLOCK, &unblock, nullptr);
+    int fds[2];
+    if (::pipe(fds) != 0) return 10;
+    ::close(fds[0]);
+    file f = file::adopt(fds[1], with_buffer(64));
+    f.write("hello");
+    try {
+      f.flush();
+    } catch (const std::system_error&) {
+      return 2;  // survived: SIGPIPE was not raised
+    }
+    return 1;
+  });
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE) << describe_status(status);
+}
+
+TEST(RealFailureTest, AdoptingAClosedDescriptorIsEBADF) {
+  const int fd = 987;
+  ASSERT_EQ(::fcntl(fd, F_GETFD), -1) << "fd 987 is in use; pick another";
+  {
+    file f = file::adopt(fd, with_buffer(16));
+    f.write("abc");
+    std::string name = "<fd 987>";
+    expect_failure([&] { f.flush(); }, EBADF, name, "flush");
+    expect_sticky(f, EBADF, name);
+  }
+  {
+    file f = file::borrow(fd, with_buffer(0), "closed");
+    expect_failure([&] { f.put('x'); }, EBADF, "closed", "unbuffered put");
+    expect_sticky(f, EBADF, "closed");
+    EXPECT_FALSE(fastout_test::fd_is_open(fd));
+  }
+}
+
+// A non-blocking pipe (as a program may inherit on stdout) fills up: the
+// writer waits in poll() instead of failing with EAGAIN or spinning.
+TEST(RealFailureTest, NonBlockingPipeThatFillsUp) {
+  const std::size_t total = 8 << 20;
+  std::string data = pattern(total);
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+  pid_t reader = ::fork();
+  ASSERT_GE(reader, 0);
+  if (reader == 0) {
+    ::close(fds[1]);
+    std::size_t got = 0;
+    char chunk[3001];
+    for (;;) {
+      ssize_t n = ::read(fds[0], chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      if (got + static_cast<std::size_t>(n) > total ||
+          std::memcmp(chunk, data.data() + got, static_cast<std::size_t>(n)) != 0)
+        ::_exit(1);
+      got += static_cast<std::size_t>(n);
+    }
+    ::_exit(got == total ? 0 : 2);
+  }
+  ::close(fds[0]);
+  ASSERT_EQ(::fcntl(fds[1], F_SETFL, O_NONBLOCK), 0);
+  {
+    file f = file::adopt(fds[1], with_buffer(4096));
+    std::size_t i = 0;
+    std::mt19937 rng(7);
+    while (i < total) {
+      std::size_t n = std::min<std::size_t>(1 + rng() % 200000, total - i);
+      f.write(data.data() + i, n);
+      i += n;
+    }
+    f.close();
+    EXPECT_EQ(f.stats().bytes_written, total);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(reader, &status, 0), reader);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << describe_status(status) << " (1: wrong bytes; 2: too few)";
+}
+
+// ---------------------------------------------------------------- signal storm
+
+std::atomic<unsigned> alarms{0};
+void on_alarm(int) { alarms.fetch_add(1, std::memory_order_relaxed); }
+
+// Counts what the storm does to the writer's system calls, then passes on.
+std::atomic<unsigned> interrupted_calls{0};
+std::atomic<unsigned> partial_calls{0};
+ssize_t counting_writev(int fd, const iovec* iov, int count) {
+  std::size_t asked = 0;
+  for (int i = 0; i < count; ++i) asked += iov[i].iov_len;
+  ssize_t result = fastout::detail::real_system_calls.writev(fd, iov, count);
+  if (result < 0 && errno == EINTR) interrupted_calls.fetch_add(1);
+  if (result >= 0 && static_cast<std::size_t>(result) < asked) partial_calls.fetch_add(1);
+  return result;
+}
+ssize_t counting_write(int fd, const void* data, size_t size) {
+  iovec one = {const_cast<void*>(data), size};
+  return counting_writev(fd, &one, 1);
+}
+
+TEST(SignalStormTest, EveryByteArrivesInOrder) {
+  const std::size_t total = 64 << 20;
+  const std::size_t buffer = 64 << 10;
+  std::string data = pattern(total);
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+  pid_t reader = ::fork();
+  ASSERT_GE(reader, 0);
+  if (reader == 0) {
+    // A slow reader: small reads of changing sizes, each byte checked.
+    ::close(fds[1]);
+    std::size_t got = 0;
+    std::size_t step = 1;
+    char chunk[8192];
+    for (;;) {
+      step = step * 5 % 8191 + 1;
+      ssize_t n = ::read(fds[0], chunk, step);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      std::size_t size = static_cast<std::size_t>(n);
+      if (got + size > total || std::memcmp(chunk, data.data() + got, size) != 0) ::_exit(1);
+      got += size;
+    }
+    ::_exit(got == total ? 0 : 2);
+  }
+  ::close(fds[0]);
+
+  fastout_test::scoped_system_calls restore;
+  fastout::detail::system_calls.write = counting_write;
+  fastout::detail::system_calls.writev = counting_writev;
+  struct sigaction action = {}, saved_action;
+  action.sa_handler = on_alarm;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: blocked writes come back with EINTR or short
+  ASSERT_EQ(::sigaction(SIGALRM, &action, &saved_action), 0);
+  struct itimerval storm = {{0, 50}, {0, 50}};
+  ASSERT_EQ(::setitimer(ITIMER_REAL, &storm, nullptr), 0);
+
+  std::string error;
+  fastout::file_stats stats;
+  try {
+    file f = file::adopt(fds[1], with_buffer(buffer), "storm pipe");
+    const std::size_t sizes[] = {1,     2,      7,          100,        4095,      buffer - 1,
+                                 buffer, buffer + 1, 3 * buffer, 1 << 20, 77777};
+    std::mt19937 rng(11);
+    std::size_t i = 0;
+    while (i < total) {
+      std::size_t n = std::min(sizes[rng() % (sizeof sizes / sizeof sizes[0])], total - i);
+      if (n == 1) {
+        f.put(data[i]);
+      } else if (rng() % 4 == 0) {
+        fastout::cursor c = f.make_cursor();
+        for (std::size_t k = 0; k < n; ++k) c.put(data[i + k]);
+      } else {
+        f.write(data.data() + i, n);
+      }
+      i += n;
+    }
+    f.close();
+    stats = f.stats();
+  } catch (const std::system_error& e) {
+    error = e.what();
+  }
+
+  struct itimerval off = {{0, 0}, {0, 0}};
+  ::setitimer(ITIMER_REAL, &off, nullptr);
+  struct sigaction ignore = {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGALRM, &ignore, nullptr);  // drops one that may be pending
+  ::sigaction(SIGALRM, &saved_action, nullptr);
+
+  int status = 0;
+  while (::waitpid(reader, &status, 0) < 0 && errno == EINTR) {
+  }
+  EXPECT_EQ(error, "");
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << describe_status(status) << " (1: wrong bytes; 2: too few)";
+  EXPECT_EQ(stats.bytes_written, total);
+  EXPECT_EQ(stats.bytes_accepted, total);
+  EXPECT_GT(alarms.load(), 0u);
+  ::testing::Test::RecordProperty("alarms", static_cast<int>(alarms.load()));
+  ::testing::Test::RecordProperty("interrupted_calls", static_cast<int>(interrupted_calls.load()));
+  ::testing::Test::RecordProperty("partial_calls", static_cast<int>(partial_calls.load()));
+  std::printf("signals: %u, write calls: %llu, interrupted: %u, partial: %u\n", alarms.load(),
+              static_cast<unsigned long long>(stats.write_calls), interrupted_calls.load(),
+              partial_calls.load());
+}
+
+}  // namespace
