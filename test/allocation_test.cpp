@@ -1,0 +1,203 @@
+// After open, a writer never touches the heap: put(), write() (small, large
+// and larger than the buffer), the cursor, flush() and line-buffered mode
+// make no allocation. Global operator new/delete are replaced by counting
+// versions built on malloc/free (which ASan still watches).
+#include <fastout/file.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <initializer_list>
+#include <new>
+#include <string>
+#include <string_view>
+
+#include "test_util.h"
+
+namespace {
+
+// Plain counters: the tests are single-threaded and only read them between
+// calls.
+std::size_t allocations = 0;
+std::size_t deallocations = 0;
+
+void* counted_allocate(std::size_t size) {
+  ++allocations;
+  return std::malloc(size == 0 ? 1 : size);
+}
+
+void* counted_allocate_aligned(std::size_t size, std::align_val_t alignment) {
+  ++allocations;
+  std::size_t align = static_cast<std::size_t>(alignment);
+  std::size_t rounded = (size + align - 1) / align * align;
+  return std::aligned_alloc(align, rounded == 0 ? align : rounded);
+}
+
+void counted_free(void* p) {
+  if (p == nullptr) return;
+  ++deallocations;
+  std::free(p);
+}
+
+}  // namespace
+
+void* operator new(std::size_t size) {
+  if (void* p = counted_allocate(size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) {
+  if (void* p = counted_allocate(size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  return counted_allocate(size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return counted_allocate(size);
+}
+void* operator new(std::size_t size, std::align_val_t alignment) {
+  if (void* p = counted_allocate_aligned(size, alignment)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size, std::align_val_t alignment) {
+  if (void* p = counted_allocate_aligned(size, alignment)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
+  return counted_allocate_aligned(size, alignment);
+}
+void* operator new[](std::size_t size, std::align_val_t alignment,
+                     const std::nothrow_t&) noexcept {
+  return counted_allocate_aligned(size, alignment);
+}
+void operator delete(void* p) noexcept { counted_free(p); }
+void operator delete[](void* p) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  counted_free(p);
+}
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  counted_free(p);
+}
+
+namespace {
+
+using fastout::buffering;
+using fastout::file;
+using fastout::file_options;
+
+file_options with_buffer(std::size_t size, buffering mode) {
+  file_options options;
+  options.buffer_size = size;
+  options.buffer_mode = mode;
+  return options;
+}
+
+// Heap traffic over a stretch of code.
+struct heap_counts {
+  std::size_t allocations;
+  std::size_t deallocations;
+};
+heap_counts snapshot() { return {allocations, deallocations}; }
+
+// Makes a call without the compiler being able to elide its allocation.
+void* volatile sink;
+
+TEST(AllocationTest, TheCounterSeesAllocations) {
+  heap_counts before = snapshot();
+  sink = ::operator new(16);
+  ::operator delete(sink);
+  std::string s(1000, 'x');  // beyond any small-string buffer
+  sink = s.data();
+  EXPECT_GE(allocations - before.allocations, 2u);
+  EXPECT_GE(deallocations - before.deallocations, 1u);
+}
+
+TEST(AllocationTest, OpeningAllocatesTheBuffer) {
+  fastout_test::temp_dir dir;
+  std::string path = dir.file("open");
+  heap_counts before = snapshot();
+  file f(path, with_buffer(4096, buffering::full));
+  EXPECT_GE(allocations - before.allocations, 1u);  // the buffer, through new(nothrow)[]
+  before = snapshot();
+  f.close();
+  EXPECT_EQ(allocations - before.allocations, 0u);
+  EXPECT_EQ(deallocations - before.deallocations, 1u);  // the buffer
+}
+
+// Everything a program does with an open writer, by buffer size and mode.
+void workout(file& f, std::size_t buffer) {
+  static const char large[1 << 20] = {'L'};  // more than 3 * the largest buffer
+  std::string_view line = "a line of text\n";
+  for (int i = 0; i < 10000; ++i) f.put(static_cast<char>('a' + i % 26));
+  for (int i = 0; i < 2000; ++i) {
+    f.write(line);
+    f.write("abc", 3);
+    f.put('\n');
+  }
+  f.write(large, buffer);                      // exactly the buffer
+  f.write(large, buffer + 1);                  // larger than the buffer
+  f.write(large, sizeof large);                // much larger: one writev
+  f.write(large, buffer > 0 ? buffer - 1 : 0);  // just smaller
+  f.write(std::string_view());
+  f.flush();
+  f.flush();  // nothing to flush
+  {
+    fastout::cursor c = f.make_cursor();
+    for (int i = 0; i < 20000; ++i) c.put(static_cast<char>(i % 2 == 0 ? 'x' : '\n'));
+    c.write(line);
+    c.write(large, 3 * buffer + 7);
+    c.flush();
+    c.put('z');
+    c.commit();
+  }
+  fastout::file_stats stats = f.stats();
+  (void)stats;
+  (void)f.bytes_pending();
+  (void)f.error();
+}
+
+TEST(AllocationTest, NoAllocationPerCallAfterOpen) {
+  fastout_test::temp_dir dir;
+  for (buffering mode : {buffering::full, buffering::line}) {
+    for (std::size_t buffer : std::initializer_list<std::size_t>{0, 1, 2, 7, 64, 4096, 65536,
+                                                                 fastout::default_buffer_size}) {
+      SCOPED_TRACE("buffer " + std::to_string(buffer) +
+                   (mode == buffering::line ? ", line-buffered" : ", fully buffered"));
+      std::string path = dir.file("out");
+      file f(path, with_buffer(buffer, mode));
+      heap_counts before = snapshot();
+      workout(f, buffer);
+      f.close();
+      heap_counts after = snapshot();
+      EXPECT_EQ(after.allocations - before.allocations, 0u);
+      // close() frees the buffer, and nothing else happens to the heap.
+      EXPECT_EQ(after.deallocations - before.deallocations, buffer > 0 ? 1u : 0u);
+    }
+  }
+}
+
+TEST(AllocationTest, NoAllocationOnDevNullOrThroughMovesAndDestruction) {
+  heap_counts before = snapshot();
+  {
+    file f("/dev/null", with_buffer(1024, buffering::automatic));
+    before = snapshot();
+    workout(f, 1024);
+    file g(std::move(f));
+    g.put('x');
+    file h;
+    h = std::move(g);
+    h.write("moved");
+  }  // the destructor flushes and frees
+  heap_counts after = snapshot();
+  EXPECT_EQ(after.allocations - before.allocations, 0u);
+}
+
+}  // namespace
