@@ -160,6 +160,11 @@ TEST(OpenTest, FmtStyleFlags) {
     f.write("h");
   }
   EXPECT_EQ(read_file(fresh), "h");
+  {
+    file f = fastout::output_file(fresh, file::APPEND);  // a single flag, as {fmt} takes
+    f.write("i");
+  }
+  EXPECT_EQ(read_file(fresh), "hi");
 }
 
 TEST(OpenTest, FmtStyleParametersInAnyOrder) {

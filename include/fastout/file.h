@@ -389,7 +389,11 @@ inline void apply_param(file_options& o, permissions_param p) { o.permissions = 
 inline void apply_param(file_options& o, open_mode m) { o.mode = m; }
 inline void apply_param(file_options& o, buffering b) { o.buffer_mode = b; }
 FASTOUT_API void apply_open_flags(file_options& o, int flags);
-template <typename T, typename = std::enable_if_t<std::is_integral<T>::value>>
+// Integers and unscoped enums: a single flag such as file::APPEND has the type
+// of file's unnamed enum, and must work as it does in {fmt}.
+template <typename T, typename = std::enable_if_t<std::is_integral<T>::value ||
+                                                  (std::is_enum<T>::value &&
+                                                   std::is_convertible<T, int>::value)>>
 void apply_param(file_options& o, T flags) {
   apply_open_flags(o, static_cast<int>(flags));
 }
