@@ -95,6 +95,17 @@ FASTOUT_ALWAYS_INLINE char* format_scalar(char* out, hex_value<T> hex) {
   return fmt::format_to(out, FMT_COMPILE("{:x}"), hex.value);
 }
 
+// True for the types fmt formats as strings (C strings, std::string, string
+// views): not for nullptr, nor for a type that converts to a string view but
+// has a formatter of its own, whose text may be anything.
+template <typename T>
+using formats_as_string = std::integral_constant<
+    bool, std::is_convertible<const T&, std::string_view>::value &&
+              (fmt::detail::mapped_type_constant<T, fmt::format_context>::value ==
+                   fmt::detail::type::string_type ||
+               fmt::detail::mapped_type_constant<T, fmt::format_context>::value ==
+                   fmt::detail::type::cstring_type)>;
+
 // The longest text a compiled format can make with these arguments, when it
 // can be known before formatting: literal text, and "{}" fields of scalars
 // and strings (no width or precision). Then print(FMT_COMPILE(...)) checks
@@ -122,7 +133,7 @@ struct compiled_size<fmt::detail::code_unit<char>> {
 };
 template <typename T, int N>
 struct compiled_size<fmt::detail::field<char, T, N>> {
-  static constexpr bool is_string = std::is_convertible<const T&, std::string_view>::value;
+  static constexpr bool is_string = formats_as_string<T>::value;
   static constexpr bool known = is_fast_scalar<T>::value || is_string ||
                                 std::is_same<T, bool>::value || std::is_same<T, char>::value;
   template <typename... A>
@@ -148,8 +159,10 @@ struct compiled_size<fmt::detail::concat<L, R>> {
   static constexpr bool known = compiled_size<L>::known && compiled_size<R>::known;
   template <typename... A>
   static std::size_t max_size(const fmt::detail::concat<L, R>& parts, const A&... args) {
-    return compiled_size<L>::max_size(parts.lhs, args...) +
-           compiled_size<R>::max_size(parts.rhs, args...);
+    std::size_t left = compiled_size<L>::max_size(parts.lhs, args...);
+    std::size_t right = compiled_size<R>::max_size(parts.rhs, args...);
+    // -1 (a null C string) means no bound: the sum must not wrap around.
+    return left + right < left ? static_cast<std::size_t>(-1) : left + right;
   }
 };
 
@@ -245,7 +258,8 @@ class static_formatter {
     format_begin_ = format.data();
     fmt::detail::parse_format_string<false>(format, handler(*this, format));
     if (plan_ != nullptr) {
-      std::memcpy(plan_->format, format.data(), format.size());
+      // An empty format may have no storage: memcpy must not see its null.
+      if (format.size() != 0) std::memcpy(plan_->format, format.data(), format.size());
       plan_->format_size = format.size();  // last: a throw above leaves no plan
     }
   }
@@ -273,6 +287,9 @@ class static_formatter {
       return id;
     }
     int on_arg_id(fmt::string_view name) {
+      // The position a name stands for is the caller's, and differs between
+      // calls with the same argument types: never part of a plan.
+      self.plan_ = nullptr;
       int id = self.context_.arg_id(name);
       if (id < 0) on_error("argument not found");
       return id;
@@ -384,7 +401,8 @@ FASTOUT_ALWAYS_INLINE void format_static(fmt::detail::buffer<char>& out, fmt::st
   static_formatter<T...> formatter(out, format_args, args...);
   format_plan& plan = last_plan<T...>;
   if (FASTOUT_LIKELY(plan.format_size == format.size() &&
-                     std::memcmp(plan.format, format.data(), format.size()) == 0)) {
+                     (format.size() == 0 ||  // no null pointer for memcmp
+                      std::memcmp(plan.format, format.data(), format.size()) == 0))) {
     formatter.replay(plan);
     return;
   }
@@ -430,13 +448,15 @@ template <typename S, typename... T,
 void file::print(const S& format, T&&... args) {
   if constexpr (detail::bounded_format<S, T...>::value) {
     std::size_t bound = detail::bounded_format<S, T...>::max_size(args...);
-    if (FASTOUT_LIKELY(bound <= static_cast<std::size_t>(state_.limit - state_.pos))) {
+    // bound - 1, as file::write(): an empty text goes out of line, so that a
+    // closed writer, or one with a sticky error, throws even for it.
+    if (FASTOUT_LIKELY(bound - 1 < static_cast<std::size_t>(state_.limit - state_.pos))) {
       state_.pos = fmt::format_to(state_.pos, format, args...);
       return;
     }
   }
   auto format_into = [&](fmt::detail::buffer<char>& out) {
-    fmt::format_to(fmt::appender(out), format, args...);
+    fmt::format_to(fmt::appender(out), format, std::forward<T>(args)...);
   };
   format_with(format_into);
 }
@@ -460,15 +480,16 @@ template <typename S, typename... T,
           std::enable_if_t<std::is_base_of<fmt::detail::compiled_string, S>::value, int>>
 void file::println(const S& format, T&&... args) {
   if constexpr (detail::bounded_format<S, T...>::value) {
-    std::size_t bound = detail::bounded_format<S, T...>::max_size(args...) + 1;
-    if (FASTOUT_LIKELY(bound <= static_cast<std::size_t>(state_.limit - state_.pos))) {
+    // bound < room leaves a byte for the '\n', and cannot wrap as bound + 1 would.
+    std::size_t bound = detail::bounded_format<S, T...>::max_size(args...);
+    if (FASTOUT_LIKELY(bound < static_cast<std::size_t>(state_.limit - state_.pos))) {
       state_.pos = fmt::format_to(state_.pos, format, args...);
       *state_.pos++ = '\n';
       return;
     }
   }
   auto format_into = [&](fmt::detail::buffer<char>& out) {
-    fmt::format_to(fmt::appender(out), format, args...);
+    fmt::format_to(fmt::appender(out), format, std::forward<T>(args)...);
     out.push_back('\n');
   };
   format_with(format_into);
@@ -499,10 +520,18 @@ file& file::operator<<(const T& value) {
     put(value);
   } else if constexpr (std::is_same<T, bool>::value) {
     write(value ? std::string_view("true") : std::string_view("false"));
-  } else if constexpr (std::is_convertible<const T&, std::string_view>::value) {
+  } else if constexpr (detail::formats_as_string<T>::value) {
+    if constexpr (std::is_pointer<T>::value) {
+      if (value == nullptr) {  // fmt's format_error, not strlen(nullptr)
+        print(FMT_COMPILE("{}"), value);
+        return *this;
+      }
+    }
     write(std::string_view(value));
   } else {
-    print(FMT_COMPILE("{}"), value);
+    // fmt's runtime "{}", the definition of the text; its compiled "{}"
+    // differs for some types (nullptr throws instead of writing "0x0").
+    print("{}", value);
   }
   return *this;
 }
