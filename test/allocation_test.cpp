@@ -1,6 +1,8 @@
 // After open, a writer never touches the heap: put(), write() (small, large
-// and larger than the buffer), the cursor, flush() and line-buffered mode
-// make no allocation. Global operator new/delete are replaced by counting
+// and larger than the buffer), the cursor, flush(), line-buffered mode and
+// every print path (runtime and compiled formats, println, vprint, <<, a
+// piece larger than the free space or than the whole buffer) make no
+// allocation. Global operator new/delete are replaced by counting
 // versions built on malloc/free (which ASan still watches).
 #include <fastout/file.h>
 
@@ -198,6 +200,58 @@ TEST(AllocationTest, NoAllocationOnDevNullOrThroughMovesAndDestruction) {
   }  // the destructor flushes and frees
   heap_counts after = snapshot();
   EXPECT_EQ(after.allocations - before.allocations, 0u);
+}
+
+// Every print path, with argument types whose formatting by fmt does not
+// allocate by itself.
+void print_workout(file& f) {
+  const std::string word = "word";
+  const char* c_string = "c string";
+  for (int i = 0; i < 3000; ++i) {
+    f.print("{}\n", i);                                      // runtime, cached after the first
+    f.print("{:>8}|{:.3f}|{}|{:#x}\n", word, i * 0.25, c_string, i);  // specs
+    f.print(fmt::runtime("{1}-{0}\n"), i, word);             // a runtime string
+    f.println("{} {}", i, true);
+    f.print(FMT_COMPILE("{}|{}\n"), i, word);                 // compiled, bounded
+    f.print(FMT_COMPILE("{:>6.2f}\n"), i * 0.5);               // compiled with a spec
+    f.println(FMT_COMPILE("{}"), static_cast<std::int64_t>(i) * 1000003);
+    f << i << ' ' << i * 1.5 << ' ' << fastout::hex(i) << ' ' << word << ' ' << c_string << ' '
+      << std::string_view("view") << ' ' << 'c' << ' ' << false << '\n';
+  }
+  f.vprint("{} {}\n", fmt::make_format_args(1, word));
+  f.print("{:>300}\n", word);   // larger than the free space of small buffers
+  f.print("{:>5000}\n", word);  // larger than most whole buffers: two passes
+  f.print(FMT_COMPILE("{:>5000}\n"), word);
+  f.println("{:>9000}", 7);
+  f.flush();
+}
+
+TEST(AllocationTest, NoAllocationOnAnyPrintPath) {
+  fastout_test::temp_dir dir;
+  for (buffering mode : {buffering::full, buffering::line}) {
+    for (std::size_t buffer :
+         std::initializer_list<std::size_t>{0, 1, 7, 64, 4096, fastout::default_buffer_size}) {
+      SCOPED_TRACE("buffer " + std::to_string(buffer) +
+                   (mode == buffering::line ? ", line-buffered" : ", fully buffered"));
+      std::string path = dir.file("print");
+      file f(path, with_buffer(buffer, mode));
+      heap_counts before = snapshot();
+      print_workout(f);
+      heap_counts after = snapshot();
+      EXPECT_EQ(after.allocations - before.allocations, 0u);
+      // A format error after a piece larger than the buffer: only the
+      // format_error's own message may be on the heap.
+      before = snapshot();
+      try {
+        f.print(fmt::runtime("{:>5000}{:d}"), "x", std::string_view("text"));
+        ADD_FAILURE() << "no format_error";
+      } catch (const fmt::format_error&) {
+      }
+      after = snapshot();
+      EXPECT_LE(after.allocations - before.allocations, 1u);
+      f.close();
+    }
+  }
 }
 
 }  // namespace
