@@ -95,12 +95,7 @@ using fastout::buffering;
 using fastout::file;
 using fastout::file_options;
 
-file_options with_buffer(std::size_t size, buffering mode) {
-  file_options options;
-  options.buffer_size = size;
-  options.buffer_mode = mode;
-  return options;
-}
+using fastout_test::with_buffer;
 
 // Heap traffic over a stretch of code.
 struct heap_counts {

@@ -38,14 +38,9 @@ using fastout_test::describe_status;
 using fastout_test::read_file;
 using fastout_test::temp_dir;
 
-using size_list = std::initializer_list<std::size_t>;
+using fastout_test::size_list;
 
-file_options with_buffer(std::size_t size, buffering mode = buffering::full) {
-  file_options options;
-  options.buffer_size = size;
-  options.buffer_mode = mode;
-  return options;
-}
+using fastout_test::with_buffer;
 
 std::error_code system_error_code(int error_number) {
   return std::error_code(error_number, std::system_category());

@@ -37,14 +37,9 @@ using fastout_test::read_file;
 using fastout_test::temp_dir;
 using fastout_test::write_file;
 
-file_options with_buffer(std::size_t size, buffering mode = buffering::full) {
-  file_options options;
-  options.buffer_size = size;
-  options.buffer_mode = mode;
-  return options;
-}
+using fastout_test::with_buffer;
 
-using size_list = std::initializer_list<std::size_t>;
+using fastout_test::size_list;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 

@@ -168,16 +168,11 @@ using format_test::point;
 using fastout_test::read_file;
 using fastout_test::temp_dir;
 
-file_options with_buffer(std::size_t size, buffering mode = buffering::full) {
-  file_options options;
-  options.buffer_size = size;
-  options.buffer_mode = mode;
-  return options;
-}
+using fastout_test::with_buffer;
 
 // ------------------------------------------------------------ the harness
 
-using size_list = std::initializer_list<std::size_t>;
+using fastout_test::size_list;
 
 struct writer_config {
   std::size_t buffer;

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,18 @@
 #include "system_calls_internal.h"
 
 namespace fastout_test {
+
+// Options for a writer with this buffer size and mode.
+inline fastout::file_options with_buffer(std::size_t size,
+                                         fastout::buffering mode = fastout::buffering::full) {
+  fastout::file_options options;
+  options.buffer_size = size;
+  options.buffer_mode = mode;
+  return options;
+}
+
+// `for (std::size_t size : size_list{1, 2, 64})`
+using size_list = std::initializer_list<std::size_t>;
 
 // A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
 class temp_dir {
