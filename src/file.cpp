@@ -49,28 +49,44 @@ error_handler set_error_handler(error_handler handler) noexcept {
   return previous != nullptr ? previous : default_error_handler;
 }
 
-namespace detail {
-void apply_open_flags(file_options& options, int flags) {
-  if (flags & file::APPEND)
-    options.mode = open_mode::append;
-  else if (flags & file::EXCL)
-    options.mode = open_mode::create_exclusive;
-  else
-    options.mode = open_mode::truncate;
+namespace {
+// open()'s flags for a writer's options: its open_mode, or {fmt}-style flags
+// taken as they are, as fmt::file does, except that write access is implied.
+// Returns -1 if the flags hold a bit that is not one of file's.
+int open_flags(const file_options& options) {
+  if (options.flags == -1) {
+    switch (options.mode) {
+      case open_mode::truncate: return O_WRONLY | O_CREAT | O_TRUNC;
+      case open_mode::append: return O_WRONLY | O_CREAT | O_APPEND;
+      case open_mode::create_exclusive: return O_WRONLY | O_CREAT | O_EXCL;
+    }
+    return -1;
+  }
+  constexpr int known = file::WRONLY | file::RDWR | file::CREATE | file::EXCL | file::TRUNC |
+                        file::APPEND;
+  int flags = options.flags;
+  if ((flags & ~known) != 0 || (flags & file::WRONLY && flags & file::RDWR)) return -1;
+  int result = flags & file::RDWR ? O_RDWR : O_WRONLY;
+  if (flags & file::CREATE) result |= O_CREAT;
+  if (flags & file::EXCL) result |= O_EXCL;
+  if (flags & file::TRUNC) result |= O_TRUNC;
+  if (flags & file::APPEND) result |= O_APPEND;
+  return result;
 }
-}  // namespace detail
+}  // namespace
 
 file::file() noexcept
     : state_{no_buffer, no_buffer}, buffer_(no_buffer), buffer_end_(no_buffer) {}
 
 file::file(detail::cstring_view path, const file_options& options) : file() {
   path_ = path.c_str();
-  int flags = O_WRONLY | O_CREAT | O_CLOEXEC;
-  switch (options.mode) {
-    case open_mode::truncate: flags |= O_TRUNC; break;
-    case open_mode::append: flags |= O_APPEND; break;
-    case open_mode::create_exclusive: flags |= O_EXCL; break;
-  }
+  int flags = open_flags(options);
+  if (flags == -1)
+    throw std::system_error(EINVAL, std::system_category(),
+                            "cannot open " + quoted(path_) + " for writing: open flags " +
+                                fmt::format("{:#o}", options.flags) +
+                                " are not a combination of fastout::file's");
+  flags |= O_CLOEXEC;
   int fd;
   do {
     fd = system_calls.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));

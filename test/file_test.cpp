@@ -3,6 +3,7 @@
 // are in fault_test.cpp.
 #include <fastout/file.h>
 
+#include <fmt/os.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -156,10 +157,89 @@ TEST(OpenTest, FmtStyleFlags) {
   }
   EXPECT_EQ(read_file(fresh), "h");
   {
-    file f = fastout::output_file(fresh, file::APPEND);  // a single flag, as {fmt} takes
+    // A single flag, as {fmt} takes it; write access is implied.
+    file f = fastout::output_file(fresh, file::APPEND);
     f.write("i");
   }
   EXPECT_EQ(read_file(fresh), "hi");
+  {
+    file f = fastout::output_file(fresh, file::RDWR | file::TRUNC);
+    f.write("j");
+  }
+  EXPECT_EQ(read_file(fresh), "j");
+}
+
+// The flags go to open() as {fmt} passes them: CREATE without TRUNC writes
+// over the old contents from the start, and the file is left as fmt leaves it.
+TEST(OpenTest, FmtStyleCreateWithoutTruncateOverwritesInPlaceAsFmtDoes) {
+  temp_dir dir;
+  std::string ours = dir.file("ours");
+  std::string theirs = dir.file("theirs");
+  write_file(ours, "0123456789");
+  write_file(theirs, "0123456789");
+  {
+    file f = fastout::output_file(ours, file::WRONLY | file::CREATE);
+    f.print("{}-", 42);
+    f.close();
+  }
+  {
+    auto f = fmt::output_file(theirs, fmt::file::WRONLY | fmt::file::CREATE);
+    f.print("{}-", 42);
+    f.close();
+  }
+  EXPECT_EQ(read_file(ours), "42-3456789");
+  EXPECT_EQ(read_file(ours), read_file(theirs));
+  {
+    file f = fastout::output_file(ours, file::WRONLY);
+    f.write("ab");
+  }
+  EXPECT_EQ(read_file(ours), "ab-3456789");
+}
+
+TEST(OpenTest, FmtStyleFlagsWithoutCreateNeedAnExistingFile) {
+  temp_dir dir;
+  for (int flags : {int(file::WRONLY), int(file::APPEND), int(file::WRONLY | file::TRUNC)}) {
+    std::string missing = dir.file("missing");
+    try {
+      file f = fastout::output_file(missing, flags);
+      ADD_FAILURE() << "flags " << flags << " created " << missing;
+    } catch (const std::system_error& e) {
+      EXPECT_EQ(e.code(), std::error_code(ENOENT, std::system_category()));
+      EXPECT_TRUE(contains(e.what(), missing)) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(missing));
+  }
+}
+
+TEST(OpenTest, FlagsThatAreNotFilesAreRefusedNamingThePath) {
+  temp_dir dir;
+  std::string path = dir.file("refused");
+  for (int flags : {file::WRONLY | file::RDWR, file::CREATE | (1 << 20)}) {
+    try {
+      file f = fastout::output_file(path, flags);
+      ADD_FAILURE() << "flags " << flags << " were taken";
+    } catch (const std::system_error& e) {
+      EXPECT_EQ(e.code(), std::error_code(EINVAL, std::system_category()));
+      EXPECT_TRUE(contains(e.what(), path)) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(path));
+  }
+}
+
+TEST(OpenTest, TheLastOfFlagsAndOpenModeWins) {
+  temp_dir dir;
+  std::string path = dir.file("last");
+  write_file(path, "abc");
+  {
+    file f = fastout::output_file(path, file::WRONLY | file::CREATE, fastout::open_mode::append);
+    f.write("d");
+  }
+  EXPECT_EQ(read_file(path), "abcd");
+  {
+    file f = fastout::output_file(path, fastout::open_mode::append, file::WRONLY | file::TRUNC);
+    f.write("e");
+  }
+  EXPECT_EQ(read_file(path), "e");
 }
 
 TEST(OpenTest, FmtStyleParametersInAnyOrder) {

@@ -69,6 +69,10 @@ struct file_options {
   /// straight to the file.
   std::size_t buffer_size = default_buffer_size;
   buffering buffer_mode = buffering::automatic;
+  /// {fmt}-style open flags (file::CREATE | file::APPEND | ...), used exactly
+  /// as given instead of `mode` when set; -1, the default, means `mode`.
+  /// Write access is implied (file::WRONLY unless file::RDWR is given).
+  int flags = -1;
 };
 
 /// Counters a writer keeps; reading them costs nothing on the hot path.
@@ -166,6 +170,10 @@ using format_function = void (*)(void* context, fmt::detail::buffer<char>& out);
 class FASTOUT_API file {
  public:
   /// {fmt}-compatible open flags, for `output_file(path, file::WRONLY | ...)`.
+  /// As in {fmt} they are passed to open() as they are: without CREATE the
+  /// file must exist, and CREATE without TRUNC or APPEND overwrites it from
+  /// the start. Unlike {fmt}, write access is implied, so file::APPEND alone
+  /// appends instead of opening read-only.
   enum { RDONLY = 0, WRONLY = 01, RDWR = 02, CREATE = 0100, EXCL = 0200, TRUNC = 01000, APPEND = 02000 };
 
   /// A closed writer; every write to it throws.
@@ -386,9 +394,14 @@ inline cursor file::make_cursor() noexcept { return cursor(*this); }
 namespace detail {
 inline void apply_param(file_options& o, buffer_size_param p) { o.buffer_size = p.value; }
 inline void apply_param(file_options& o, permissions_param p) { o.permissions = p.value; }
-inline void apply_param(file_options& o, open_mode m) { o.mode = m; }
+// When parameters disagree, the last one wins: an open_mode after flags
+// replaces them.
+inline void apply_param(file_options& o, open_mode m) {
+  o.mode = m;
+  o.flags = -1;
+}
 inline void apply_param(file_options& o, buffering b) { o.buffer_mode = b; }
-FASTOUT_API void apply_open_flags(file_options& o, int flags);
+inline void apply_open_flags(file_options& o, int flags) { o.flags = flags; }
 // Integers and unscoped enums: a single flag such as file::APPEND has the type
 // of file's unnamed enum, and must work as it does in {fmt}.
 template <typename T, typename = std::enable_if_t<std::is_integral<T>::value ||
