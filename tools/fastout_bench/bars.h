@@ -22,6 +22,10 @@ struct bar_result {
   double value_from_min = 0;
   double threshold = 0;
   std::string note;         ///< which contender was judged, or why it failed
+  /// For a speed bar with a reference (the hand-written limit): its name and
+  /// its own ratio to the same rival, the most the bar could show.
+  std::string reference;
+  double reference_value = 0;
 };
 
 /// Checks every bar whose workload is in `results`; the others are SKIP.

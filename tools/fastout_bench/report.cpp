@@ -188,11 +188,12 @@ std::string write_json(const std::string& path, const machine_info& machine,
     out += fmt::format(
         "{}\n    {{\"workload\": {}, \"description\": {}, \"status\": {}, \"pass\": {}, "
         "\"measured\": {}, \"value\": {}, \"value_from_min\": {}, \"threshold\": {}, "
-        "\"note\": {}}}",
+        "\"reference\": {}, \"reference_value\": {}, \"note\": {}}}",
         first ? "" : ",", json_string(b.workload), json_string(b.description),
         json_string(b.status), b.status == "PASS", json_string(b.measured), json_number(b.value),
         b.value_from_min > 0 ? json_number(b.value_from_min) : "null", json_number(b.threshold),
-        json_string(b.note));
+        b.reference.empty() ? "null" : json_string(b.reference),
+        b.reference.empty() ? "null" : json_number(b.reference_value), json_string(b.note));
     first = false;
   }
   out += fmt::format("\n  ],\n  \"plot\": {}\n}}\n",
