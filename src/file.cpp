@@ -87,6 +87,10 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
                                 fmt::format("{:#o}", options.flags) +
                                 " are not a combination of fastout::file's");
   flags |= O_CLOEXEC;
+  // The buffer first: a writer that cannot get one must not have truncated
+  // or created the file. The object is constructed (delegating constructor),
+  // so from here on the destructor frees what was taken.
+  allocate_buffer(options.buffer_size);
   int fd;
   do {
     fd = system_calls.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
@@ -96,9 +100,7 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
                             "cannot open " + quoted(path_) + " for writing");
   fd_ = fd;
   owns_fd_ = true;
-  // The object is constructed (delegating constructor), so if this throws
-  // the destructor closes the descriptor.
-  init_buffer(options);
+  choose_buffering(options.buffer_mode);
 }
 
 file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name)
@@ -107,9 +109,12 @@ file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::strin
   if (fd < 0)
     throw std::system_error(EBADF, std::system_category(),
                             "cannot write to " + quoted(path_));
+  // The descriptor first: if the buffer cannot be had, the destructor
+  // closes an adopted descriptor, as it would have closed it later.
   fd_ = fd;
   owns_fd_ = owns_fd;
-  init_buffer(options);
+  allocate_buffer(options.buffer_size);
+  choose_buffering(options.buffer_mode);
 }
 
 file file::adopt(int fd, const file_options& options, std::string name) {
@@ -134,8 +139,19 @@ file stderr_file(const file_options& options) {
   return file::borrow(STDERR_FILENO, options, "<stderr>");
 }
 
-void file::init_buffer(const file_options& options) {
-  switch (options.buffer_mode) {
+void file::allocate_buffer(std::size_t size) {
+  if (size == 0) return;  // unbuffered: buffer_ stays the shared empty spot
+  char* buffer = new (std::nothrow) char[size];
+  if (buffer == nullptr)
+    throw std::system_error(ENOMEM, std::system_category(),
+                            "cannot allocate a " + std::to_string(size) + "-byte buffer for " +
+                                quoted(path_));
+  buffer_ = buffer;
+  buffer_end_ = buffer + size;
+}
+
+void file::choose_buffering(buffering mode) {
+  switch (mode) {
     case buffering::full: line_buffered_ = false; break;
     case buffering::line: line_buffered_ = true; break;
     case buffering::automatic: {
@@ -146,15 +162,6 @@ void file::init_buffer(const file_options& options) {
                        system_calls.isatty(fd_) == 1;
       break;
     }
-  }
-  if (options.buffer_size > 0) {
-    char* buffer = new (std::nothrow) char[options.buffer_size];
-    if (buffer == nullptr)
-      throw std::system_error(ENOMEM, std::system_category(),
-                              "cannot allocate a " + std::to_string(options.buffer_size) +
-                                  "-byte buffer for " + quoted(path_));
-    buffer_ = buffer;
-    buffer_end_ = buffer + options.buffer_size;
   }
   state_.pos = buffer_;
   state_.limit = line_buffered_ ? buffer_ : buffer_end_;
@@ -405,7 +412,12 @@ void file::close() {
 }
 
 void file::discard() noexcept {
-  if (fd_ < 0) return;
+  if (fd_ < 0) {
+    // Closed, or a constructor that failed to open after taking the buffer.
+    if (buffer_ != buffer_end_) delete[] buffer_;
+    release();
+    return;
+  }
   if (int error_number = finish_close()) {
     error_handler handler = current_error_handler.load();
     if (handler == nullptr) handler = default_error_handler;

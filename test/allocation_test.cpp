@@ -3,16 +3,23 @@
 // every print path (runtime and compiled formats, println, vprint, <<, a
 // piece larger than the free space or than the whole buffer) make no
 // allocation. Global operator new/delete are replaced by counting
-// versions built on malloc/free (which ASan still watches).
+// versions built on malloc/free (which ASan still watches), which can also
+// be told to refuse large requests, to make a buffer allocation fail.
 #include <fastout/file.h>
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <initializer_list>
 #include <new>
 #include <string>
 #include <string_view>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -22,8 +29,11 @@ namespace {
 // calls.
 std::size_t allocations = 0;
 std::size_t deallocations = 0;
+// Requests of at least this many bytes fail, as they would without memory.
+std::size_t refuse_from = SIZE_MAX;
 
 void* counted_allocate(std::size_t size) {
+  if (size >= refuse_from) return nullptr;
   ++allocations;
   return std::malloc(size == 0 ? 1 : size);
 }
@@ -247,6 +257,75 @@ TEST(AllocationTest, NoAllocationOnAnyPrintPath) {
       f.close();
     }
   }
+}
+
+// A buffer that cannot be allocated is an error naming the path and the
+// size, raised before the file is opened: an existing file keeps its
+// contents, a missing one is not created, and no descriptor is leaked.
+class RefusedBufferTest : public ::testing::Test {
+ protected:
+  static constexpr std::size_t huge = std::size_t{1} << 40;
+  void SetUp() override { refuse_from = huge; }
+  void TearDown() override { refuse_from = SIZE_MAX; }
+
+  static std::size_t open_descriptors() {
+    auto fds = std::filesystem::directory_iterator("/proc/self/fd");
+    return static_cast<std::size_t>(std::distance(begin(fds), end(fds)));
+  }
+  static void expect_out_of_memory(const std::system_error& e, const std::string& name) {
+    EXPECT_EQ(e.code(), std::error_code(ENOMEM, std::system_category()));
+    EXPECT_TRUE(fastout_test::contains(e.what(), name)) << e.what();
+    EXPECT_TRUE(fastout_test::contains(e.what(), std::to_string(huge) + "-byte buffer"))
+        << e.what();
+  }
+};
+
+TEST_F(RefusedBufferTest, OpeningAPathTouchesNothing) {
+  fastout_test::temp_dir dir;
+  std::string existing = dir.file("existing");
+  std::string missing = dir.file("missing");
+  fastout_test::write_file(existing, "old contents");
+  std::size_t descriptors = open_descriptors();
+  for (const std::string& path : {existing, missing}) {
+    try {
+      file f = fastout::output_file(path, fastout::buffer_size = huge);
+      ADD_FAILURE() << "opened " << path << " with a refused buffer";
+    } catch (const std::system_error& e) {
+      expect_out_of_memory(e, path);
+    }
+  }
+  EXPECT_EQ(fastout_test::read_file(existing), "old contents");
+  EXPECT_FALSE(std::filesystem::exists(missing));
+  EXPECT_EQ(open_descriptors(), descriptors);
+  refuse_from = SIZE_MAX;
+  file works = fastout::output_file(existing, fastout::buffer_size = 4096);
+  works.write("new");
+  works.close();
+  EXPECT_EQ(fastout_test::read_file(existing), "new");
+}
+
+TEST_F(RefusedBufferTest, AdoptClosesTheDescriptorAndBorrowDoesNot) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  file_options options;
+  options.buffer_size = huge;
+  try {
+    file f = file::borrow(fds[1], options, "borrowed pipe");
+    ADD_FAILURE() << "borrowed with a refused buffer";
+  } catch (const std::system_error& e) {
+    expect_out_of_memory(e, "borrowed pipe");
+  }
+  EXPECT_NE(fcntl(fds[1], F_GETFD), -1) << "borrow() closed a descriptor it does not own";
+  try {
+    file f = file::adopt(fds[1], options, "adopted pipe");
+    ADD_FAILURE() << "adopted with a refused buffer";
+  } catch (const std::system_error& e) {
+    expect_out_of_memory(e, "adopted pipe");
+  }
+  errno = 0;
+  EXPECT_EQ(fcntl(fds[1], F_GETFD), -1) << "adopt() leaked the descriptor it owns";
+  EXPECT_EQ(errno, EBADF);
+  close(fds[0]);
 }
 
 }  // namespace

@@ -297,7 +297,8 @@ class FASTOUT_API file {
   void write_scalar_slow(T value);
   struct fd_tag {};
   file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name);
-  void init_buffer(const file_options& options);
+  void allocate_buffer(std::size_t size);
+  void choose_buffering(buffering mode);
 
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
