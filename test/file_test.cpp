@@ -196,34 +196,29 @@ TEST(OpenTest, FmtStyleCreateWithoutTruncateOverwritesInPlaceAsFmtDoes) {
   EXPECT_EQ(read_file(ours), "ab-3456789");
 }
 
+// Opening `path` with {fmt}-style `flags` fails with `error_number`, names
+// the path, and leaves no file there.
+void expect_open_refused(const std::string& path, int flags, int error_number) {
+  try {
+    file f = fastout::output_file(path, flags);
+    ADD_FAILURE() << "flags " << flags << " opened " << path;
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code(), std::error_code(error_number, std::system_category()));
+    EXPECT_TRUE(contains(e.what(), path)) << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
 TEST(OpenTest, FmtStyleFlagsWithoutCreateNeedAnExistingFile) {
   temp_dir dir;
-  for (int flags : {int(file::WRONLY), int(file::APPEND), int(file::WRONLY | file::TRUNC)}) {
-    std::string missing = dir.file("missing");
-    try {
-      file f = fastout::output_file(missing, flags);
-      ADD_FAILURE() << "flags " << flags << " created " << missing;
-    } catch (const std::system_error& e) {
-      EXPECT_EQ(e.code(), std::error_code(ENOENT, std::system_category()));
-      EXPECT_TRUE(contains(e.what(), missing)) << e.what();
-    }
-    EXPECT_FALSE(std::filesystem::exists(missing));
-  }
+  for (int flags : {int(file::WRONLY), int(file::APPEND), int(file::WRONLY | file::TRUNC)})
+    expect_open_refused(dir.file("missing"), flags, ENOENT);
 }
 
 TEST(OpenTest, FlagsThatAreNotFilesAreRefusedNamingThePath) {
   temp_dir dir;
-  std::string path = dir.file("refused");
-  for (int flags : {file::WRONLY | file::RDWR, file::CREATE | (1 << 20)}) {
-    try {
-      file f = fastout::output_file(path, flags);
-      ADD_FAILURE() << "flags " << flags << " were taken";
-    } catch (const std::system_error& e) {
-      EXPECT_EQ(e.code(), std::error_code(EINVAL, std::system_category()));
-      EXPECT_TRUE(contains(e.what(), path)) << e.what();
-    }
-    EXPECT_FALSE(std::filesystem::exists(path));
-  }
+  for (int flags : {file::WRONLY | file::RDWR, file::CREATE | (1 << 20)})
+    expect_open_refused(dir.file("refused"), flags, EINVAL);
 }
 
 TEST(OpenTest, TheLastOfFlagsAndOpenModeWins) {
