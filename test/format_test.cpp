@@ -1029,6 +1029,207 @@ TEST(FormatDifferentialTest, PiecesLargerThanTheBuffer) {
   EXPECT_TRUE(run_in_sequence(cases, every_config()));
 }
 
+// ------------------------------- compiled formats with specs: the bounded path
+
+// print(FMT_COMPILE(...)) writes straight into the buffer when
+// detail::bounded_format bounds the text before formatting; with fmt 9 that
+// includes fields with specs of built-in scalars and strings. An
+// underestimate writes past the buffer, so every format below is checked
+// three ways: at compile time, that it takes the bounded path (the
+// optimization cannot silently go); against fmt::formatted_size, that the
+// bound holds the text, over extreme and random values; and through files at
+// every buffer size and offset, against fmt::format.
+
+// Arguments for the formats with specs.
+struct spec_values {
+  std::int64_t i64;
+  std::uint64_t u64;
+  std::int32_t i32;
+  std::uint32_t u32;
+  std::int16_t i16;
+  std::uint16_t u16;
+  std::int8_t i8;
+  std::uint8_t u8;
+  double d;
+  float f;
+  std::string s;
+  std::string mutable_text;  // passed as char*
+  char array[12];            // passed as char[12]
+  char c;
+  bool b;
+
+  spec_values(std::int64_t a_i64, std::uint64_t a_u64, double a_d, float a_f, std::string a_s,
+              char a_c, bool a_b)
+      : i64(a_i64),
+        u64(a_u64),
+        i32(static_cast<std::int32_t>(a_i64)),
+        u32(static_cast<std::uint32_t>(a_u64)),
+        i16(static_cast<std::int16_t>(a_i64)),
+        u16(static_cast<std::uint16_t>(a_u64)),
+        i8(static_cast<std::int8_t>(a_i64)),
+        u8(static_cast<std::uint8_t>(a_u64)),
+        d(a_d),
+        f(a_f),
+        s(std::move(a_s)),
+        mutable_text(s),
+        array(),
+        c(a_c),
+        b(a_b) {
+    s.copy(array, sizeof array - 1);
+  }
+};
+
+// Each format with its arguments, for X(format, args...): the W8 row; every
+// integer presentation, sign, '#' and '0'; multi-byte fills; 'f', 'e', 'g',
+// 'a' and none with precisions up to past fmt's 767 digits; float; every
+// string type with precision and width; bool and char as text and as
+// integers; widths wider than the small buffers; manual indexing.
+#define FOR_EACH_SPEC_FORMAT(X, v)                                                                 \
+  X("{},{:.2f},{},{}\n", v.i64, v.d, v.s, v.i32);                                                  \
+  X("{:>12}|{:<+8}|{:^#10x}|{:08X}|{: d}|{:#o}|{:o}", v.i32, v.i64, v.u64, v.i32, v.i16, v.u16,    \
+    v.i8);                                                                                          \
+  X("{:#b}|{:B}|{:#066b}|{:b}|{:#B}|{:x}|{:#X}", v.i64, v.u64, v.i64, v.u8, v.i8, v.i64, v.u64);    \
+  X("{:c}|{:>5c}|{:d}|{:+d}|{:#x}|{:<3}|{:-}", v.u8, v.u8, v.u8, v.i8, v.u16, v.u32, v.i16);         \
+  X("{:\xc3\xa9^30}|{:\xf0\x9f\x92\xa1>12}|{:\xe2\x86\x92<9}|{:\xf0\x9f\x92\xa1^+#20x}", v.s, v.i32, \
+    v.d, v.i64);                                                                                    \
+  X("{:\xc3\xa9<08}|{:\xf0\x9f\x92\xa1>+010.3f}", v.i32, v.d);                                     \
+  X("{:.2f}|{:+.0f}|{:#.0f}|{:F}|{:12.3f}|{:014.2f}|{:f}", v.d, v.d, v.d, v.d, v.f, v.d, v.d);      \
+  X("{:e}|{:.0e}|{:#.3E}|{:+.17e}|{:.40e}|{:>30e}", v.d, v.d, v.d, v.d, v.d, v.d);                  \
+  X("{:g}|{:.1g}|{:#G}|{:.17g}|{:#.30g}|{:.0}|{:.5}|{:#.0g}", v.d, v.d, v.d, v.d, v.d, v.d, v.d,     \
+    v.d);                                                                                           \
+  X("{:a}|{:.0a}|{:#A}|{:.20a}|{:+a}|{:#.3a}", v.d, v.d, v.d, v.d, v.d, v.d);                       \
+  X("{}|{:}|{:>30}|{:<+}|{: }|{:015}|{:#}", v.d, v.d, v.d, v.d, v.d, v.d, v.d);                     \
+  X("{:.2f}|{:e}|{:g}|{:a}|{:>20}|{:.10}|{:#}|{:.50f}|{:+015.3e}", v.f, v.f, v.f, v.f, v.f, v.f,    \
+    v.f, v.f, v.f);                                                                                 \
+  X("{:.400f}|{:.800e}", v.d, v.d);                                                                 \
+  X("{:#.500g}|{:.800f}|{:.800a}", v.d, v.d, v.d);                                                  \
+  X("{:.3}|{:>20.5s}|{:*<12}|{:^9}|{:.0}|{:s}", v.s, std::string_view(v.s), v.s.c_str(), v.array,  \
+    v.s, v.s);                                                                                      \
+  X("{:>8.2}|{:\xc3\xa9^10}|{:\xe2\x86\x92>7.1}", const_cast<char*>(v.mutable_text.c_str()),        \
+    fmt::string_view(v.s), v.array);                                                                \
+  X("{:>6}|{:<6s}|{:d}|{:#x}|{:05d}|{:^7}|{:b}|{:c}", v.b, v.b, v.b, v.b, v.b, v.b, v.b, v.b);      \
+  X("{:>4}|{:c}|{:*^5}|{:d}|{:#x}|{:+d}|{:08b}", v.c, v.c, v.c, v.c, v.c, v.c, v.c);                \
+  X("{:>500}|{:<300.2f}", v.i32, v.d);                                                              \
+  X("{0:>10}|{0:x}|{1:.3f}|{0}|{2:>4}", v.i32, v.d, v.s);                                           \
+  X("x{{{:>5}}}y", v.i32)
+
+// Values at the edges of each type: the longest integers in every base,
+// 309-digit doubles, the smallest, NaN and infinities (with signs), the
+// rounding that carries into a 16th integral digit, negative zero; empty,
+// multi-byte and malformed UTF-8 text (a precision counts code points).
+std::vector<spec_values> extreme_spec_values() {
+  using dbl = std::numeric_limits<double>;
+  using flt = std::numeric_limits<float>;
+  using i64 = std::numeric_limits<std::int64_t>;
+  using u64 = std::numeric_limits<std::uint64_t>;
+  std::vector<spec_values> values;
+  values.emplace_back(i64::min(), u64::max(), dbl::max(), flt::max(), "h\xc3\xa9llo w\xc3\xb6rld",
+                      'x', true);
+  values.emplace_back(i64::max(), 0, dbl::lowest(), flt::lowest(), "", '\0', false);
+  values.emplace_back(0, 1, dbl::quiet_NaN(), -flt::quiet_NaN(), "\x80\x80\x80\x80\x80\xbf",
+                      static_cast<char>(-1), true);
+  values.emplace_back(-1, u64::max() - 1, -dbl::infinity(), flt::infinity(),
+                      "\xf0\x9f\x92\xa1\xe6\x97\xa5", '}', false);
+  values.emplace_back(i64::min() + 1, 1ull << 63, dbl::min(), flt::min(), "{}", '\n', true);
+  values.emplace_back(-128, 255, dbl::denorm_min(), flt::denorm_min(), "a", '~', false);
+  values.emplace_back(-32768, 65535, 999999999999999.9, 0.5f, "0123456789abcdef", 'A', true);
+  values.emplace_back(127, 128, -999999999999999.5, -99999.995f, "tab\tnewline\n", 'z', false);
+  values.emplace_back(42, 42, 1e15, 1e15f, std::string(300, 'w'), '0', true);
+  values.emplace_back(-42, 0x7f, -0.0, -0.0f, "\xe2\x86\x92", ' ', false);
+  values.emplace_back(1, 2, 0.005, 0.125f, "x", '\x7f', true);
+  values.emplace_back(-2, 3, std::copysign(dbl::quiet_NaN(), -1.0), -flt::infinity(), "yz", 'q',
+                      false);
+  return values;
+}
+
+spec_values random_spec_values(random_source& r) {
+  return spec_values(r.integer<std::int64_t>(), r.integer<std::uint64_t>(), r.floating(),
+                     r.single(), r.text(false), static_cast<char>(r.between(-128, 127)),
+                     r.chance(50));
+}
+
+template <typename... T, typename S>
+constexpr bool takes_bounded_path(S) {
+  return fastout::detail::bounded_format<S, T...>::value;
+}
+
+// The bound must hold fmt's text; with fmt 9 the format must be bounded at
+// all (checked when the function is instantiated, that is at compile time).
+template <typename S, typename... T>
+void expect_bounded(const char* name, const S& format, const T&... args) {
+  using bounded = fastout::detail::bounded_format<S, const T&...>;
+#ifdef FASTOUT_BOUNDED_SPECS
+  static_assert(bounded::value, "print(FMT_COMPILE(...)) must take the bounded path here");
+#endif
+  if constexpr (bounded::value) {
+    std::size_t size = fmt::formatted_size(format, args...);
+    std::size_t bound = bounded::max_size(args...);
+    EXPECT_LE(size, bound) << name << " wrote \"" << printable(fmt::format(format, args...))
+                           << "\"";
+  }
+}
+
+#define EXPECT_BOUNDED(S, ...) expect_bounded(#S, FMT_COMPILE(S), __VA_ARGS__)
+
+void expect_spec_bounds(const spec_values& v) { FOR_EACH_SPEC_FORMAT(EXPECT_BOUNDED, v); }
+
+void add_spec_cases(std::vector<piece_case>& cases, const spec_values& v) {
+#define ADD_SPEC_CASES(S, ...) ADD_LITERAL_CASES(cases, S, __VA_ARGS__)
+  FOR_EACH_SPEC_FORMAT(ADD_SPEC_CASES, v);
+#undef ADD_SPEC_CASES
+}
+
+// Fields the bound cannot know before formatting keep fmt's buffer: a width
+// or precision from an argument, the locale ('L'), escapes ('?'), long
+// double, pointers, and types with formatters of their own (even one that
+// reuses fmt's string formatter), chrono and ranges among them.
+static_assert(!takes_bounded_path<int, int>(FMT_COMPILE("{:{}}")));
+static_assert(!takes_bounded_path<double, int>(FMT_COMPILE("{:.{}f}")));
+static_assert(!takes_bounded_path<std::string, int, int>(FMT_COMPILE("{:>{}.{}}")));
+static_assert(!takes_bounded_path<int, int>(FMT_COMPILE("{0:{1}}")));
+static_assert(!takes_bounded_path<int>(FMT_COMPILE("{:L}")));
+static_assert(!takes_bounded_path<double>(FMT_COMPILE("{:.2Lf}")));
+static_assert(!takes_bounded_path<std::string>(FMT_COMPILE("{:?}")));
+static_assert(!takes_bounded_path<char>(FMT_COMPILE("{:?}")));
+static_assert(!takes_bounded_path<long double>(FMT_COMPILE("{:.2f}")));
+static_assert(!takes_bounded_path<long double>(FMT_COMPILE("{}")));
+static_assert(!takes_bounded_path<const void*>(FMT_COMPILE("{:>20}")));
+static_assert(!takes_bounded_path<const char*>(FMT_COMPILE("{:p}")));
+static_assert(!takes_bounded_path<label>(FMT_COMPILE("{:>20}")));
+static_assert(!takes_bounded_path<point>(FMT_COMPILE("{:p}")));
+static_assert(!takes_bounded_path<loud>(FMT_COMPILE("{}")));
+static_assert(!takes_bounded_path<std::chrono::seconds>(FMT_COMPILE("{:%H:%M}")));
+static_assert(!takes_bounded_path<std::vector<int>>(FMT_COMPILE("{::>3}")));
+static_assert(!takes_bounded_path<fmt::detail::named_arg<char, int>>(FMT_COMPILE("{x:>5}")));
+// Plain fields of scalars and strings take it, as before.
+static_assert(takes_bounded_path<int, unsigned long long, double, float, bool, char, std::string,
+                                 std::string_view, const char*>(FMT_COMPILE("{}{}{}{}{}{}{}{}{}")));
+
+TEST(FormatBoundTest, TheBoundHoldsExtremeValues) {
+  for (const spec_values& v : extreme_spec_values()) expect_spec_bounds(v);
+}
+
+TEST(FormatBoundTest, TheBoundHoldsRandomValues) {
+  random_source r(1309);
+  for (int i = 0; i < 3000; ++i) expect_spec_bounds(random_spec_values(r));
+}
+
+TEST(FormatBoundTest, SpecsThroughEveryBufferSize) {
+  random_source r(2718);
+  std::vector<spec_values> values = extreme_spec_values();
+  for (int i = 0; i < 4; ++i) values.push_back(random_spec_values(r));
+  std::vector<piece_case> cases;
+  for (const spec_values& v : values) add_spec_cases(cases, v);
+  EXPECT_TRUE(run_in_sequence(cases, every_config()));
+}
+
+TEST(FormatBoundTest, SpecsFromEveryOffset) {
+  std::vector<spec_values> values = extreme_spec_values();
+  std::vector<piece_case> cases;
+  for (std::size_t i : size_list{0, 2, 6}) add_spec_cases(cases, values[i]);
+  EXPECT_TRUE(run_at_every_offset(cases, offset_configs()));
+}
+
 // ---------------------------------------------------------- the format cache
 
 // The cache is per thread and per list of argument types; each test below

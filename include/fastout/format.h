@@ -106,45 +106,80 @@ using formats_as_string = std::integral_constant<
                fmt::detail::mapped_type_constant<T, fmt::format_context>::value ==
                    fmt::detail::type::cstring_type)>;
 
+// A bound is -1 when there is none; a sum of bounds must not wrap around to
+// a small one.
+constexpr std::size_t add_bounds(std::size_t a, std::size_t b) noexcept {
+  return a + b < a ? static_cast<std::size_t>(-1) : a + b;
+}
+constexpr std::size_t multiply_bounds(std::size_t count, std::size_t each) noexcept {
+  return each != 0 && count > static_cast<std::size_t>(-1) / each ? static_cast<std::size_t>(-1)
+                                                                  : count * each;
+}
+
+// The length of a string argument; no bound for a null C string, so that
+// fmt's own path reports the error.
+template <typename T>
+std::size_t string_size(const T& text) {
+  if constexpr (std::is_pointer<T>::value) {
+    if (text == nullptr) return static_cast<std::size_t>(-1);
+  }
+  if constexpr (std::is_same<T, fmt::string_view>::value) {
+    return text.size();
+  } else {
+    return std::string_view(text).size();
+  }
+}
+
 // The longest text a compiled format can make with these arguments, when it
-// can be known before formatting: literal text, and "{}" fields of scalars
-// and strings (no width or precision). Then print(FMT_COMPILE(...)) checks
-// the free space once and lets fmt write straight into the buffer through a
-// char*, fmt's fastest output, instead of through a fmt::detail::buffer.
-template <typename Compiled>
+// can be known before formatting: literal text, "{}" fields of scalars and
+// strings, and with fmt 9 most fields with specs of those (below). Then
+// print(FMT_COMPILE(...)) checks the free space once and lets fmt write
+// straight into the buffer through a char*, fmt's fastest output, instead
+// of through a fmt::detail::buffer. An underestimate would write past the
+// buffer, so every bound is generous and anything uncertain stays unknown.
+//
+// For each part of fmt's compiled format (fmt::detail::compile's tree):
+// known(), and the bound in two halves, so that most of it is worked out by
+// the compiler: constant_size(), the same for every call, and
+// argument_size(), what depends on the values (a string's length).
+template <typename Part>
 struct compiled_size {
-  static constexpr bool known = false;
+  static constexpr bool known(const Part&) { return false; }
 };
 template <>
 struct compiled_size<fmt::detail::text<char>> {
-  static constexpr bool known = true;
-  template <typename... A>
-  static std::size_t max_size(const fmt::detail::text<char>& part, const A&...) {
+  static constexpr bool known(const fmt::detail::text<char>&) { return true; }
+  static constexpr std::size_t constant_size(const fmt::detail::text<char>& part) {
     return part.data.size();
+  }
+  template <typename... A>
+  static std::size_t argument_size(const fmt::detail::text<char>&, const A&...) {
+    return 0;
   }
 };
 template <>
 struct compiled_size<fmt::detail::code_unit<char>> {
-  static constexpr bool known = true;
+  static constexpr bool known(const fmt::detail::code_unit<char>&) { return true; }
+  static constexpr std::size_t constant_size(const fmt::detail::code_unit<char>&) { return 1; }
   template <typename... A>
-  static std::size_t max_size(const fmt::detail::code_unit<char>&, const A&...) {
-    return 1;
+  static std::size_t argument_size(const fmt::detail::code_unit<char>&, const A&...) {
+    return 0;
   }
 };
+// The part is empty: the functions take any, so that the probe's plain
+// fields (below) can share them.
 template <typename T, int N>
 struct compiled_size<fmt::detail::field<char, T, N>> {
   static constexpr bool is_string = formats_as_string<T>::value;
-  static constexpr bool known = is_fast_scalar<T>::value || is_string ||
-                                std::is_same<T, bool>::value || std::is_same<T, char>::value;
-  template <typename... A>
-  static std::size_t max_size(const fmt::detail::field<char, T, N>&, const A&... args) {
+  template <typename Field>
+  static constexpr bool known(const Field&) {
+    return is_fast_scalar<T>::value || is_string || std::is_same<T, bool>::value ||
+           std::is_same<T, char>::value;
+  }
+  template <typename Field>
+  static constexpr std::size_t constant_size(const Field&) {
     if constexpr (is_string) {
-      const T& text = fmt::detail::get_arg_checked<T, N>(args...);
-      if constexpr (std::is_pointer<T>::value) {
-        // A null C string: no bound, so fmt's own path reports the error.
-        if (text == nullptr) return static_cast<std::size_t>(-1);
-      }
-      return std::string_view(text).size();
+      return 0;
     } else if constexpr (std::is_same<T, bool>::value) {
       return 5;  // "false"
     } else if constexpr (std::is_same<T, char>::value) {
@@ -153,27 +188,252 @@ struct compiled_size<fmt::detail::field<char, T, N>> {
       return max_scalar_size<T>();
     }
   }
+  template <typename Field, typename... A>
+  static std::size_t argument_size(const Field&, const A&... args) {
+    if constexpr (is_string) {
+      return string_size(fmt::detail::get_arg_checked<T, N>(args...));
+    } else {
+      return 0;
+    }
+  }
 };
 template <typename L, typename R>
 struct compiled_size<fmt::detail::concat<L, R>> {
-  static constexpr bool known = compiled_size<L>::known && compiled_size<R>::known;
+  static constexpr bool known(const fmt::detail::concat<L, R>& parts) {
+    return compiled_size<L>::known(parts.lhs) && compiled_size<R>::known(parts.rhs);
+  }
+  static constexpr std::size_t constant_size(const fmt::detail::concat<L, R>& parts) {
+    return add_bounds(compiled_size<L>::constant_size(parts.lhs),
+                      compiled_size<R>::constant_size(parts.rhs));
+  }
   template <typename... A>
-  static std::size_t max_size(const fmt::detail::concat<L, R>& parts, const A&... args) {
-    std::size_t left = compiled_size<L>::max_size(parts.lhs, args...);
-    std::size_t right = compiled_size<R>::max_size(parts.rhs, args...);
-    // -1 (a null C string) means no bound: the sum must not wrap around.
-    return left + right < left ? static_cast<std::size_t>(-1) : left + right;
+  static std::size_t argument_size(const fmt::detail::concat<L, R>& parts, const A&... args) {
+    return add_bounds(compiled_size<L>::argument_size(parts.lhs, args...),
+                      compiled_size<R>::argument_size(parts.rhs, args...));
   }
 };
 
+#if FMT_VERSION >= 90000 && FMT_VERSION < 100000
+#  define FASTOUT_BOUNDED_SPECS 1
+// Fields with specs. fmt compiles "{:.2f}" to a spec_field holding the
+// formatter<T> that parsed ".2f", but in fmt 9 that formatter keeps the
+// parsed specs private. So bounded_format compiles the format a second time,
+// at compile time, with each argument type fastout can bound replaced by
+// spec_probe<T>, whose formatter parses the same text with the same fmt
+// function (parse_format_specs, as formatter<T>::parse does) and keeps the
+// specs public. The walk over the format string is fmt's own in both
+// compilations, so the probe's tree has the same parts in the same places;
+// the real compilation still does the formatting, and reports any format
+// error. This uses fmt 9's internals (the compiled parts,
+// dynamic_specs_handler, dynamic_format_specs): with other fmt versions a
+// field with specs stays unknown and takes fmt::detail::buffer.
+template <typename T>
+struct spec_probe {};
+
+}  // namespace detail
+}  // namespace fastout
+
+namespace fmt {
+// Parses as fmt 9's formatter<T>::parse for the built-in types, without its
+// checks (the real compilation makes them), and keeps the specs public.
+// Never formats: no format().
+template <typename T>
+struct formatter<fastout::detail::spec_probe<T>, char> {
+  detail::dynamic_format_specs<char> specs;
+
+  template <typename ParseContext>
+  constexpr auto parse(ParseContext& context) -> decltype(context.begin()) {
+    auto begin = context.begin(), end = context.end();
+    if (begin == end) return begin;
+    return detail::parse_format_specs(begin, end,
+                                      detail::dynamic_specs_handler<ParseContext>(specs, context));
+  }
+};
+}  // namespace fmt
+
+namespace fastout {
+namespace detail {
+
+// How fmt writes a value of T with specs; `none` for the types fastout does
+// not bound (long double, pointers, user types, ...), which are not probed.
+enum class spec_kind { none, integer, boolean, character, floating, string };
+
+template <typename T, typename... U>
+using is_one_of = std::disjunction<std::is_same<T, U>...>;
+
+template <typename T>
+constexpr spec_kind spec_kind_of() {
+  if constexpr (std::is_same<T, bool>::value) {
+    return spec_kind::boolean;
+  } else if constexpr (std::is_same<T, char>::value) {
+    return spec_kind::character;
+  } else if constexpr (is_one_of<T, signed char, unsigned char, short, unsigned short, int,
+                                 unsigned, long, unsigned long, long long,
+                                 unsigned long long>::value) {
+    return spec_kind::integer;
+  } else if constexpr (is_one_of<T, float, double>::value) {
+    return spec_kind::floating;
+  } else if constexpr (is_one_of<T, std::string, std::string_view, fmt::string_view, const char*,
+                                 char*>::value ||
+                       (std::is_array<T>::value &&
+                        std::is_same<std::remove_extent_t<T>, char>::value)) {
+    return spec_kind::string;
+  } else {
+    return spec_kind::none;
+  }
+}
+
+template <typename T>
+using bound_probe = std::conditional_t<spec_kind_of<fmt::remove_cvref_t<T>>() != spec_kind::none,
+                                       spec_probe<fmt::remove_cvref_t<T>>, T>;
+
+using parsed_specs = fmt::detail::dynamic_format_specs<char>;
+
+// The presentations fmt writes as an integer (or, for 'c', one char).
+constexpr bool is_integer_presentation(fmt::presentation_type type) {
+  using p = fmt::presentation_type;
+  return type == p::none || type == p::dec || type == p::oct || type == p::hex_lower ||
+         type == p::hex_upper || type == p::bin_lower || type == p::bin_upper || type == p::chr;
+}
+constexpr bool is_float_presentation(fmt::presentation_type type) {
+  using p = fmt::presentation_type;
+  return type == p::none || type == p::general_lower || type == p::general_upper ||
+         type == p::exp_lower || type == p::exp_upper || type == p::fixed_lower ||
+         type == p::fixed_upper || type == p::hexfloat_lower || type == p::hexfloat_upper;
+}
+constexpr bool is_fixed_presentation(fmt::presentation_type type) {
+  return type == fmt::presentation_type::fixed_lower || type == fmt::presentation_type::fixed_upper;
+}
+
+template <typename T>
+constexpr bool spec_is_bounded(const parsed_specs& specs) {
+  using p = fmt::presentation_type;
+  constexpr spec_kind kind = spec_kind_of<T>();
+  // A width or precision taken from an argument, and the locale's digits,
+  // separators and decimal point ('L') are known only when formatting.
+  if (specs.width_ref.kind != fmt::detail::arg_id_kind::none ||
+      specs.precision_ref.kind != fmt::detail::arg_id_kind::none || specs.localized ||
+      specs.width < 0 || specs.precision < -1) {
+    return false;
+  }
+  if constexpr (kind == spec_kind::integer) {
+    return is_integer_presentation(specs.type);
+  } else if constexpr (kind == spec_kind::boolean) {
+    return specs.type == p::string || is_integer_presentation(specs.type);
+  } else if constexpr (kind == spec_kind::character) {
+    return is_integer_presentation(specs.type);  // not '?': escapes may be longer
+  } else if constexpr (kind == spec_kind::floating) {
+    return is_float_presentation(specs.type);
+  } else if constexpr (kind == spec_kind::string) {
+    return specs.type == p::none || specs.type == p::string;  // not '?' either
+  } else {
+    return false;
+  }
+}
+
+// An integer as fmt writes it with specs: a sign and a "0x" or "0b" prefix
+// (octal's '0' is shorter), then the digits -- binary has the most. fmt
+// rejects a precision for integers, but its writer would pad to one.
+constexpr std::size_t integer_size(std::size_t bits, std::size_t precision) {
+  return add_bounds(3, precision > bits ? precision : bits);
+}
+
+// The constant part of a field's bound. Padding is at most `width` fill
+// characters of fill.size() bytes (up to 4: UTF-8), or one-byte '0's; then
+// the value itself, at most:
+//   integers  integer_size() of their bits ('c': one char)
+//   bool      "false", or integer_size() of an int
+//   char      one char, or integer_size() of an int
+//   strings   their length: argument_size()
+//   floating  'e': a sign, precision + 1 digits, a point, "e+308": p + 8
+//             'g', or no type with a precision: as 'e' with p digits, or
+//               fixed notation: a sign, "0.000" and p digits, p + 6
+//             no type, no precision: the shortest round trip, 17 digits, a
+//               sign, a point and "e-308" (or "0.000"): 25
+//             'a' (snprintf's %a): a sign, "0x1.", max(p, 13) hex digits,
+//               "p-1074": p + 11
+//             'f': a sign, a point and p digits, p + 2, and the integral
+//               part: argument_size(), as it can have 309 digits
+//             nan, inf: a sign and 3
+// (fmt's default precision is 6 for 'e', 'f' and 'g', 0 means 1 for 'g'),
+// and 16 bytes of slack against an off-by-one in this reading of fmt 9's
+// writers.
+template <typename T>
+constexpr std::size_t spec_constant_size(const parsed_specs& specs) {
+  using p = fmt::presentation_type;
+  constexpr spec_kind kind = spec_kind_of<T>();
+  constexpr std::size_t slack = 16;
+  constexpr auto int_bits = static_cast<std::size_t>(std::numeric_limits<unsigned>::digits);
+  const std::size_t padding =
+      multiply_bounds(static_cast<std::size_t>(specs.width), specs.fill.size());
+  const bool has_precision = specs.precision >= 0;
+  const std::size_t precision = has_precision ? static_cast<std::size_t>(specs.precision) : 0;
+  std::size_t value = 0;
+  if constexpr (kind == spec_kind::integer) {
+    constexpr auto bits =
+        static_cast<std::size_t>(std::numeric_limits<std::make_unsigned_t<T>>::digits);
+    value = integer_size(bits, precision);
+  } else if constexpr (kind == spec_kind::boolean) {
+    value = specs.type == p::none || specs.type == p::string ? 5 : integer_size(int_bits, precision);
+  } else if constexpr (kind == spec_kind::character) {
+    value = specs.type == p::none || specs.type == p::chr ? 1 : integer_size(int_bits, precision);
+  } else if constexpr (kind == spec_kind::floating) {
+    if (specs.type == p::none && !has_precision) {
+      value = 25;
+    } else if (specs.type == p::hexfloat_lower || specs.type == p::hexfloat_upper) {
+      value = add_bounds(precision > 13 ? precision : 13, 11);
+    } else {
+      value = add_bounds(has_precision ? precision : 6, 8);
+    }
+  }
+  return add_bounds(padding, add_bounds(value, slack));
+}
+
+template <typename T, int N>
+struct compiled_size<fmt::detail::field<char, spec_probe<T>, N>>
+    : compiled_size<fmt::detail::field<char, T, N>> {};
+
+template <typename T, int N>
+struct compiled_size<fmt::detail::spec_field<char, spec_probe<T>, N>> {
+  using part = fmt::detail::spec_field<char, spec_probe<T>, N>;
+  static constexpr spec_kind kind = spec_kind_of<T>();
+
+  static constexpr bool known(const part& field) { return spec_is_bounded<T>(field.fmt.specs); }
+  static constexpr std::size_t constant_size(const part& field) {
+    return spec_constant_size<T>(field.fmt.specs);
+  }
+  template <typename... A>
+  static std::size_t argument_size(const part& field, const A&... args) {
+    if constexpr (kind == spec_kind::string) {
+      // A precision only shortens it; it counts code points, not bytes.
+      return string_size(fmt::detail::get_arg_checked<T, N>(args...));
+    } else if constexpr (kind == spec_kind::floating) {
+      if (!is_fixed_presentation(field.fmt.specs.type)) return 0;
+      // The integral part: 15 digits below 1e15, 16 if the rounding carries;
+      // up to 309 for a double (39 for a float). NaN compares false: it
+      // takes the large bound, and is 3 chars.
+      const double value = static_cast<double>(fmt::detail::get_arg_checked<T, N>(args...));
+      constexpr auto widest = static_cast<std::size_t>(std::numeric_limits<T>::max_exponent10 + 2);
+      return value < 1e15 && value > -1e15 ? 16 : widest;
+    } else {
+      return 0;
+    }
+  }
+};
+#else
+template <typename T>
+using bound_probe = T;
+#endif
+
 template <typename S, typename... T>
 struct bounded_format {
-  static constexpr auto compiled = fmt::detail::compile<T...>(S());
+  static constexpr auto compiled = fmt::detail::compile<bound_probe<T>...>(S());
   using compiled_type = fmt::remove_cvref_t<decltype(compiled)>;
-  static constexpr bool value = compiled_size<compiled_type>::known;
+  static constexpr bool value = compiled_size<compiled_type>::known(compiled);
   template <typename... A>
   static std::size_t max_size(const A&... args) {
-    return compiled_size<compiled_type>::max_size(compiled, args...);
+    constexpr std::size_t constant = compiled_size<compiled_type>::constant_size(compiled);
+    return add_bounds(constant, compiled_size<compiled_type>::argument_size(compiled, args...));
   }
 };
 
