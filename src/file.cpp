@@ -52,7 +52,8 @@ error_handler set_error_handler(error_handler handler) noexcept {
 namespace {
 // open()'s flags for a writer's options: its open_mode, or {fmt}-style flags
 // taken as they are, as fmt::file does, except that write access is implied.
-// Returns -1 if the flags hold a bit that is not one of file's.
+// Returns -1 if the flags hold a bit that is not one of file's, or both
+// WRONLY and RDWR.
 int open_flags(const file_options& options) {
   if (options.flags == -1) {
     switch (options.mode) {
@@ -209,6 +210,11 @@ file& file::operator=(file&& other) noexcept {
 }
 
 // Forgets the buffer without freeing it (the caller has taken or freed it).
+void file::free_buffer() noexcept {
+  if (buffer_ != buffer_end_) delete[] buffer_;
+  release();
+}
+
 void file::release() noexcept {
   state_.pos = state_.limit = buffer_ = buffer_end_ = no_buffer;
 }
@@ -396,8 +402,7 @@ int file::finish_close() noexcept {
     error_number = errno;
     closing_failed_ = true;
   }
-  if (buffer_ != buffer_end_) delete[] buffer_;
-  release();
+  free_buffer();
   fd_ = -1;
   error_ = error_number;
   return error_number;
@@ -413,9 +418,7 @@ void file::close() {
 
 void file::discard() noexcept {
   if (fd_ < 0) {
-    // Closed, or a constructor that failed to open after taking the buffer.
-    if (buffer_ != buffer_end_) delete[] buffer_;
-    release();
+    free_buffer();  // closed, or a constructor that failed to open after taking it
     return;
   }
   if (int error_number = finish_close()) {

@@ -312,6 +312,7 @@ class FASTOUT_API file {
   int write_vector(struct ::iovec* iov, int count) noexcept;
   int finish_close() noexcept;
   void release() noexcept;
+  void free_buffer() noexcept;
   void discard() noexcept;
 
   detail::buffer_state state_;  // first: the hot path and the C API use it
@@ -402,14 +403,13 @@ inline void apply_param(file_options& o, open_mode m) {
   o.flags = -1;
 }
 inline void apply_param(file_options& o, buffering b) { o.buffer_mode = b; }
-inline void apply_open_flags(file_options& o, int flags) { o.flags = flags; }
 // Integers and unscoped enums: a single flag such as file::APPEND has the type
 // of file's unnamed enum, and must work as it does in {fmt}.
 template <typename T, typename = std::enable_if_t<std::is_integral<T>::value ||
                                                   (std::is_enum<T>::value &&
                                                    std::is_convertible<T, int>::value)>>
 void apply_param(file_options& o, T flags) {
-  apply_open_flags(o, static_cast<int>(flags));
+  o.flags = static_cast<int>(flags);
 }
 }  // namespace detail
 
