@@ -1,5 +1,6 @@
-// The out-of-line part of fastout::file: opening, flushing, errors, closing.
-// The inline hot path is in include/fastout/file.h.
+// The out-of-line part of fastout::file: opening, flushing, errors, closing,
+// and the internal interface that formatting, the cursor and the other
+// features write through. The inline hot path is in include/fastout/file.h.
 #include <fastout/file.h>
 
 #include <algorithm>
@@ -33,10 +34,19 @@ void default_error_handler(const error_report& report) noexcept {
   // snprintf into the stack and one write(2): no allocation, no stdio lock,
   // usable from a destructor run during unwinding.
   char line[1024];
-  int length = std::snprintf(line, sizeof line,
-                             "fastout: lost %llu bytes writing \"%s\": %s\n",
-                             static_cast<unsigned long long>(report.bytes_lost), report.path,
-                             std::strerror(report.error.value()));
+  const char* cause = std::strerror(report.error.value());
+  int length;
+  if (report.bytes_lost > 0) {
+    length = std::snprintf(line, sizeof line, "fastout: lost %llu bytes writing \"%s\": %s\n",
+                           static_cast<unsigned long long>(report.bytes_lost), report.path, cause);
+  } else if (report.close_failed) {
+    length = std::snprintf(line, sizeof line,
+                           "fastout: closing \"%s\" failed: %s (everything accepted was written)\n",
+                           report.path, cause);
+  } else {
+    length = std::snprintf(line, sizeof line, "fastout: error writing \"%s\": %s\n", report.path,
+                           cause);
+  }
   if (length <= 0) return;
   size_t size = std::min(static_cast<size_t>(length), sizeof line - 1);
   if (size == sizeof line - 1) line[size - 1] = '\n';
@@ -52,8 +62,8 @@ error_handler set_error_handler(error_handler handler) noexcept {
 namespace {
 // open()'s flags for a writer's options: its open_mode, or {fmt}-style flags
 // taken as they are, as fmt::file does, except that write access is implied.
-// Returns -1 if the flags hold a bit that is not one of file's, or both
-// WRONLY and RDWR.
+// Returns -1 if the flags hold a bit that is neither one of file's nor
+// O_CLOEXEC, O_SYNC or O_DSYNC, or both WRONLY and RDWR.
 int open_flags(const file_options& options) {
   if (options.flags == -1) {
     switch (options.mode) {
@@ -65,19 +75,23 @@ int open_flags(const file_options& options) {
   }
   constexpr int known = file::WRONLY | file::RDWR | file::CREATE | file::EXCL | file::TRUNC |
                         file::APPEND;
+  constexpr int passed_through = O_CLOEXEC | O_SYNC | O_DSYNC;  // O_SYNC includes O_DSYNC's bit
   int flags = options.flags;
-  if ((flags & ~known) != 0 || (flags & file::WRONLY && flags & file::RDWR)) return -1;
+  if ((flags & ~(known | passed_through)) != 0 || (flags & file::WRONLY && flags & file::RDWR))
+    return -1;
+  if ((flags & O_SYNC) == (O_SYNC & ~O_DSYNC)) return -1;  // half of O_SYNC's two bits
   int result = flags & file::RDWR ? O_RDWR : O_WRONLY;
   if (flags & file::CREATE) result |= O_CREAT;
   if (flags & file::EXCL) result |= O_EXCL;
   if (flags & file::TRUNC) result |= O_TRUNC;
   if (flags & file::APPEND) result |= O_APPEND;
+  result |= flags & passed_through;
   return result;
 }
 }  // namespace
 
 file::file() noexcept
-    : state_{no_buffer, no_buffer}, buffer_(no_buffer), buffer_end_(no_buffer) {}
+    : fastout_buffer_state{no_buffer, no_buffer}, buffer_(no_buffer), buffer_end_(no_buffer) {}
 
 file::file(detail::cstring_view path, const file_options& options) : file() {
   path_ = path.c_str();
@@ -164,63 +178,74 @@ void file::choose_buffering(buffering mode) {
       break;
     }
   }
-  state_.pos = buffer_;
-  state_.limit = line_buffered_ ? buffer_ : buffer_end_;
+  pos = buffer_;
+  restore_limit();
 }
 
-file::~file() { discard(); }
+file::~file() { close_and_report(); }
 
-file::file(file&& other) noexcept
-    : state_(other.state_),
-      buffer_(other.buffer_),
-      buffer_end_(other.buffer_end_),
-      fd_(other.fd_),
-      owns_fd_(other.owns_fd_),
-      line_buffered_(other.line_buffered_),
-      closing_failed_(other.closing_failed_),
-      error_(other.error_),
-      bytes_drained_(other.bytes_drained_),
-      bytes_written_(other.bytes_written_),
-      write_calls_(other.write_calls_),
-      flushes_(other.flushes_),
-      path_(std::move(other.path_)) {
-  other.release();
-  other.fd_ = -1;
-}
+file::file(file&& other) noexcept : file() { swap(other); }
 
 file& file::operator=(file&& other) noexcept {
-  if (this == &other) return *this;
-  discard();
-  state_ = other.state_;
-  buffer_ = other.buffer_;
-  buffer_end_ = other.buffer_end_;
-  fd_ = other.fd_;
-  owns_fd_ = other.owns_fd_;
-  line_buffered_ = other.line_buffered_;
-  closing_failed_ = other.closing_failed_;
-  error_ = other.error_;
-  bytes_drained_ = other.bytes_drained_;
-  bytes_written_ = other.bytes_written_;
-  write_calls_ = other.write_calls_;
-  flushes_ = other.flushes_;
-  path_ = std::move(other.path_);
-  other.release();
-  other.fd_ = -1;
+  // The old writer is closed (and reports) when `old` goes, and `other` is
+  // left closed with zero counters, as after a move construction.
+  file old(std::move(other));
+  swap(old);
   return *this;
 }
 
-// Forgets the buffer without freeing it (the caller has taken or freed it).
-void file::free_buffer() noexcept {
-  if (buffer_ != buffer_end_) delete[] buffer_;
-  release();
+void file::swap(file& other) noexcept {
+  // Space lent to fmt::writer's buffer comes back first: the borrower is a
+  // member and stays with its own writer. (A live cursor cannot be asked;
+  // moving a writer under one is documented as unsupported, and the cursor's
+  // take_back() ignores a position that is not in the buffer it borrowed.)
+  for (file* f : {this, &other}) {
+    if (f->borrower_ != nullptr) {
+      try {
+        f->borrower_->give_back(*f);
+      } catch (const std::system_error&) {
+        // The writer holds the error as its sticky error; it travels with it.
+      }
+    }
+  }
+  using std::swap;
+  swap(static_cast<fastout_buffer_state&>(*this), static_cast<fastout_buffer_state&>(other));
+  swap(buffer_, other.buffer_);
+  swap(buffer_end_, other.buffer_end_);
+  swap(streaming_area_, other.streaming_area_);
+  swap(borrower_, other.borrower_);
+  swap(lent_to_cursor_, other.lent_to_cursor_);
+  swap(fd_, other.fd_);
+  swap(owns_fd_, other.owns_fd_);
+  swap(line_buffered_, other.line_buffered_);
+  swap(closing_failed_, other.closing_failed_);
+  swap(error_, other.error_);
+  swap(bytes_drained_, other.bytes_drained_);
+  swap(bytes_written_, other.bytes_written_);
+  swap(write_calls_, other.write_calls_);
+  swap(flushes_, other.flushes_);
+  swap(path_, other.path_);
 }
 
-void file::release() noexcept {
-  state_.pos = state_.limit = buffer_ = buffer_end_ = no_buffer;
+void file::free_buffer() noexcept {
+  if (buffer_ != buffer_end_) delete[] buffer_;
+  delete[] streaming_area_;
+  streaming_area_ = nullptr;
+  pos = limit = buffer_ = buffer_end_ = no_buffer;
+}
+
+void file::restore_limit() noexcept {
+  limit = line_buffered_ || error_ != 0 || fd_ < 0 ? pos : buffer_end_;
 }
 
 std::error_code file::error() const noexcept {
   return error_ != 0 ? std::error_code(error_, std::system_category()) : std::error_code();
+}
+
+std::size_t file::bytes_pending() const noexcept {
+  std::size_t pending = static_cast<std::size_t>(pos - buffer_);
+  if (borrower_ != nullptr) pending += borrower_->bytes_held();
+  return pending;
 }
 
 file_stats file::stats() const noexcept {
@@ -232,6 +257,9 @@ file_stats file::stats() const noexcept {
   return s;
 }
 
+// Built from the counters as they are: every byte of the failing call must
+// be counted before this is called, so that the message, stats() and the
+// error handler agree.
 std::string file::failure_message(const char* action) const {
   return "cannot " + std::string(action) + " " + quoted(path_) + " (" +
          std::to_string(bytes_written_) + " of " + std::to_string(stats().bytes_accepted) +
@@ -252,7 +280,8 @@ void file::fail(int error_number) {
 
 // Writes every byte of iov[0..count), continuing short writes, retrying
 // EINTR and waiting out EAGAIN. Returns 0, or the errno that stopped it,
-// which then also becomes the sticky error.
+// which then also becomes the sticky error. The one place that chooses a
+// write system call.
 int file::write_vector(struct iovec* iov, int count) noexcept {
   while (count > 0) {
     if (iov->iov_len == 0) {
@@ -287,7 +316,7 @@ int file::write_vector(struct iovec* iov, int count) noexcept {
       error_number = errno;
     }
     error_ = error_number;
-    state_.limit = state_.pos;  // every later call goes out of line and throws
+    limit = pos;  // every later call goes out of line and throws
     return error_number;
   }
   return 0;
@@ -296,97 +325,181 @@ int file::write_vector(struct iovec* iov, int count) noexcept {
 // Sends what is buffered followed by `size` bytes of `data` (which may be
 // none) in as few system calls as possible, and empties the buffer.
 int file::write_buffer_and(const char* data, std::size_t size) noexcept {
-  std::size_t pending = bytes_pending();
+  std::size_t pending = static_cast<std::size_t>(pos - buffer_);
   if (pending == 0 && size == 0) return 0;
   // Counted as drained before the attempt: if it fails, bytes_written_ says
   // exactly how much got through and the rest is reported as lost.
   bytes_drained_ += pending + size;
   if (pending > 0) ++flushes_;
   struct iovec iov[2] = {{buffer_, pending}, {const_cast<char*>(data), size}};
-  state_.pos = buffer_;
-  state_.limit = line_buffered_ ? buffer_ : buffer_end_;
+  pos = buffer_;
+  restore_limit();
   return write_vector(iov, 2);
-}
-
-void file::ensure_usable() const {
-  if (fd_ < 0 || error_ != 0) throw_unusable();
 }
 
 void file::drain_buffer() {
   if (int error_number = write_buffer_and(nullptr, 0)) fail(error_number);
 }
 
+// ------------------------------------------------------- internal interface
+
+void file::begin_call() {
+  if (borrower_ != nullptr || lent_to_cursor_) reclaim_space();
+  if (fd_ < 0 || error_ != 0) throw_unusable();
+}
+
+void file::reclaim_space() {
+  if (lent_to_cursor_) throw_lent_to_cursor();
+  borrower_->give_back(*this);
+}
+
+void file::throw_lent_to_cursor() const {
+  throw std::system_error(EBUSY, std::system_category(),
+                          "cannot use " + quoted(path_) +
+                              " directly while a fastout::cursor is writing to it: destroy the "
+                              "cursor or call its commit() first");
+}
+
+detail::buffer_state file::lend(detail::buffer_borrower* borrower) {
+  if (lent_to_cursor_) throw_lent_to_cursor();
+  if (borrower_ != nullptr && borrower_ != borrower) reclaim_space();
+  detail::buffer_state space{pos, limit};
+  if (borrower == nullptr) {
+    lent_to_cursor_ = true;
+  } else {
+    borrower_ = borrower;
+  }
+  limit = pos;  // the writer's own calls go out of line, to begin_call()
+  return space;
+}
+
+void file::take_back(char* end) noexcept {
+  // A position outside the buffer comes from a borrower of another buffer
+  // (a cursor that outlived a move of its writer): the writer keeps its own.
+  if (end >= buffer_ && end <= buffer_end_) pos = end;
+  borrower_ = nullptr;
+  lent_to_cursor_ = false;
+  restore_limit();
+}
+
+void file::end_call(const char* text_begin) {
+  if (line_buffered_ && pos != buffer_) {
+    // As stdio: everything through the last newline of the call's text goes
+    // to the file now; a trailing partial line waits in the buffer.
+    const void* last_newline =
+        ::memrchr(text_begin, '\n', static_cast<std::size_t>(pos - text_begin));
+    if (last_newline != nullptr) {
+      char* partial_line = static_cast<char*>(const_cast<void*>(last_newline)) + 1;
+      std::size_t partial_size = static_cast<std::size_t>(pos - partial_line);
+      pos = partial_line;
+      int error_number = write_buffer_and(nullptr, 0);
+      std::memmove(buffer_, partial_line, partial_size);
+      pos = buffer_ + partial_size;
+      if (error_number != 0) {
+        bytes_drained_ += partial_size;  // accepted, and lost with the rest
+        pos = buffer_;
+        restore_limit();
+        fail(error_number);
+      }
+    }
+  }
+  restore_limit();
+}
+
+char* file::make_room(char* piece, std::size_t size) {
+  pos = piece;
+  if (int error_number = write_buffer_and(nullptr, 0)) {
+    bytes_drained_ += size;  // the piece's text so far: accepted, and lost
+    fail(error_number);
+  }
+  std::memmove(buffer_, piece, size);
+  return buffer_;
+}
+
+void file::send(const char* data, std::size_t size) {
+  if (int error_number = write_buffer_and(data, size)) fail(error_number);
+}
+
+std::pair<char*, std::size_t> file::streaming_area() noexcept {
+  if (buffer_capacity() >= streaming_chunk_size) return {buffer_, buffer_capacity()};
+  if (streaming_area_ == nullptr) streaming_area_ = new (std::nothrow) char[streaming_chunk_size];
+  if (streaming_area_ == nullptr) return {nullptr, 0};
+  return {streaming_area_, streaming_chunk_size};
+}
+
+// ------------------------------------------------------------- writing
+
 void file::put_slow(char c) {
-  ensure_usable();
+  begin_call();
   if (buffer_ == buffer_end_) {  // unbuffered
     if (int error_number = write_buffer_and(&c, 1)) fail(error_number);
     return;
   }
-  if (state_.pos == buffer_end_) {
+  if (pos == buffer_end_) {
     if (int error_number = write_buffer_and(nullptr, 0)) {
       ++bytes_drained_;  // `c` is accepted (and lost) too: stats() counts a call that threw
       fail(error_number);
     }
   }
-  *state_.pos++ = c;
+  *pos++ = c;
   if (line_buffered_) {
     if (c == '\n') drain_buffer();
-    state_.limit = state_.pos;
+    limit = pos;
   }
 }
 
 // The fully buffered part of write_slow(): fill what room there is, drain a
 // full buffer, and keep the rest; data as large as the buffer bypasses it.
-void file::write_buffered(const char* data, std::size_t size) {
-  std::size_t capacity = buffer_capacity();
-  if (size >= capacity) {
-    if (int error_number = write_buffer_and(data, size)) fail(error_number);
-    return;
-  }
-  std::size_t room = static_cast<std::size_t>(buffer_end_ - state_.pos);
+// Returns 0, or the errno of a failure, by which time all `size` bytes are
+// counted as accepted.
+int file::write_buffered(const char* data, std::size_t size) noexcept {
+  if (size >= buffer_capacity()) return write_buffer_and(data, size);
+  std::size_t room = static_cast<std::size_t>(buffer_end_ - pos);
   if (size > room) {
-    std::memcpy(state_.pos, data, room);
-    state_.pos += room;
+    std::memcpy(pos, data, room);
+    pos += room;
     data += room;
     size -= room;
-    drain_buffer();
+    if (int error_number = write_buffer_and(nullptr, 0)) {
+      bytes_drained_ += size;  // the rest of the call: accepted, and lost
+      return error_number;
+    }
   }
-  std::memcpy(state_.pos, data, size);
-  state_.pos += size;
+  std::memcpy(pos, data, size);
+  pos += size;
+  return 0;
 }
 
 void file::write_slow(const char* data, std::size_t size) {
-  ensure_usable();
+  begin_call();
   if (size == 0) return;  // `data` may be null: keep it away from memcpy
-  // stats() counts every byte of a call that threw as accepted (and lost),
-  // however much of it had reached the buffer when the error came.
-  const std::uint64_t accepted_after = bytes_drained_ + bytes_pending() + size;
-  try {
-    // Unbuffered, there is nothing to hold back: the call goes out whole.
-    if (!line_buffered_ || buffer_ == buffer_end_) {
-      write_buffered(data, size);
-      return;
-    }
-    // As stdio: everything through the last newline goes to the file now; a
-    // trailing partial line waits in the buffer.
-    const void* last_newline = size > 0 ? ::memrchr(data, '\n', size) : nullptr;
-    if (last_newline != nullptr) {
-      std::size_t through = static_cast<std::size_t>(static_cast<const char*>(last_newline) - data) + 1;
-      write_buffered(data, through);
-      drain_buffer();
-      data += through;
-      size -= through;
-    }
-    write_buffered(data, size);
-    state_.limit = state_.pos;
-  } catch (const std::system_error&) {
-    bytes_drained_ = accepted_after - bytes_pending();  // nothing is pending after a failure
-    throw;
+  // Unbuffered, there is nothing to hold back: the call goes out whole.
+  if (!line_buffered_ || buffer_ == buffer_end_) {
+    if (int error_number = write_buffered(data, size)) fail(error_number);
+    return;
   }
+  // As stdio: everything through the last newline goes to the file now; a
+  // trailing partial line waits in the buffer.
+  if (const void* last_newline = ::memrchr(data, '\n', size)) {
+    std::size_t through =
+        static_cast<std::size_t>(static_cast<const char*>(last_newline) - data) + 1;
+    std::size_t rest = size - through;
+    int error_number = write_buffered(data, through);
+    if (error_number == 0) error_number = write_buffer_and(nullptr, 0);
+    if (error_number != 0) {
+      bytes_drained_ += rest;  // the partial line after it: accepted, and lost
+      fail(error_number);
+    }
+    data += through;
+    size = rest;
+  }
+  if (int error_number = write_buffered(data, size)) fail(error_number);
+  limit = pos;
 }
 
 void file::flush() {
-  ensure_usable();
+  if (fd_ < 0 && borrower_ == nullptr && !lent_to_cursor_) return;  // closed: nothing pending
+  begin_call();
   drain_buffer();
 }
 
@@ -395,7 +508,7 @@ void file::flush() {
 int file::finish_close() noexcept {
   int error_number = error_;
   if (error_number == 0) error_number = write_buffer_and(nullptr, 0);
-  bytes_drained_ += bytes_pending();  // lost if the flush failed; still accepted
+  bytes_drained_ += static_cast<std::size_t>(pos - buffer_);  // lost if the flush failed
   if (owns_fd_ && system_calls.close(fd_) != 0 && errno != EINTR && error_number == 0) {
     // Linux releases the descriptor even when close() fails, and EINTR does
     // not mean the data is in doubt, so never retry; report anything else.
@@ -410,13 +523,30 @@ int file::finish_close() noexcept {
 
 void file::close() {
   if (fd_ < 0) return;
+  if (lent_to_cursor_) throw_lent_to_cursor();  // the writer stays open, nothing is lost
+  if (borrower_ != nullptr) {
+    try {
+      borrower_->give_back(*this);
+    } catch (const std::system_error&) {
+      // A write error while taking lent text back is the sticky error now:
+      // finish_close() releases the descriptor and it is thrown below.
+    }
+  }
   if (int error_number = finish_close()) {
     throw std::system_error(error_number, std::system_category(),
                             failure_message(closing_failed_ ? "close" : "write to"));
   }
 }
 
-void file::discard() noexcept {
+void file::close_and_report() noexcept {
+  if (borrower_ != nullptr) {
+    try {
+      borrower_->give_back(*this);
+    } catch (const std::system_error&) {
+      // The sticky error now; reported below with the rest.
+    }
+  }
+  lent_to_cursor_ = false;  // a cursor that outlives its writer is beyond help
   if (fd_ < 0) {
     free_buffer();  // closed, or a constructor that failed to open after taking it
     return;
@@ -426,7 +556,7 @@ void file::discard() noexcept {
     if (handler == nullptr) handler = default_error_handler;
     file_stats s = stats();
     handler(error_report{path_.c_str(), std::error_code(error_number, std::system_category()),
-                         s.bytes_accepted - s.bytes_written});
+                         s.bytes_accepted - s.bytes_written, closing_failed_});
   }
 }
 

@@ -1,152 +1,159 @@
 // The out-of-line part of fastout's formatting (include/fastout/format.h):
 // what happens when a formatted piece does not fit in the free space, and
-// printing through unbuffered and line-buffered writers.
-#include <fastout/format.h>
+// printing through unbuffered and line-buffered writers. It reaches the
+// writer only through the writer's internal interface (file.h).
+#include <fastout/file.h>
 
 #include <cstring>
 
 namespace fastout {
 namespace detail {
 
-void print_buffer::grow(std::size_t) {
-  if (overflowed_) {  // discarding: fmt only needs room to finish checking
+void throw_null_string() { throw fmt::format_error("string pointer is null"); }
+
+void print_buffer::on_grow(std::size_t capacity) {
+  file& f = *file_;
+  if (streaming_) {
+    // The streaming area is full: its text goes out, and fmt carries on.
+    f.send(data(), size());
     clear();
     return;
   }
-  file& f = *file_;
-  if (data() != f.buffer_) {
-    // Older text sits in front of this piece: send it, so the piece gets the
-    // whole buffer. The writer's position still marks where the piece began.
-    f.drain_buffer();
-    std::memmove(f.buffer_, data(), size());
-    set(f.buffer_, f.buffer_capacity());
+  // A piece in the writer's buffer starts at the writer's position; older
+  // text may sit in front of it.
+  const bool in_buffer = f.buffer_capacity() != 0 && data() == f.hot_state().pos;
+  if (in_buffer && capacity <= f.buffer_capacity()) {
+    // It fits in the buffer once the older text is sent: it stays whole.
+    set(f.make_room(data(), size()), f.buffer_capacity());
     return;
   }
-  // The piece alone is larger than the buffer. Writing part of it now would
-  // leave half a piece in the file if fmt later finds an error, so let fmt
-  // run to the end into scratch space; file::print_streaming() then writes
-  // it for real.
-  overflowed_ = true;
-  set(scratch_, sizeof scratch_);
-  clear();
+  // The piece is larger than the whole buffer (or there is none): from here
+  // it streams to the file as fmt makes it, through an area of at least
+  // streaming_chunk_size bytes where the writer can give one.
+  streaming_ = true;
+  auto [area, area_size] = f.streaming_area();
+  if (area == f.buffer_begin() && in_buffer) {
+    f.send(data(), size());  // the older text and the piece so far, one writev
+    set(area, area_size);
+    clear();
+  } else if (area != nullptr && area != f.buffer_begin() && size() < area_size) {
+    // A larger area of the writer's own: the piece moves there, and the
+    // older text goes out first.
+    std::memcpy(area, data(), size());
+    if (in_buffer) f.send(nullptr, 0);
+    set(area, area_size);
+  } else {
+    // No larger area to be had: stream through the one we have.
+    f.send(data(), size());
+    if (in_buffer) set(f.buffer_begin(), f.buffer_capacity());
+    clear();
+  }
 }
+
+void print_buffer::finish_streaming() {
+  streaming_ = false;  // done, whatever happens below
+  file& f = *file_;
+  if (data() == f.buffer_begin() && f.buffer_capacity() != 0) {
+    // The writer's own buffer was the streaming area: the rest is in place.
+    f.hot_state().pos = data() + size();
+    f.end_call(data());
+    return;
+  }
+  // The rest is in a side area: into the buffer as any other text.
+  f.write(data(), size());
+}
+
+void print_buffer::keep_text_after_error() noexcept {
+  streaming_ = false;
+  // After a write error, everything fmt made is counted and the error is
+  // sticky: there is nothing to keep. After a format error, the text is.
+  if (file_->error()) return;
+  try {
+    streaming_ = true;
+    finish_streaming();
+  } catch (const std::system_error&) {
+    // A write error now: it is the writer's sticky error, and the
+    // format_error in flight is what the caller sees first.
+  }
+}
+
+void print_out_of_line(file& f, format_function format, void* context) {
+  f.begin_call();
+  buffer_state& state = f.hot_state();
+  if (f.buffer_capacity() == 0) {
+    // No buffer to format into: the stack, and one write for the piece
+    // unless it outgrows this (see print_buffer::on_grow).
+    char stack[4096];
+    print_buffer out(f, stack, stack + sizeof stack);
+    format(context, out);
+    if (out.streaming()) {
+      out.finish_streaming();
+    } else {
+      f.write(out.data(), out.size());
+    }
+    return;
+  }
+  if (state.pos == f.buffer_end()) f.send(nullptr, 0);  // room for the first char
+  // Line buffering keeps limit at pos to send every call here; the piece
+  // may still use all the free space.
+  print_buffer out(f, state.pos, f.buffer_end());
+  format(context, out);
+  if (out.streaming()) {
+    out.finish_streaming();
+    return;
+  }
+  char* text = out.data();
+  state.pos = text + out.size();
+  f.end_call(text);
+}
+
+#ifdef FASTOUT_FMT_HAS_WRITER
+void writer_buffer::on_grow(std::size_t) {
+  file& f = *file_;
+  if (size() != 0 || data() != nullptr) give_back(f);  // the text so far, in order
+  f.begin_call();
+  if (f.buffer_capacity() == 0) {
+    // Unbuffered: nothing to borrow. Text waits in spare_, and goes out
+    // when it fills or when the writer is next called.
+    f.lend(this);
+    set(spare_, sizeof spare_);
+    return;
+  }
+  if (f.hot_state().pos == f.buffer_end()) f.send(nullptr, 0);
+  char* begin = f.lend(this).pos;
+  set(begin, static_cast<std::size_t>(f.buffer_end() - begin));
+}
+
+void writer_buffer::give_back(file& writer) {
+  char* begin = data();
+  std::size_t length = size();
+  set(nullptr, 0);
+  clear();
+  if (begin == spare_) {
+    writer.take_back(writer.hot_state().pos);
+    writer.send(spare_, length);
+    return;
+  }
+  if (begin == nullptr) {
+    writer.take_back(writer.hot_state().pos);
+    return;
+  }
+  writer.take_back(begin + length);
+  writer.end_call(begin);
+}
+#endif
 
 }  // namespace detail
 
+#ifdef FASTOUT_FMT_HAS_WRITER
+file::operator fmt::writer() { return fmt::writer(writer_buffer_); }
+#endif
+
 void file::vprint(fmt::string_view format, fmt::format_args args) {
-  auto format_into = [&](fmt::detail::buffer<char>& out) {
-    fmt::detail::vformat_to(out, format, args);
+  auto format_into = [&](detail::fmt_buffer_base& out) {
+    fmt::vformat_to(fmt::appender(out), format, args);
   };
   format_with(format_into);
-}
-
-void file::print_slow(detail::format_function format, void* context, bool validated) {
-  if (!validated) {
-    ensure_usable();
-    if (buffer_ == buffer_end_) {
-      print_unbuffered(format, context);
-      return;
-    }
-    if (state_.pos == buffer_end_) drain_buffer();
-    // Line buffering keeps limit at pos to send every call here; the piece
-    // may still use all the free space.
-    detail::print_buffer out(*this, buffer_end_);
-    format(context, out);
-    if (!out.overflowed()) {
-      state_.pos = out.data() + out.size();
-      if (line_buffered_) flush_complete_lines(out.data());
-      return;
-    }
-  }
-  print_streaming(format, context);
-}
-
-// Prints a piece larger than the buffer, whose format fmt has already
-// checked to the end: through the buffer, draining it whenever it is full.
-void file::print_streaming(detail::format_function format, void* context) {
-  // A local class has the member function's access to file's internals.
-  class streaming_buffer final : public fmt::detail::buffer<char> {
-   public:
-    explicit streaming_buffer(file& f)
-        : buffer<char>(f.state_.pos, 0, static_cast<std::size_t>(f.buffer_end_ - f.state_.pos)),
-          file_(f) {}
-
-   private:
-    void grow(std::size_t) override {
-      file_.state_.pos = data() + size();
-      file_.drain_buffer();
-      set(file_.buffer_, file_.buffer_capacity());
-      clear();
-    }
-    file& file_;
-  };
-  streaming_buffer out(*this);
-  format(context, out);
-  state_.pos = out.data() + out.size();
-  if (line_buffered_) flush_complete_lines(out.data());
-}
-
-// An unbuffered writer has no buffer to format into: format on the stack and
-// send each piece with one write (two passes if it is larger than that).
-void file::print_unbuffered(detail::format_function format, void* context) {
-  class stack_buffer final : public fmt::detail::buffer<char> {
-   public:
-    stack_buffer(file& f, bool streaming) : file_(f), streaming_(streaming) {
-      set(storage_, sizeof storage_);
-    }
-    bool overflowed() const { return overflowed_; }
-    void send() {
-      if (int error_number = file_.write_buffer_and(data(), size())) file_.fail(error_number);
-      clear();
-    }
-
-   private:
-    void grow(std::size_t) override {
-      if (streaming_) {
-        send();
-      } else {
-        overflowed_ = true;  // keep going only to let fmt check the format
-        clear();
-      }
-    }
-    file& file_;
-    bool streaming_;
-    bool overflowed_ = false;
-    char storage_[4096];
-  };
-  {
-    stack_buffer first(*this, false);
-    format(context, first);
-    if (!first.overflowed()) {
-      first.send();
-      return;
-    }
-  }
-  stack_buffer second(*this, true);
-  format(context, second);
-  second.send();
-}
-
-// Line buffering after a print: everything through the last newline of the
-// text just printed goes to the file; a trailing partial line stays.
-void file::flush_complete_lines(const char* text_begin) {
-  char* text_end = state_.pos;
-  const void* last_newline =
-      ::memrchr(text_begin, '\n', static_cast<std::size_t>(text_end - text_begin));
-  if (last_newline != nullptr) {
-    char* partial_line = static_cast<char*>(const_cast<void*>(last_newline)) + 1;
-    std::size_t partial_size = static_cast<std::size_t>(text_end - partial_line);
-    state_.pos = partial_line;
-    int error_number = write_buffer_and(nullptr, 0);
-    std::memmove(buffer_, partial_line, partial_size);
-    if (error_number != 0) {
-      bytes_drained_ += partial_size;  // accepted, and lost with the rest
-      state_.pos = state_.limit = buffer_;
-      fail(error_number);
-    }
-    state_.pos = buffer_ + partial_size;
-  }
-  state_.limit = state_.pos;
 }
 
 }  // namespace fastout

@@ -739,7 +739,7 @@ TEST(ErrorHandlerTest, DefaultHandlerPrintsOneLineToStderr) {
 TEST(ErrorHandlerTest, DefaultHandlerKeepsAVeryLongPathOnOneLine) {
   temp_dir dir;
   fastout_test::fd_capture capture(STDERR_FILENO, dir.file("stderr"));
-  fastout::error_report report{nullptr, system_error_code(EIO), 5};
+  fastout::error_report report{nullptr, system_error_code(EIO), 5, false};
   std::string long_path(5000, 'p');
   report.path = long_path.c_str();
   fastout::default_error_handler(report);

@@ -21,6 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fastout/file.h>
+
 #include "system_calls_internal.h"
 
 namespace fastout_test {
@@ -32,6 +34,13 @@ inline fastout::file_options with_buffer(std::size_t size,
   options.buffer_size = size;
   options.buffer_mode = mode;
   return options;
+}
+
+// f.vprint() with arguments taken by value: {fmt} 11 and later's
+// make_format_args() takes only lvalues.
+template <typename... T>
+void vprint_with(fastout::file& f, fmt::string_view format, T... values) {
+  f.vprint(format, fmt::make_format_args(values...));
 }
 
 // `for (std::size_t size : size_list{1, 2, 64})`

@@ -1,11 +1,16 @@
 // fastout: a fast, safe, buffered file writer for one thread.
 //
-// This is the core writer that every other fastout feature builds on. Its hot
-// path -- put() and write() while the data fits -- is one pointer comparison
-// and a copy, inline. Everything else (flushing, errors, line buffering) is out
-// of line in src/file.cpp.
+// This is the core writer that every other fastout feature builds on, and
+// the one header a user includes: it brings formatting (print, println, <<)
+// and the cursor with it. Its hot path -- put(), write() and print() while
+// the text fits -- is one pointer comparison and a copy, inline. Everything
+// else (flushing, errors, line buffering) is out of line in src/file.cpp.
 #ifndef FASTOUT_FILE_H_
 #define FASTOUT_FILE_H_
+
+#if __cplusplus < 201703L
+#  error "fastout's C++ API needs C++17 or later: compile with -std=c++17 (or newer)"
+#endif
 
 #include <cstddef>
 #include <cstdint>
@@ -16,22 +21,8 @@
 #include <type_traits>
 #include <utility>
 
-#include <fmt/compile.h>
-#include <fmt/format.h>
-
-#if defined(__GNUC__) || defined(__clang__)
-#  define FASTOUT_API __attribute__((visibility("default")))
-#  define FASTOUT_ALWAYS_INLINE inline __attribute__((always_inline))
-#  define FASTOUT_LIKELY(x) __builtin_expect(!!(x), 1)
-#else
-#  define FASTOUT_API
-#  define FASTOUT_ALWAYS_INLINE inline
-#  define FASTOUT_LIKELY(x) (x)
-#endif
-
-#define FASTOUT_VERSION_MAJOR 0
-#define FASTOUT_VERSION_MINOR 1
-#define FASTOUT_VERSION_PATCH 0
+#include <fastout/config.h>
+#include <fastout/format.h>
 
 struct iovec;
 
@@ -45,6 +36,11 @@ namespace fastout {
 /// nothing measurable above 1 MiB. 256 KiB keeps a writer's memory modest while
 /// staying within a few percent of the best.
 inline constexpr std::size_t default_buffer_size = 256 * 1024;
+
+/// A formatted piece larger than the whole buffer goes to the file in chunks
+/// of at least this size. A writer whose buffer is smaller gets a streaming
+/// area of this size the first time one print() outgrows its buffer.
+inline constexpr std::size_t streaming_chunk_size = 64 * 1024;
 
 /// What happens to an existing file at the path when it is opened.
 enum class open_mode {
@@ -71,13 +67,22 @@ struct file_options {
   buffering buffer_mode = buffering::automatic;
   /// {fmt}-style open flags (file::CREATE | file::APPEND | ...), used exactly
   /// as given instead of `mode` when set; -1, the default, means `mode`.
-  /// Write access is implied (file::WRONLY unless file::RDWR is given).
+  /// Write access is implied (file::WRONLY unless file::RDWR is given), and
+  /// O_CLOEXEC is always added. O_SYNC and O_DSYNC are accepted as well.
   int flags = -1;
 };
 
 /// Counters a writer keeps; reading them costs nothing on the hot path.
+///
+/// One rule on every path: a call's bytes are accepted as it hands them to
+/// the writer. put() and write() hand over all their bytes, even when they
+/// throw; print() hands over the text {fmt} makes, so a print that meets a
+/// write error counts the text made before the error. A print whose format
+/// turns out to be invalid hands over nothing -- unless its text was larger
+/// than the buffer, in which case what already streamed to the file counts.
+/// bytes_accepted - bytes_written is what a failed writer lost.
 struct file_stats {
-  /// Bytes handed to put()/write(), including those of a call that threw.
+  /// Bytes handed to the writer, including those of a call that threw.
   std::uint64_t bytes_accepted = 0;
   /// Bytes the kernel reported as written: exact even after an error.
   std::uint64_t bytes_written = 0;
@@ -87,11 +92,12 @@ struct file_stats {
   std::uint64_t flushes = 0;
 };
 
-/// What a writer that is destroyed without close() could not write.
+/// What a writer that is destroyed without close() could not do.
 struct error_report {
-  const char* path;            ///< the path, or a name such as "<stdout>"
-  std::error_code error;       ///< the cause
-  std::uint64_t bytes_lost;    ///< bytes accepted that never reached the file
+  const char* path;          ///< the path, or a name such as "<stdout>"
+  std::error_code error;     ///< the cause
+  std::uint64_t bytes_lost;  ///< bytes accepted that never reached the file
+  bool close_failed;         ///< the cause came from close() itself
 };
 
 /// Called when a writer is destroyed (or move-assigned over) without close()
@@ -123,13 +129,7 @@ class cstring_view {
   const char* str_;
 };
 
-// The part of a writer the inline hot path touches. It is first in the
-// object and standard-layout so that a C inline fast path can share it.
-struct buffer_state {
-  char* pos;    // where the next byte goes
-  char* limit;  // the hot path may fill up to here; pos == limit sends
-                // the next call out of line (full, line mode, error, closed)
-};
+using buffer_state = fastout_buffer_state;
 
 struct buffer_size_param {
   std::size_t value;
@@ -144,6 +144,45 @@ struct permissions_key {
   constexpr permissions_param operator=(unsigned bits) const noexcept { return {bits}; }
 };
 
+// Something that writes into a writer's free space on its own, between the
+// writer's own calls: fmt::writer's buffer, a stream buffer. While the space
+// is lent, the writer's hot path goes out of line, where the writer first
+// asks for it back (a cursor cannot be asked: see lend()).
+class buffer_borrower {
+ public:
+  // Hands back the space and the text written into it, in order, with
+  // writer.take_back() (and writer.send() or writer.end_call() if the text
+  // needs them). Afterwards the borrower must borrow again before it
+  // writes. Throws what those throw.
+  virtual void give_back(file& writer) = 0;
+  // Bytes written into the space and not yet given back.
+  virtual std::size_t bytes_held() const noexcept = 0;
+
+ protected:
+  ~buffer_borrower() = default;
+};
+
+#ifdef FASTOUT_FMT_HAS_WRITER
+// The buffer behind the fmt::writer a file converts to ({fmt} 11.1 and
+// later). It borrows the writer's free space while fmt writes into it; an
+// unbuffered writer has none, so its text waits in spare_ until it is given
+// back or spare_ fills.
+class FASTOUT_API writer_buffer final : public fmt_buffer<writer_buffer>, public buffer_borrower {
+ public:
+  explicit writer_buffer(file& f) noexcept : fmt_buffer(nullptr, 0), file_(&f) {}
+  writer_buffer(const writer_buffer&) = delete;
+  writer_buffer& operator=(const writer_buffer&) = delete;
+
+  void on_grow(std::size_t capacity);
+  void give_back(file& writer) override;
+  std::size_t bytes_held() const noexcept override { return size(); }
+
+ private:
+  file* file_;
+  char spare_[256];
+};
+#endif
+
 }  // namespace detail
 
 /// `fastout::buffer_size = n` as a parameter of output_file(), as in {fmt}.
@@ -153,13 +192,6 @@ inline constexpr detail::permissions_key permissions{};
 
 class cursor;
 
-namespace detail {
-class print_buffer;
-template <typename T> struct hex_value;
-// Formats into a fmt buffer; lets out-of-line code re-run an inline format.
-using format_function = void (*)(void* context, fmt::detail::buffer<char>& out);
-}  // namespace detail
-
 /// A buffered writer to one file descriptor, for one thread at a time.
 ///
 /// Errors are reported as std::system_error carrying errno and the path, at the
@@ -167,7 +199,7 @@ using format_function = void (*)(void* context, fmt::detail::buffer<char>& out);
 /// stats().bytes_written says exactly how much reached the file. close() is
 /// the checked way out; the destructor flushes, never throws, and reports what
 /// it could not write through the error handler (see set_error_handler()).
-class FASTOUT_API file {
+class FASTOUT_API file : private fastout_buffer_state {
  public:
   /// {fmt}-compatible open flags, for `output_file(path, file::WRONLY | ...)`.
   /// As in {fmt} they are passed to open() as they are: without CREATE the
@@ -191,16 +223,20 @@ class FASTOUT_API file {
   /// Writes to `fd` without owning it: close() flushes but leaves it open.
   static file borrow(int fd, const file_options& options = {}, std::string name = {});
 
+  /// Flushes and closes; what could not be written goes to the error handler.
   ~file();
+  /// A moved-from writer is closed, with zero counters and no error.
   file(file&& other) noexcept;
+  /// Closes this writer first (reporting as the destructor does).
   file& operator=(file&& other) noexcept;
   file(const file&) = delete;
   file& operator=(const file&) = delete;
+  void swap(file& other) noexcept;
 
   /// Writes one byte. Inline: a comparison and a store while it fits.
   FASTOUT_ALWAYS_INLINE void put(char c) {
-    if (FASTOUT_LIKELY(state_.pos != state_.limit)) {
-      *state_.pos++ = c;
+    if (FASTOUT_LIKELY(pos != limit)) {
+      *pos++ = c;
       return;
     }
     put_slow(c);
@@ -213,9 +249,9 @@ class FASTOUT_API file {
     // size - 1: an empty write goes out of line, so memcpy never sees the
     // null data of an empty string_view (undefined behaviour) and a closed
     // writer throws even for it.
-    if (FASTOUT_LIKELY(size - 1 < static_cast<std::size_t>(state_.limit - state_.pos))) {
-      std::memcpy(state_.pos, data, size);
-      state_.pos += size;
+    if (FASTOUT_LIKELY(size - 1 < static_cast<std::size_t>(limit - pos))) {
+      std::memcpy(pos, data, size);
+      pos += size;
       return;
     }
     write_slow(static_cast<const char*>(data), size);
@@ -224,21 +260,24 @@ class FASTOUT_API file {
 
   /// Formats with {fmt} straight into the buffer, as fmt::ostream::print:
   /// the format string is checked at compile time (use fmt::runtime() for one
-  /// known only at run time). Text is never split across a flush unless it is
-  /// larger than the whole buffer, and a format error at run time throws
-  /// fmt::format_error and leaves no part of the text in the file.
+  /// known only at run time), and every argument is formatted exactly once.
+  /// Text that fits in the buffer is never split across a flush, and a format
+  /// error at run time throws fmt::format_error and leaves none of it in the
+  /// file. Text larger than the whole buffer streams to the file as {fmt}
+  /// makes it, in chunks of at least streaming_chunk_size; a format error
+  /// then leaves what already streamed out, as {fmt} itself does.
   template <typename... T>
   void print(fmt::format_string<T...> format, T&&... args);
   /// The same for a compiled format, `print(FMT_COMPILE("{}\n"), x)`: the
   /// fastest way to format, which fmt::output_file cannot take.
   template <typename S, typename... T,
-            std::enable_if_t<std::is_base_of<fmt::detail::compiled_string, S>::value, int> = 0>
+            std::enable_if_t<detail::is_compiled_format_string<S>::value, int> = 0>
   void print(const S& format, T&&... args);
   /// print() followed by '\n', written as one piece.
   template <typename... T>
   void println(fmt::format_string<T...> format, T&&... args);
   template <typename S, typename... T,
-            std::enable_if_t<std::is_base_of<fmt::detail::compiled_string, S>::value, int> = 0>
+            std::enable_if_t<detail::is_compiled_format_string<S>::value, int> = 0>
   void println(const S& format, T&&... args);
   /// print() with type-erased arguments, as fmt::vprint.
   void vprint(fmt::string_view format, fmt::format_args args);
@@ -250,7 +289,16 @@ class FASTOUT_API file {
   template <typename T>
   file& operator<<(const T& value);
 
-  /// Sends everything buffered to the file. Throws on error (sticky).
+#ifdef FASTOUT_FMT_HAS_WRITER
+  /// A fmt::writer over this writer's buffer, as fmt::ostream converts to
+  /// one ({fmt} 11.1 and later). Text printed through it and through the
+  /// writer itself comes out in the order it was printed. Line buffering
+  /// applies to its text at the writer's next call.
+  operator fmt::writer();
+#endif
+
+  /// Sends everything buffered to the file. Throws on error (sticky). On a
+  /// closed writer it does nothing, as fmt::ostream::flush().
   void flush();
   /// Flushes, then closes the descriptor if this writer owns it. Idempotent:
   /// closing a closed writer does nothing. Throws std::system_error if
@@ -259,7 +307,7 @@ class FASTOUT_API file {
   void close();
 
   /// A fast local cursor for tight loops; see fastout::cursor.
-  cursor make_cursor() noexcept;
+  cursor make_cursor();
 
   bool is_open() const noexcept { return fd_ >= 0; }
   int descriptor() const noexcept { return fd_; }
@@ -269,28 +317,66 @@ class FASTOUT_API file {
   std::size_t buffer_capacity() const noexcept {
     return static_cast<std::size_t>(buffer_end_ - buffer_);
   }
-  /// Bytes accepted that have not been sent to the file yet.
-  std::size_t bytes_pending() const noexcept {
-    return static_cast<std::size_t>(state_.pos - buffer_);
-  }
+  /// Bytes accepted that have not been sent to the file yet. Text a live
+  /// cursor has put counts once the cursor commits.
+  std::size_t bytes_pending() const noexcept;
   bool line_buffered() const noexcept { return line_buffered_; }
   /// The sticky error, or an empty error_code while all is well.
   std::error_code error() const noexcept;
   file_stats stats() const noexcept;
 
+  // ---------------------------------------------------------------------
+  // The writer's internal interface, for fastout's own features that write
+  // into its buffer (formatting, the cursor, the C API, stream adapters).
+  // Not for users: it may change in any release. Everything here but the
+  // accessors is out of line.
+
+  /// The state the inline hot paths share, C's fastout_putc() included.
+  detail::buffer_state& hot_state() noexcept { return *this; }
+  /// The writer whose hot state this is.
+  static file& from_hot_state(detail::buffer_state& state) noexcept {
+    return static_cast<file&>(state);
+  }
+  char* buffer_begin() const noexcept { return buffer_; }
+  char* buffer_end() const noexcept { return buffer_end_; }
+  /// Starts a call that runs out of line: takes lent space back, and throws
+  /// std::system_error if the writer is closed, has failed, or is lent to a
+  /// cursor (EBUSY).
+  void begin_call();
+  /// Ends a call whose text is [text_begin, pos): on a line-buffered writer,
+  /// everything through its last '\n' goes to the file.
+  void end_call(const char* text_begin);
+  /// Makes room for a piece of text that is being written at pos and is
+  /// not yet part of the buffer: sends everything before `piece` (== pos),
+  /// moves the piece's `size` bytes to the front of the buffer, and returns
+  /// where it now starts. On a write error the piece counts as accepted and
+  /// lost, and std::system_error is thrown.
+  char* make_room(char* piece, std::size_t size);
+  /// Sends everything buffered, then `size` bytes at `data` (which may be in
+  /// the buffer, right at pos), in as few system calls as possible; the
+  /// buffer is empty afterwards. Throws std::system_error on a write error.
+  void send(const char* data, std::size_t size);
+  /// Where a piece larger than the buffer streams through: the buffer itself
+  /// if it holds at least streaming_chunk_size bytes, otherwise a streaming
+  /// area allocated the first time it is asked for. {nullptr, 0} if that
+  /// allocation failed: the caller streams through what it has.
+  std::pair<char*, std::size_t> streaming_area() noexcept;
+  /// Lends the free space to `borrower` (nullptr: a cursor, which cannot
+  /// give it back on demand) and returns the part it may fill. Until
+  /// take_back(), every call of the writer's own goes out of line, where
+  /// begin_call() takes it back. Throws std::system_error(EBUSY) if the
+  /// space is already lent to a cursor.
+  detail::buffer_state lend(detail::buffer_borrower* borrower);
+  /// Ends a loan: the writer carries on from `end`.
+  void take_back(char* end) noexcept;
+
  private:
-  friend class cursor;
-  friend class detail::print_buffer;
   template <typename F>
-  static void call_format(void* context, fmt::detail::buffer<char>& out) {
+  static void call_format(void* context, detail::fmt_buffer_base& out) {
     (*static_cast<F*>(context))(out);
   }
   template <typename F>
   void format_with(F& format);
-  void print_slow(detail::format_function format, void* context, bool validated);
-  void print_unbuffered(detail::format_function format, void* context);
-  void print_streaming(detail::format_function format, void* context);
-  void flush_complete_lines(const char* text_begin);
   template <typename T>
   FASTOUT_ALWAYS_INLINE void write_scalar(T value);
   template <typename T>
@@ -302,22 +388,27 @@ class FASTOUT_API file {
 
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
-  void write_buffered(const char* data, std::size_t size);
-  void ensure_usable() const;
+  int write_buffered(const char* data, std::size_t size) noexcept;
+  void reclaim_space();
+  void restore_limit() noexcept;
   [[noreturn]] void throw_unusable() const;
+  [[noreturn]] void throw_lent_to_cursor() const;
   [[noreturn]] void fail(int error_number);
   std::string failure_message(const char* action) const;
   void drain_buffer();
   int write_buffer_and(const char* data, std::size_t size) noexcept;
   int write_vector(struct ::iovec* iov, int count) noexcept;
   int finish_close() noexcept;
-  void release() noexcept;
   void free_buffer() noexcept;
-  void discard() noexcept;
+  void close_and_report() noexcept;
 
-  detail::buffer_state state_;  // first: the hot path and the C API use it
+  // The base fastout_buffer_state holds pos and limit: first, for the hot
+  // path and the C API.
   char* buffer_;                // start of the buffer (or a shared empty spot)
   char* buffer_end_;
+  char* streaming_area_ = nullptr;  // for pieces larger than a small buffer
+  detail::buffer_borrower* borrower_ = nullptr;  // who the free space is lent to
+  bool lent_to_cursor_ = false;  // ... or lent to a cursor, which cannot give it back
   int fd_ = -1;
   bool owns_fd_ = false;
   bool line_buffered_ = false;
@@ -328,7 +419,16 @@ class FASTOUT_API file {
   std::uint64_t write_calls_ = 0;
   std::uint64_t flushes_ = 0;
   std::string path_;
+#ifdef FASTOUT_FMT_HAS_WRITER
+  detail::writer_buffer writer_buffer_{*this};
+#endif
 };
+
+inline void swap(file& a, file& b) noexcept { a.swap(b); }
+
+/// {fmt}'s name for its writer: code written for fmt::ostream compiles
+/// against fastout::ostream.
+using ostream = file;
 
 /// A copy of a writer's buffer cursor in local variables, for tight loops.
 ///
@@ -339,12 +439,18 @@ class FASTOUT_API file {
 /// hand-written buffer. Use it for byte-at-a-time loops; use file::put() and
 /// file::write() everywhere else.
 ///
-/// While a cursor is alive, write only through it: it hands the position back
-/// to the writer in its destructor (or in commit()).
+/// While a cursor is alive the writer's buffer is lent to it: write only
+/// through the cursor. A call on the writer itself (write, print, flush,
+/// close, ...) throws std::system_error(EBUSY) instead of losing the
+/// cursor's bytes, and stats() counts them once the cursor commits. The
+/// cursor hands its position back in commit() and in its destructor.
 class cursor {
  public:
-  explicit cursor(file& f) noexcept : file_(&f), pos_(f.state_.pos), limit_(f.state_.limit) {}
-  ~cursor() { commit(); }
+  /// Throws std::system_error(EBUSY) if another cursor is alive on `f`.
+  explicit cursor(file& f) : file_(&f) { borrow(); }
+  ~cursor() {
+    if (pos_ != nullptr) file_->take_back(pos_);
+  }
   cursor(const cursor&) = delete;
   cursor& operator=(const cursor&) = delete;
 
@@ -353,7 +459,7 @@ class cursor {
       *pos_++ = c;
       return;
     }
-    sync_around([&] { file_->put_slow(c); });
+    sync_around([&] { file_->put(c); });
   }
   FASTOUT_ALWAYS_INLINE void write(const void* data, std::size_t size) {
     if (FASTOUT_LIKELY(size - 1 < static_cast<std::size_t>(limit_ - pos_))) {  // as file::write
@@ -361,63 +467,82 @@ class cursor {
       pos_ += size;
       return;
     }
-    sync_around([&] { file_->write_slow(static_cast<const char*>(data), size); });
+    sync_around([&] { file_->write(data, size); });
   }
   FASTOUT_ALWAYS_INLINE void write(std::string_view s) { write(s.data(), s.size()); }
   void flush() {
     sync_around([&] { file_->flush(); });
   }
 
-  /// Hands the position back to the writer; the cursor stays usable.
-  void commit() noexcept {
-    if (pos_ != nullptr) file_->state_.pos = pos_;
+  /// Hands the position back to the writer, so that its stats() count the
+  /// cursor's bytes; the cursor stays usable.
+  void commit() {
+    sync_around([] {});
   }
 
  private:
+  void borrow() {
+    detail::buffer_state space = file_->lend(nullptr);
+    pos_ = space.pos;
+    limit_ = space.limit;
+  }
   template <typename F>
-  FASTOUT_ALWAYS_INLINE void sync_around(F&& out_of_line_call) {
-    commit();  // not a plain store: after a throw pos_ is null
-    // If the call throws, the writer's own position is the truth: a null
-    // cursor neither writes it back nor stores, and the next call goes
-    // out of line again to meet the sticky error.
+  FASTOUT_ALWAYS_INLINE void sync_around(F&& call_on_the_writer) {
+    // If the call throws, the writer's own position is the truth: the
+    // cursor stays null, gives nothing back in its destructor, and its next
+    // call goes out of line again to meet the sticky error.
+    if (pos_ != nullptr) file_->take_back(pos_);
     pos_ = limit_ = nullptr;
-    out_of_line_call();
-    pos_ = file_->state_.pos;
-    limit_ = file_->state_.limit;
+    call_on_the_writer();
+    borrow();
   }
 
   file* file_;
-  char* pos_;
-  char* limit_;
+  char* pos_ = nullptr;
+  char* limit_ = nullptr;
 };
 
-inline cursor file::make_cursor() noexcept { return cursor(*this); }
+inline cursor file::make_cursor() { return cursor(*this); }
 
 namespace detail {
-inline void apply_param(file_options& o, buffer_size_param p) { o.buffer_size = p.value; }
-inline void apply_param(file_options& o, permissions_param p) { o.permissions = p.value; }
+template <typename P>
+struct unsupported_output_file_parameter : std::false_type {};
+
 // When parameters disagree, the last one wins: an open_mode after flags
 // replaces them.
-inline void apply_param(file_options& o, open_mode m) {
-  o.mode = m;
-  o.flags = -1;
-}
-inline void apply_param(file_options& o, buffering b) { o.buffer_mode = b; }
-// Integers and unscoped enums: a single flag such as file::APPEND has the type
-// of file's unnamed enum, and must work as it does in {fmt}.
-template <typename T, typename = std::enable_if_t<std::is_integral<T>::value ||
-                                                  (std::is_enum<T>::value &&
-                                                   std::is_convertible<T, int>::value)>>
-void apply_param(file_options& o, T flags) {
-  o.flags = static_cast<int>(flags);
+template <typename P>
+void apply_param(file_options& o, const P& p) {
+  if constexpr (std::is_same<P, buffer_size_param>::value) {
+    o.buffer_size = p.value;
+  } else if constexpr (std::is_same<P, fmt::detail::buffer_size>::value) {
+    o.buffer_size = p.value;  // fmt::buffer_size = n, from half-migrated code
+  } else if constexpr (std::is_same<P, permissions_param>::value) {
+    o.permissions = p.value;
+  } else if constexpr (std::is_same<P, open_mode>::value) {
+    o.mode = p;
+    o.flags = -1;
+  } else if constexpr (std::is_same<P, buffering>::value) {
+    o.buffer_mode = p;
+  } else if constexpr (std::is_integral<P>::value ||
+                       (std::is_enum<P>::value && std::is_convertible<P, int>::value)) {
+    // A single flag such as file::APPEND has the type of file's unnamed
+    // enum, and must work as it does in {fmt}.
+    o.flags = static_cast<int>(p);
+  } else {
+    static_assert(unsupported_output_file_parameter<P>::value,
+                  "output_file() takes fastout::buffer_size = n (or fmt::buffer_size = n), "
+                  "fastout::permissions = bits, a fastout::open_mode, a fastout::buffering, "
+                  "or {fmt}-style flags such as file::WRONLY | file::CREATE");
+  }
 }
 }  // namespace detail
 
 /// Opens a writer, {fmt} style: `output_file(path, fastout::buffer_size = n)`.
-/// Parameters in any order: buffer_size = n, permissions = bits, an open_mode,
-/// a buffering, or {fmt}-style flags (file::WRONLY | file::CREATE | file::APPEND).
+/// Parameters in any order: buffer_size = n (fastout's or {fmt}'s),
+/// permissions = bits, an open_mode, a buffering, or {fmt}-style flags
+/// (file::WRONLY | file::CREATE | file::APPEND).
 template <typename... Params>
-file output_file(detail::cstring_view path, Params... params) {
+file output_file(detail::cstring_view path, const Params&... params) {
   file_options options;
   (detail::apply_param(options, params), ...);
   return file(path, options);
@@ -431,10 +556,130 @@ FASTOUT_API file stdout_file(const file_options& options = {});
 FASTOUT_API file stderr_file();
 FASTOUT_API file stderr_file(const file_options& options);
 
-}  // namespace fastout
+// ------------------------------------------------------------- printing
 
-// Formatting (print, println, <<) is a feature of its own; its definitions
-// live in format.h, which is always available through this header.
-#include <fastout/format.h>
+template <typename F>
+FASTOUT_ALWAYS_INLINE void file::format_with(F& format) {
+  if (FASTOUT_LIKELY(pos != limit)) {
+    detail::print_buffer out(*this, pos, limit);
+    format(out);
+    if (FASTOUT_LIKELY(!out.streaming())) {
+      pos = out.data() + out.size();
+      return;
+    }
+    out.finish_streaming();
+    return;
+  }
+  detail::print_out_of_line(*this, &call_format<F>, &format);
+}
+
+template <typename... T>
+void file::print(fmt::format_string<T...> format, T&&... args) {
+#ifdef FASTOUT_FORMAT_CACHE
+  auto format_args = fmt::make_format_args(args...);
+  fmt::string_view format_string = format;
+  auto format_into = [&](detail::fmt_buffer_base& out) {
+    detail::format_static(out, format_string, format_args, args...);
+  };
+  format_with(format_into);
+#else
+  vprint(format, fmt::make_format_args(args...));
+#endif
+}
+
+template <typename S, typename... T,
+          std::enable_if_t<detail::is_compiled_format_string<S>::value, int>>
+void file::print(const S& format, T&&... args) {
+  if constexpr (detail::bounded_format<S, T...>::value) {
+    std::size_t bound = detail::bounded_format<S, T...>::max_size(args...);
+    // bound - 1, as file::write(): an empty text goes out of line, so that a
+    // closed writer, or one with a sticky error, throws even for it.
+    if (FASTOUT_LIKELY(bound - 1 < static_cast<std::size_t>(limit - pos))) {
+      pos = fmt::format_to(pos, format, args...);
+      return;
+    }
+  }
+  auto format_into = [&](detail::fmt_buffer_base& out) {
+    fmt::format_to(fmt::appender(out), format, std::forward<T>(args)...);
+  };
+  format_with(format_into);
+}
+
+template <typename... T>
+void file::println(fmt::format_string<T...> format, T&&... args) {
+  auto format_args = fmt::make_format_args(args...);
+  fmt::string_view format_string = format;
+  auto format_into = [&](detail::fmt_buffer_base& out) {
+#ifdef FASTOUT_FORMAT_CACHE
+    detail::format_static(out, format_string, format_args, args...);
+#else
+    fmt::vformat_to(fmt::appender(out), format_string, format_args);
+#endif
+    out.push_back('\n');
+  };
+  format_with(format_into);
+}
+
+template <typename S, typename... T,
+          std::enable_if_t<detail::is_compiled_format_string<S>::value, int>>
+void file::println(const S& format, T&&... args) {
+  if constexpr (detail::bounded_format<S, T...>::value) {
+    // bound < room leaves a byte for the '\n', and cannot wrap as bound + 1 would.
+    std::size_t bound = detail::bounded_format<S, T...>::max_size(args...);
+    if (FASTOUT_LIKELY(bound < static_cast<std::size_t>(limit - pos))) {
+      pos = fmt::format_to(pos, format, args...);
+      *pos++ = '\n';
+      return;
+    }
+  }
+  auto format_into = [&](detail::fmt_buffer_base& out) {
+    fmt::format_to(fmt::appender(out), format, std::forward<T>(args)...);
+    out.push_back('\n');
+  };
+  format_with(format_into);
+}
+
+template <typename T>
+FASTOUT_ALWAYS_INLINE void file::write_scalar(T value) {
+  constexpr std::size_t max_size = detail::max_scalar_size<T>();
+  if (FASTOUT_LIKELY(static_cast<std::size_t>(limit - pos) >= max_size)) {
+    pos = detail::format_scalar(pos, value);
+    return;
+  }
+  write_scalar_slow(value);
+}
+
+template <typename T>
+void file::write_scalar_slow(T value) {
+  char text[detail::max_scalar_size<T>()];
+  char* end = detail::format_scalar(text, value);
+  write_slow(text, static_cast<std::size_t>(end - text));
+}
+
+template <typename T>
+file& file::operator<<(const T& value) {
+  if constexpr (detail::is_fast_scalar<T>::value || detail::is_hex_value<T>::value) {
+    write_scalar(value);
+  } else if constexpr (std::is_same<T, char>::value) {
+    put(value);
+  } else if constexpr (std::is_same<T, bool>::value) {
+    write(value ? std::string_view("true") : std::string_view("false"));
+  } else if constexpr (detail::formats_as_string<T>::value) {
+    if constexpr (std::is_pointer<T>::value) {
+      if (value == nullptr) {  // fmt's format_error, not strlen(nullptr)
+        print(FMT_COMPILE("{}"), value);
+        return *this;
+      }
+    }
+    write(std::string_view(value));
+  } else {
+    // fmt's runtime "{}", the definition of the text; its compiled "{}"
+    // differs for some types (nullptr throws instead of writing "0x0").
+    print("{}", value);
+  }
+  return *this;
+}
+
+}  // namespace fastout
 
 #endif  // FASTOUT_FILE_H_

@@ -1,27 +1,50 @@
-// fastout formatting: {fmt} format strings, compiled formats and scalar
-// output, written straight into a fastout::file's buffer.
+// fastout formatting: the route from {fmt} into a writer's buffer.
 //
-// There is no formatter of our own here: the text is {fmt}'s. What this adds
-// is the path into the file: fmt writes into the free space of the writer's
-// buffer through a fmt::detail::buffer whose grow() is the only way out of
-// line, with no temporary string and no heap allocation, whatever the size.
+// There is no formatter of our own here: the text is always {fmt}'s. What this
+// header adds is the way into the buffer, used by file::print(), println()
+// and << (defined in file.h, which includes this header; users include
+// file.h):
 //
-// A formatted piece is never split across a flush unless it is larger than
-// the whole buffer. If it does not fit in the free space, the older text is
-// sent and the piece moves to the front of the buffer. If it is larger than
-// the buffer, the rest of the first pass is discarded -- fmt still checks the
-// whole format, so a format error throws before anything of the piece is
-// written -- and a second pass streams it through the buffer.
+// - A compiled format (FMT_COMPILE) whose longest text can be bounded at
+//   compile time -- literal text, and fields of scalars and strings, with
+//   specs where the {fmt} version lets fastout read them -- is written by fmt
+//   through a char* after one room check: bounded_format.
+// - Everything else formats into print_buffer, a fmt buffer over the
+//   writer's free space. Its growth (src/format.cpp) sends older text to
+//   make room, so that a piece that fits in the buffer is never split
+//   across a flush; a piece larger than the whole buffer streams to the
+//   file as fmt makes it. Every argument is formatted exactly once.
+// - Runtime format strings go through the format cache (detail/
+//   format_cache.h) where the {fmt} version has it, else fmt::vformat_to.
+//
+// This header does not need the writer's definition: the parts that touch
+// the writer are out of line, in src/format.cpp.
 #ifndef FASTOUT_FORMAT_H_
 #define FASTOUT_FORMAT_H_
 
-#include <fastout/file.h>
+#if __cplusplus < 201703L
+#  error "fastout's C++ API needs C++17 or later: compile with -std=c++17 (or newer)"
+#endif
 
+#include <cstddef>
 #include <limits>
-#include <tuple>
-#include <utility>
+#include <string_view>
+#include <type_traits>
+
+#include <fastout/config.h>
+#include <fastout/detail/fmt_compat.h>
+#include <fastout/detail/format_cache.h>
 
 namespace fastout {
+
+class file;
+
+namespace detail {
+template <typename T>
+struct hex_value {
+  T value;
+};
+}  // namespace detail
 
 /// Writes an integer as hexadecimal digits, as fmt's "{:x}": `out << hex(255)`
 /// writes "ff".
@@ -33,34 +56,51 @@ constexpr detail::hex_value<T> hex(T value) noexcept {
 
 namespace detail {
 
-template <typename T>
-struct hex_value {
-  T value;
-};
+// ------------------------------------------------------- the print buffer
 
-// fmt's buffer over the free space of a writer: the first pass of a print.
-// Its grow() (src/format.cpp) sends older text to make room, or, when the
-// piece alone is larger than the buffer, switches to discarding into
-// scratch_ so fmt can finish checking the format.
-class FASTOUT_API print_buffer final : public fmt::detail::buffer<char> {
+// fmt's buffer over the free space of a writer, for one print. While the
+// piece fits in the buffer it stays there, whole; once it proves larger than
+// the whole buffer, it streams: each time the area fills, its text goes to
+// the file, and fmt carries on into the emptied area.
+class FASTOUT_API print_buffer final : public fmt_buffer<print_buffer> {
  public:
-  FASTOUT_ALWAYS_INLINE print_buffer(file& f, char* end) noexcept
-      : buffer<char>(f.state_.pos, 0, static_cast<std::size_t>(end - f.state_.pos)), file_(&f) {}
+  // Formats into [begin, end): the writer's free space starting at its pos,
+  // or, for an unbuffered writer, an area of the caller's.
+  FASTOUT_ALWAYS_INLINE print_buffer(file& f, char* begin, char* end) noexcept
+      : fmt_buffer(begin, static_cast<std::size_t>(end - begin)), file_(&f) {}
   print_buffer(const print_buffer&) = delete;
   print_buffer& operator=(const print_buffer&) = delete;
-  ~print_buffer() = default;
+  // A piece that streamed out and then met a format error keeps the text
+  // fmt made before the error, as fmt's own buffers do: part of it is in
+  // the file already.
+  FASTOUT_ALWAYS_INLINE ~print_buffer() {
+    if (FASTOUT_UNLIKELY(streaming_)) keep_text_after_error();
+  }
 
-  // True if the piece turned out larger than the whole buffer: nothing of it
-  // is in the buffer, and the format was checked to the end.
-  bool overflowed() const noexcept { return overflowed_; }
+  // True once the piece outgrew the whole buffer and began to stream out.
+  bool streaming() const noexcept { return streaming_; }
+  // After a streaming piece is complete: puts its last part into the
+  // writer and ends the call.
+  void finish_streaming();
+  // fmt wants room for `capacity` chars in all.
+  void on_grow(std::size_t capacity);
 
  private:
-  void grow(std::size_t capacity) override;
+  void keep_text_after_error() noexcept;
 
   file* file_;
-  bool overflowed_ = false;
-  char scratch_[64];
+  bool streaming_ = false;
 };
+
+// Formats into a fmt buffer; lets out-of-line code run an inline format.
+using format_function = void (*)(void* context, fmt_buffer_base& out);
+
+// A print whose writer's hot path is closed (pos == limit): a full buffer,
+// line buffering, no buffer, an error, a closed writer, lent space.
+FASTOUT_API void print_out_of_line(file& f, format_function format, void* context);
+
+
+// ------------------------------------------------------- scalars for <<
 
 template <typename T>
 struct is_hex_value : std::false_type {};
@@ -95,16 +135,7 @@ FASTOUT_ALWAYS_INLINE char* format_scalar(char* out, hex_value<T> hex) {
   return fmt::format_to(out, FMT_COMPILE("{:x}"), hex.value);
 }
 
-// True for the types fmt formats as strings (C strings, std::string, string
-// views): not for nullptr, nor for a type that converts to a string view but
-// has a formatter of its own, whose text may be anything.
-template <typename T>
-using formats_as_string = std::integral_constant<
-    bool, std::is_convertible<const T&, std::string_view>::value &&
-              (fmt::detail::mapped_type_constant<T, fmt::format_context>::value ==
-                   fmt::detail::type::string_type ||
-               fmt::detail::mapped_type_constant<T, fmt::format_context>::value ==
-                   fmt::detail::type::cstring_type)>;
+// ------------------------------------------- bounds of compiled formats
 
 // A bound is -1 when there is none; a sum of bounds must not wrap around to
 // a small one.
@@ -116,12 +147,16 @@ constexpr std::size_t multiply_bounds(std::size_t count, std::size_t each) noexc
                                                                   : count * each;
 }
 
-// The length of a string argument; no bound for a null C string, so that
-// fmt's own path reports the error.
+// fmt's runtime error for a null C string. Its compiled formats crash on one
+// instead in some versions (9.1 with specs, 10.2 for nullptr, 11 and 12 for
+// a plain "{}"): a bounded compiled format throws this before writing.
+[[noreturn]] FASTOUT_API void throw_null_string();
+
+// The length of a string argument.
 template <typename T>
 std::size_t string_size(const T& text) {
   if constexpr (std::is_pointer<T>::value) {
-    if (text == nullptr) return static_cast<std::size_t>(-1);
+    if (text == nullptr) throw_null_string();
   }
   if constexpr (std::is_same<T, fmt::string_view>::value) {
     return text.size();
@@ -131,45 +166,44 @@ std::size_t string_size(const T& text) {
 }
 
 // The longest text a compiled format can make with these arguments, when it
-// can be known before formatting: literal text, "{}" fields of scalars and
-// strings, and with fmt 9 most fields with specs of those (below). Then
-// print(FMT_COMPILE(...)) checks the free space once and lets fmt write
-// straight into the buffer through a char*, fmt's fastest output, instead
-// of through a fmt::detail::buffer. An underestimate would write past the
-// buffer, so every bound is generous and anything uncertain stays unknown.
+// can be known before formatting. Then print(FMT_COMPILE(...)) checks the
+// free space once and lets fmt write straight into the buffer through a
+// char*, fmt's fastest output, instead of through a print_buffer. An
+// underestimate would write past the buffer, so every bound is generous and
+// anything uncertain stays unknown.
 //
-// For each part of fmt's compiled format (fmt::detail::compile's tree):
-// known(), and the bound in two halves, so that most of it is worked out by
-// the compiler: constant_size(), the same for every call, and
-// argument_size(), what depends on the values (a string's length).
+// For each part of fmt's compiled format (fmt_compat.h, 2): known(), and the
+// bound in two halves, so that most of it is worked out by the compiler:
+// constant_size(), the same for every call, and argument_size(), what
+// depends on the values (a string's length).
 template <typename Part>
 struct compiled_size {
   static constexpr bool known(const Part&) { return false; }
 };
 template <>
-struct compiled_size<fmt::detail::text<char>> {
-  static constexpr bool known(const fmt::detail::text<char>&) { return true; }
-  static constexpr std::size_t constant_size(const fmt::detail::text<char>& part) {
+struct compiled_size<compiled_text> {
+  static constexpr bool known(const compiled_text&) { return true; }
+  static constexpr std::size_t constant_size(const compiled_text& part) {
     return part.data.size();
   }
   template <typename... A>
-  static std::size_t argument_size(const fmt::detail::text<char>&, const A&...) {
+  static std::size_t argument_size(const compiled_text&, const A&...) {
     return 0;
   }
 };
 template <>
-struct compiled_size<fmt::detail::code_unit<char>> {
-  static constexpr bool known(const fmt::detail::code_unit<char>&) { return true; }
-  static constexpr std::size_t constant_size(const fmt::detail::code_unit<char>&) { return 1; }
+struct compiled_size<compiled_code_unit> {
+  static constexpr bool known(const compiled_code_unit&) { return true; }
+  static constexpr std::size_t constant_size(const compiled_code_unit&) { return 1; }
   template <typename... A>
-  static std::size_t argument_size(const fmt::detail::code_unit<char>&, const A&...) {
+  static std::size_t argument_size(const compiled_code_unit&, const A&...) {
     return 0;
   }
 };
 // The part is empty: the functions take any, so that the probe's plain
 // fields (below) can share them.
 template <typename T, int N>
-struct compiled_size<fmt::detail::field<char, T, N>> {
+struct compiled_size<compiled_field<T, N>> {
   static constexpr bool is_string = formats_as_string<T>::value;
   template <typename Field>
   static constexpr bool known(const Field&) {
@@ -191,68 +225,54 @@ struct compiled_size<fmt::detail::field<char, T, N>> {
   template <typename Field, typename... A>
   static std::size_t argument_size(const Field&, const A&... args) {
     if constexpr (is_string) {
-      return string_size(fmt::detail::get_arg_checked<T, N>(args...));
+      return string_size(compiled_argument<T, N>(args...));
     } else {
       return 0;
     }
   }
 };
+// A nullptr in a compiled format is fmt's "string pointer is null".
+template <int N>
+struct compiled_size<compiled_field<std::nullptr_t, N>> {
+  template <typename Field>
+  static constexpr bool known(const Field&) {
+    return true;
+  }
+  template <typename Field>
+  static constexpr std::size_t constant_size(const Field&) {
+    return 0;
+  }
+  template <typename Field, typename... A>
+  static std::size_t argument_size(const Field&, const A&...) {
+    throw_null_string();
+  }
+};
 template <typename L, typename R>
-struct compiled_size<fmt::detail::concat<L, R>> {
-  static constexpr bool known(const fmt::detail::concat<L, R>& parts) {
+struct compiled_size<compiled_concat<L, R>> {
+  static constexpr bool known(const compiled_concat<L, R>& parts) {
     return compiled_size<L>::known(parts.lhs) && compiled_size<R>::known(parts.rhs);
   }
-  static constexpr std::size_t constant_size(const fmt::detail::concat<L, R>& parts) {
+  static constexpr std::size_t constant_size(const compiled_concat<L, R>& parts) {
     return add_bounds(compiled_size<L>::constant_size(parts.lhs),
                       compiled_size<R>::constant_size(parts.rhs));
   }
   template <typename... A>
-  static std::size_t argument_size(const fmt::detail::concat<L, R>& parts, const A&... args) {
+  static std::size_t argument_size(const compiled_concat<L, R>& parts, const A&... args) {
     return add_bounds(compiled_size<L>::argument_size(parts.lhs, args...),
                       compiled_size<R>::argument_size(parts.rhs, args...));
   }
 };
 
-#if FMT_VERSION >= 90000 && FMT_VERSION < 100000
-#  define FASTOUT_BOUNDED_SPECS 1
+#ifdef FASTOUT_FMT_PROBES_SPECS
 // Fields with specs. fmt compiles "{:.2f}" to a spec_field holding the
-// formatter<T> that parsed ".2f", but in fmt 9 that formatter keeps the
-// parsed specs private. So bounded_format compiles the format a second time,
-// at compile time, with each argument type fastout can bound replaced by
-// spec_probe<T>, whose formatter parses the same text with the same fmt
-// function (parse_format_specs, as formatter<T>::parse does) and keeps the
-// specs public. The walk over the format string is fmt's own in both
-// compilations, so the probe's tree has the same parts in the same places;
-// the real compilation still does the formatting, and reports any format
-// error. This uses fmt 9's internals (the compiled parts,
-// dynamic_specs_handler, dynamic_format_specs): with other fmt versions a
-// field with specs stays unknown and takes fmt::detail::buffer.
-template <typename T>
-struct spec_probe {};
-
-}  // namespace detail
-}  // namespace fastout
-
-namespace fmt {
-// Parses as fmt 9's formatter<T>::parse for the built-in types, without its
-// checks (the real compilation makes them), and keeps the specs public.
-// Never formats: no format().
-template <typename T>
-struct formatter<fastout::detail::spec_probe<T>, char> {
-  detail::dynamic_format_specs<char> specs;
-
-  template <typename ParseContext>
-  constexpr auto parse(ParseContext& context) -> decltype(context.begin()) {
-    auto begin = context.begin(), end = context.end();
-    if (begin == end) return begin;
-    return detail::parse_format_specs(begin, end,
-                                      detail::dynamic_specs_handler<ParseContext>(specs, context));
-  }
-};
-}  // namespace fmt
-
-namespace fastout {
-namespace detail {
+// formatter<T> that parsed ".2f", which keeps the parsed specs private. So
+// bounded_format compiles the format a second time, at compile time, with
+// each argument type fastout can bound replaced by spec_probe<T>, whose
+// formatter (fmt_compat.h, 3) parses the same text with the same fmt
+// function and keeps the specs. The walk over the format string is fmt's own
+// in both compilations, so the probe's tree has the same parts in the same
+// places; the real compilation still does the formatting, and reports any
+// format error.
 
 // How fmt writes a value of T with specs; `none` for the types fastout does
 // not bound (long double, pointers, user types, ...), which are not probed.
@@ -287,45 +307,32 @@ template <typename T>
 using bound_probe = std::conditional_t<spec_kind_of<fmt::remove_cvref_t<T>>() != spec_kind::none,
                                        spec_probe<fmt::remove_cvref_t<T>>, T>;
 
-using parsed_specs = fmt::detail::dynamic_format_specs<char>;
-
 // The presentations fmt writes as an integer (or, for 'c', one char).
-constexpr bool is_integer_presentation(fmt::presentation_type type) {
-  using p = fmt::presentation_type;
-  return type == p::none || type == p::dec || type == p::oct || type == p::hex_lower ||
-         type == p::hex_upper || type == p::bin_lower || type == p::bin_upper || type == p::chr;
+constexpr bool is_integer_presentation(spec_type type) {
+  return type == spec_type::none || type == spec_type::dec || type == spec_type::oct ||
+         type == spec_type::hex || type == spec_type::bin || type == spec_type::chr;
 }
-constexpr bool is_float_presentation(fmt::presentation_type type) {
-  using p = fmt::presentation_type;
-  return type == p::none || type == p::general_lower || type == p::general_upper ||
-         type == p::exp_lower || type == p::exp_upper || type == p::fixed_lower ||
-         type == p::fixed_upper || type == p::hexfloat_lower || type == p::hexfloat_upper;
-}
-constexpr bool is_fixed_presentation(fmt::presentation_type type) {
-  return type == fmt::presentation_type::fixed_lower || type == fmt::presentation_type::fixed_upper;
+constexpr bool is_float_presentation(spec_type type) {
+  return type == spec_type::none || type == spec_type::general || type == spec_type::exp ||
+         type == spec_type::fixed || type == spec_type::hexfloat;
 }
 
 template <typename T>
-constexpr bool spec_is_bounded(const parsed_specs& specs) {
-  using p = fmt::presentation_type;
+constexpr bool spec_is_bounded(const parsed_spec& spec) {
   constexpr spec_kind kind = spec_kind_of<T>();
   // A width or precision taken from an argument, and the locale's digits,
   // separators and decimal point ('L') are known only when formatting.
-  if (specs.width_ref.kind != fmt::detail::arg_id_kind::none ||
-      specs.precision_ref.kind != fmt::detail::arg_id_kind::none || specs.localized ||
-      specs.width < 0 || specs.precision < -1) {
-    return false;
-  }
+  if (spec.dynamic || spec.localized || spec.width < 0 || spec.precision < -1) return false;
   if constexpr (kind == spec_kind::integer) {
-    return is_integer_presentation(specs.type);
+    return is_integer_presentation(spec.type);
   } else if constexpr (kind == spec_kind::boolean) {
-    return specs.type == p::string || is_integer_presentation(specs.type);
+    return spec.type == spec_type::string || is_integer_presentation(spec.type);
   } else if constexpr (kind == spec_kind::character) {
-    return is_integer_presentation(specs.type);  // not '?': escapes may be longer
+    return is_integer_presentation(spec.type);  // not '?': escapes may be longer
   } else if constexpr (kind == spec_kind::floating) {
-    return is_float_presentation(specs.type);
+    return is_float_presentation(spec.type);
   } else if constexpr (kind == spec_kind::string) {
-    return specs.type == p::none || specs.type == p::string;  // not '?' either
+    return spec.type == spec_type::none || spec.type == spec_type::string;  // not '?' either
   } else {
     return false;
   }
@@ -339,7 +346,7 @@ constexpr std::size_t integer_size(std::size_t bits, std::size_t precision) {
 }
 
 // The constant part of a field's bound. Padding is at most `width` fill
-// characters of fill.size() bytes (up to 4: UTF-8), or one-byte '0's; then
+// characters of fill_size bytes (up to 4: UTF-8), or one-byte '0's; then
 // the value itself, at most:
 //   integers  integer_size() of their bits ('c': one char)
 //   bool      "false", or integer_size() of an int
@@ -356,31 +363,33 @@ constexpr std::size_t integer_size(std::size_t bits, std::size_t precision) {
 //               part: argument_size(), as it can have 309 digits
 //             nan, inf: a sign and 3
 // (fmt's default precision is 6 for 'e', 'f' and 'g', 0 means 1 for 'g'),
-// and 16 bytes of slack against an off-by-one in this reading of fmt 9's
-// writers.
+// and 16 bytes of slack against an off-by-one in this reading of fmt's
+// writers, which have not changed in this from 9.1 to 12.1.
 template <typename T>
-constexpr std::size_t spec_constant_size(const parsed_specs& specs) {
-  using p = fmt::presentation_type;
+constexpr std::size_t spec_constant_size(const parsed_spec& spec) {
   constexpr spec_kind kind = spec_kind_of<T>();
   constexpr std::size_t slack = 16;
   constexpr auto int_bits = static_cast<std::size_t>(std::numeric_limits<unsigned>::digits);
-  const std::size_t padding =
-      multiply_bounds(static_cast<std::size_t>(specs.width), specs.fill.size());
-  const bool has_precision = specs.precision >= 0;
-  const std::size_t precision = has_precision ? static_cast<std::size_t>(specs.precision) : 0;
+  const std::size_t padding = multiply_bounds(static_cast<std::size_t>(spec.width), spec.fill_size);
+  const bool has_precision = spec.precision >= 0;
+  const std::size_t precision = has_precision ? static_cast<std::size_t>(spec.precision) : 0;
   std::size_t value = 0;
   if constexpr (kind == spec_kind::integer) {
     constexpr auto bits =
         static_cast<std::size_t>(std::numeric_limits<std::make_unsigned_t<T>>::digits);
     value = integer_size(bits, precision);
   } else if constexpr (kind == spec_kind::boolean) {
-    value = specs.type == p::none || specs.type == p::string ? 5 : integer_size(int_bits, precision);
+    value = spec.type == spec_type::none || spec.type == spec_type::string
+                ? 5
+                : integer_size(int_bits, precision);
   } else if constexpr (kind == spec_kind::character) {
-    value = specs.type == p::none || specs.type == p::chr ? 1 : integer_size(int_bits, precision);
+    value = spec.type == spec_type::none || spec.type == spec_type::chr
+                ? 1
+                : integer_size(int_bits, precision);
   } else if constexpr (kind == spec_kind::floating) {
-    if (specs.type == p::none && !has_precision) {
+    if (spec.type == spec_type::none && !has_precision) {
       value = 25;
-    } else if (specs.type == p::hexfloat_lower || specs.type == p::hexfloat_upper) {
+    } else if (spec.type == spec_type::hexfloat) {
       value = add_bounds(precision > 13 ? precision : 13, 11);
     } else {
       value = add_bounds(has_precision ? precision : 6, 8);
@@ -390,29 +399,28 @@ constexpr std::size_t spec_constant_size(const parsed_specs& specs) {
 }
 
 template <typename T, int N>
-struct compiled_size<fmt::detail::field<char, spec_probe<T>, N>>
-    : compiled_size<fmt::detail::field<char, T, N>> {};
+struct compiled_size<compiled_field<spec_probe<T>, N>> : compiled_size<compiled_field<T, N>> {};
 
 template <typename T, int N>
-struct compiled_size<fmt::detail::spec_field<char, spec_probe<T>, N>> {
-  using part = fmt::detail::spec_field<char, spec_probe<T>, N>;
+struct compiled_size<compiled_spec_field<spec_probe<T>, N>> {
+  using part = compiled_spec_field<spec_probe<T>, N>;
   static constexpr spec_kind kind = spec_kind_of<T>();
 
-  static constexpr bool known(const part& field) { return spec_is_bounded<T>(field.fmt.specs); }
+  static constexpr bool known(const part& field) { return spec_is_bounded<T>(field.fmt.spec); }
   static constexpr std::size_t constant_size(const part& field) {
-    return spec_constant_size<T>(field.fmt.specs);
+    return spec_constant_size<T>(field.fmt.spec);
   }
   template <typename... A>
   static std::size_t argument_size(const part& field, const A&... args) {
     if constexpr (kind == spec_kind::string) {
       // A precision only shortens it; it counts code points, not bytes.
-      return string_size(fmt::detail::get_arg_checked<T, N>(args...));
+      return string_size(compiled_argument<T, N>(args...));
     } else if constexpr (kind == spec_kind::floating) {
-      if (!is_fixed_presentation(field.fmt.specs.type)) return 0;
+      if (field.fmt.spec.type != spec_type::fixed) return 0;
       // The integral part: 15 digits below 1e15, 16 if the rounding carries;
       // up to 309 for a double (39 for a float). NaN compares false: it
       // takes the large bound, and is 3 chars.
-      const double value = static_cast<double>(fmt::detail::get_arg_checked<T, N>(args...));
+      const double value = static_cast<double>(compiled_argument<T, N>(args...));
       constexpr auto widest = static_cast<std::size_t>(std::numeric_limits<T>::max_exponent10 + 2);
       return value < 1e15 && value > -1e15 ? 16 : widest;
     } else {
@@ -427,7 +435,7 @@ using bound_probe = T;
 
 template <typename S, typename... T>
 struct bounded_format {
-  static constexpr auto compiled = fmt::detail::compile<bound_probe<T>...>(S());
+  static constexpr auto compiled = compile_format<bound_probe<T>...>(S());
   using compiled_type = fmt::remove_cvref_t<decltype(compiled)>;
   static constexpr bool value = compiled_size<compiled_type>::known(compiled);
   template <typename... A>
@@ -437,365 +445,7 @@ struct bounded_format {
   }
 };
 
-#if FMT_VERSION >= 90000 && FMT_VERSION < 100000
-#  define FASTOUT_STATIC_DISPATCH 1
-// Runtime format strings, faster: fmt's own runtime formatting
-// (fmt::detail::vformat_to in fmt/format.h) with two changes. An argument of
-// a built-in type is formatted through its static type instead of a
-// type-erased fmt::basic_format_arg; and the parsed format -- literal text,
-// fields and their parsed specs -- is remembered per thread for each list of
-// argument types, so that the next call with the same format string only
-// compares it and replays. Parsing, specs, writers and errors are all fmt's,
-// so the text is the same. This uses fmt 9's internals; other fmt versions
-// take fmt::vformat_to.
-
-// One parsed format string. Trivial, so a thread_local costs no guard.
-struct format_plan {
-  static constexpr std::size_t max_format_size = 64;
-  static constexpr std::size_t max_segments = 8;
-  enum kind : unsigned char { text, field, field_with_specs };
-  struct segment {
-    kind what;
-    unsigned char arg;
-    unsigned short offset, size;  // of a text segment, in the format string
-    fmt::basic_format_specs<char> specs;
-  };
-  // The format string the plan was made for; a size of -1 matches none.
-  std::size_t format_size;
-  char format[max_format_size];
-  std::size_t segment_count;
-  segment segments[max_segments];
-};
-
-// Copies short literal text inline ("\n", ", ") rather than through fmt's
-// append and a memcpy call.
-FASTOUT_ALWAYS_INLINE void append_text(fmt::detail::buffer<char>& out, const char* begin,
-                                       std::size_t size) {
-  std::size_t used = out.size();
-  if (size <= 16 && out.capacity() - used >= size) {
-    char* to = out.data() + used;
-    for (std::size_t i = 0; i < size; ++i) to[i] = begin[i];
-    out.try_resize(used + size);
-    return;
-  }
-  out.append(begin, begin + size);
-}
-
-template <typename... T>
-class static_formatter {
- public:
-  static_formatter(fmt::detail::buffer<char>& out, fmt::format_args format_args,
-                   const T&... args)
-      : out_(out), context_(fmt::appender(out), format_args), args_(args...) {}
-
-  // Replays a plan made by record().
-  FASTOUT_ALWAYS_INLINE void replay(const format_plan& plan) {
-    for (std::size_t i = 0; i < plan.segment_count; ++i) {
-      const format_plan::segment& s = plan.segments[i];
-      switch (s.what) {
-        case format_plan::text:
-          append_text(out_, plan.format + s.offset, s.size);
-          break;
-        case format_plan::field:
-          visit_builtin(s.arg, [&](auto value) { write_default(value); });
-          break;
-        case format_plan::field_with_specs:
-          visit_builtin(s.arg, [&](auto value) { write_with_specs(value, s.specs); });
-          break;
-      }
-    }
-  }
-
-  // Formats by fmt's parser; records a plan into `plan` when the format can
-  // be replayed (short enough, no user-defined types, no dynamic width).
-  void record(fmt::string_view format, format_plan* plan) {
-    plan_ = plan;
-    if (plan_ != nullptr) {
-      plan_->format_size = static_cast<std::size_t>(-1);  // matches nothing until done
-      plan_->segment_count = 0;
-      if (format.size() > format_plan::max_format_size) plan_ = nullptr;
-    }
-    format_begin_ = format.data();
-    fmt::detail::parse_format_string<false>(format, handler(*this, format));
-    if (plan_ != nullptr) {
-      // An empty format may have no storage: memcpy must not see its null.
-      if (format.size() != 0) std::memcpy(plan_->format, format.data(), format.size());
-      plan_->format_size = format.size();  // last: a throw above leaves no plan
-    }
-  }
-
- private:
-  // The handler fmt's parse_format_string() calls.
-  struct handler : fmt::detail::error_handler {
-    handler(static_formatter& formatter, fmt::string_view format)
-        : self(formatter), parse_context(format) {}
-    static_formatter& self;
-    fmt::format_parse_context parse_context;
-
-    void on_text(const char* begin, const char* end) {
-      std::size_t size = static_cast<std::size_t>(end - begin);
-      if (size == 0) return;
-      append_text(self.out_, begin, size);
-      if (format_plan::segment* s = self.add_segment(format_plan::text, 0)) {
-        s->offset = static_cast<unsigned short>(begin - self.format_begin_);
-        s->size = static_cast<unsigned short>(size);
-      }
-    }
-    int on_arg_id() { return parse_context.next_arg_id(); }
-    int on_arg_id(int id) {
-      parse_context.check_arg_id(id);
-      return id;
-    }
-    int on_arg_id(fmt::string_view name) {
-      // The position a name stands for is the caller's, and differs between
-      // calls with the same argument types: never part of a plan.
-      self.plan_ = nullptr;
-      int id = self.context_.arg_id(name);
-      if (id < 0) on_error("argument not found");
-      return id;
-    }
-
-    void on_replacement_field(int id, const char*) {
-      if (self.visit_builtin(id, [&](auto value) { self.write_default(value); })) {
-        self.add_segment(format_plan::field, id);
-        return;
-      }
-      self.plan_ = nullptr;  // a user-defined type: fmt's own path
-      auto& context = self.context_;
-      context.advance_to(fmt::visit_format_arg(
-          fmt::detail::default_arg_formatter<char>{context.out(), context.args(),
-                                                   context.locale()},
-          fmt::detail::get_arg(context, id)));
-    }
-
-    const char* on_format_specs(int id, const char* begin, const char* end) {
-      auto& context = self.context_;
-      fmt::detail::type arg_type = fmt::detail::type::custom_type;
-      self.visit_builtin(id, [&](auto value) {
-        arg_type = fmt::detail::mapped_type_constant<decltype(value), fmt::format_context>::value;
-      });
-      if (arg_type == fmt::detail::type::custom_type) {
-        self.plan_ = nullptr;
-        auto arg = fmt::detail::get_arg(context, id);
-        parse_context.advance_to(parse_context.begin() + (begin - &*parse_context.begin()));
-        fmt::visit_format_arg(fmt::detail::custom_formatter<char>{parse_context, context}, arg);
-        return parse_context.begin();
-      }
-      const char* specs_begin = begin;
-      auto specs = fmt::basic_format_specs<char>();
-      fmt::detail::specs_checker<fmt::detail::specs_handler<char>> checker(
-          fmt::detail::specs_handler<char>(specs, parse_context, context), arg_type);
-      begin = fmt::detail::parse_format_specs(begin, end, checker);
-      if (begin == end || *begin != '}') on_error("missing '}' in format string");
-      self.visit_builtin(id, [&](auto value) { self.write_with_specs(value, specs); });
-      // A width or precision taken from an argument differs per call.
-      if (std::memchr(specs_begin, '{', static_cast<std::size_t>(begin - specs_begin)) != nullptr)
-        self.plan_ = nullptr;
-      if (format_plan::segment* s = self.add_segment(format_plan::field_with_specs, id))
-        s->specs = specs;
-      return begin;
-    }
-  };
-
-  format_plan::segment* add_segment(format_plan::kind what, int arg) {
-    if (plan_ == nullptr) return nullptr;
-    if (plan_->segment_count == format_plan::max_segments) {
-      plan_ = nullptr;
-      return nullptr;
-    }
-    format_plan::segment* s = &plan_->segments[plan_->segment_count++];
-    s->what = what;
-    s->arg = static_cast<unsigned char>(arg);
-    return s;
-  }
-
-  template <typename V>
-  FASTOUT_ALWAYS_INLINE void write_default(V value) {
-    context_.advance_to(fmt::detail::write<char>(context_.out(), value));
-  }
-  template <typename V>
-  FASTOUT_ALWAYS_INLINE void write_with_specs(V value, const fmt::basic_format_specs<char>& specs) {
-    context_.advance_to(
-        fmt::detail::arg_formatter<char>{context_.out(), specs, context_.locale()}(value));
-  }
-
-  // Calls f with the id-th argument as fmt maps it (long -> long long,
-  // std::string -> string_view, ...) if that is a built-in type; returns
-  // false for a user-defined type or an id out of range.
-  template <typename F>
-  FASTOUT_ALWAYS_INLINE bool visit_builtin(int id, F&& f) {
-    return visit_builtin(id, f, std::index_sequence_for<T...>());
-  }
-  template <typename F, std::size_t... I>
-  FASTOUT_ALWAYS_INLINE bool visit_builtin(int id, F& f, std::index_sequence<I...>) {
-    bool done = false;
-    ((static_cast<int>(I) == id ? (done = visit_one(f, std::get<I>(args_))) : false), ...);
-    return done;
-  }
-  template <typename F, typename A>
-  FASTOUT_ALWAYS_INLINE bool visit_one(F& f, const A& arg) {
-    constexpr auto type = fmt::detail::mapped_type_constant<A, fmt::format_context>::value;
-    if constexpr (type == fmt::detail::type::custom_type || type == fmt::detail::type::none_type) {
-      return false;
-    } else {
-      f(fmt::detail::arg_mapper<fmt::format_context>().map(arg));
-      return true;
-    }
-  }
-
-  fmt::detail::buffer<char>& out_;
-  fmt::format_context context_;
-  std::tuple<const T&...> args_;
-  format_plan* plan_ = nullptr;
-  const char* format_begin_ = nullptr;
-};
-
-// The plan for the format string last used with these argument types on
-// this thread.
-template <typename... T>
-inline thread_local format_plan last_plan{};
-
-template <typename... T>
-FASTOUT_ALWAYS_INLINE void format_static(fmt::detail::buffer<char>& out, fmt::string_view format,
-                                         fmt::format_args format_args, const T&... args) {
-  static_formatter<T...> formatter(out, format_args, args...);
-  format_plan& plan = last_plan<T...>;
-  if (FASTOUT_LIKELY(plan.format_size == format.size() &&
-                     (format.size() == 0 ||  // no null pointer for memcmp
-                      std::memcmp(plan.format, format.data(), format.size()) == 0))) {
-    formatter.replay(plan);
-    return;
-  }
-  // Slower, and rare in a loop: parse, and remember for next time. Only
-  // argument counts a plan can index are remembered.
-  formatter.record(format, sizeof...(T) <= 255 ? &plan : nullptr);
-}
-#endif
-
 }  // namespace detail
-
-template <typename F>
-FASTOUT_ALWAYS_INLINE void file::format_with(F& format) {
-  if (FASTOUT_LIKELY(state_.pos != state_.limit)) {
-    detail::print_buffer out(*this, state_.limit);
-    format(out);
-    if (FASTOUT_LIKELY(!out.overflowed())) {
-      state_.pos = out.data() + out.size();
-      return;
-    }
-    print_slow(&call_format<F>, &format, true);
-    return;
-  }
-  print_slow(&call_format<F>, &format, false);
-}
-
-template <typename... T>
-void file::print(fmt::format_string<T...> format, T&&... args) {
-#ifdef FASTOUT_STATIC_DISPATCH
-  auto format_args = fmt::make_format_args(args...);
-  fmt::string_view format_string = format;
-  auto format_into = [&](fmt::detail::buffer<char>& out) {
-    detail::format_static(out, format_string, format_args, args...);
-  };
-  format_with(format_into);
-#else
-  vprint(format, fmt::make_format_args(args...));
-#endif
-}
-
-template <typename S, typename... T,
-          std::enable_if_t<std::is_base_of<fmt::detail::compiled_string, S>::value, int>>
-void file::print(const S& format, T&&... args) {
-  if constexpr (detail::bounded_format<S, T...>::value) {
-    std::size_t bound = detail::bounded_format<S, T...>::max_size(args...);
-    // bound - 1, as file::write(): an empty text goes out of line, so that a
-    // closed writer, or one with a sticky error, throws even for it.
-    if (FASTOUT_LIKELY(bound - 1 < static_cast<std::size_t>(state_.limit - state_.pos))) {
-      state_.pos = fmt::format_to(state_.pos, format, args...);
-      return;
-    }
-  }
-  auto format_into = [&](fmt::detail::buffer<char>& out) {
-    fmt::format_to(fmt::appender(out), format, std::forward<T>(args)...);
-  };
-  format_with(format_into);
-}
-
-template <typename... T>
-void file::println(fmt::format_string<T...> format, T&&... args) {
-  auto format_args = fmt::make_format_args(args...);
-  fmt::string_view format_string = format;
-  auto format_into = [&](fmt::detail::buffer<char>& out) {
-#ifdef FASTOUT_STATIC_DISPATCH
-    detail::format_static(out, format_string, format_args, args...);
-#else
-    fmt::detail::vformat_to(out, format_string, format_args);
-#endif
-    out.push_back('\n');
-  };
-  format_with(format_into);
-}
-
-template <typename S, typename... T,
-          std::enable_if_t<std::is_base_of<fmt::detail::compiled_string, S>::value, int>>
-void file::println(const S& format, T&&... args) {
-  if constexpr (detail::bounded_format<S, T...>::value) {
-    // bound < room leaves a byte for the '\n', and cannot wrap as bound + 1 would.
-    std::size_t bound = detail::bounded_format<S, T...>::max_size(args...);
-    if (FASTOUT_LIKELY(bound < static_cast<std::size_t>(state_.limit - state_.pos))) {
-      state_.pos = fmt::format_to(state_.pos, format, args...);
-      *state_.pos++ = '\n';
-      return;
-    }
-  }
-  auto format_into = [&](fmt::detail::buffer<char>& out) {
-    fmt::format_to(fmt::appender(out), format, std::forward<T>(args)...);
-    out.push_back('\n');
-  };
-  format_with(format_into);
-}
-
-template <typename T>
-FASTOUT_ALWAYS_INLINE void file::write_scalar(T value) {
-  constexpr std::size_t max_size = detail::max_scalar_size<T>();
-  if (FASTOUT_LIKELY(static_cast<std::size_t>(state_.limit - state_.pos) >= max_size)) {
-    state_.pos = detail::format_scalar(state_.pos, value);
-    return;
-  }
-  write_scalar_slow(value);
-}
-
-template <typename T>
-void file::write_scalar_slow(T value) {
-  char text[detail::max_scalar_size<T>()];
-  char* end = detail::format_scalar(text, value);
-  write_slow(text, static_cast<std::size_t>(end - text));
-}
-
-template <typename T>
-file& file::operator<<(const T& value) {
-  if constexpr (detail::is_fast_scalar<T>::value || detail::is_hex_value<T>::value) {
-    write_scalar(value);
-  } else if constexpr (std::is_same<T, char>::value) {
-    put(value);
-  } else if constexpr (std::is_same<T, bool>::value) {
-    write(value ? std::string_view("true") : std::string_view("false"));
-  } else if constexpr (detail::formats_as_string<T>::value) {
-    if constexpr (std::is_pointer<T>::value) {
-      if (value == nullptr) {  // fmt's format_error, not strlen(nullptr)
-        print(FMT_COMPILE("{}"), value);
-        return *this;
-      }
-    }
-    write(std::string_view(value));
-  } else {
-    // fmt's runtime "{}", the definition of the text; its compiled "{}"
-    // differs for some types (nullptr throws instead of writing "0x0").
-    print("{}", value);
-  }
-  return *this;
-}
-
 }  // namespace fastout
 
 #endif  // FASTOUT_FORMAT_H_

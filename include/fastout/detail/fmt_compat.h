@@ -1,0 +1,277 @@
+// Every use of {fmt}'s internals (fmt::detail) in fastout, in one place.
+//
+// fastout formats with the {fmt} its user brings: 9.1 (Debian 12, Ubuntu
+// 24.04), 10.x, 11.x and 12.x, each tested (scripts/test --fmt VERSION). The
+// rest of fastout uses {fmt}'s public API (fmt::format_to, fmt::vformat_to,
+// fmt::appender, formatters) and, for what the public API cannot do, only
+// the names defined here. Version by version, this is what it relies on:
+//
+// 1. fmt::detail::buffer<char>, the buffer fmt formats into (fmt::appender
+//    writes to one). Formatting straight into a writer's free space needs a
+//    buffer whose growth calls fastout. 9.x and 10.x: a virtual grow();
+//    11.0 and later: no vtable, a grow function pointer given to the
+//    constructor. fmt_buffer<> below hides the difference.
+// 2. Compiled formats (FMT_COMPILE). The tag type: fmt::detail::
+//    compiled_string until 10.x, fmt::compiled_string from 11.0. The
+//    compiled tree (fmt::detail::compile, text, code_unit, field, spec_field,
+//    concat, get_arg_checked) is unchanged from 9.0 to 12.1; fastout walks it
+//    at compile time to bound the longest text a compiled format can make, so
+//    that print(FMT_COMPILE(...)) writes through a char*, fmt's fastest
+//    output, after one room check.
+// 3. The parsed format specs of a field ("{:>8.2f}"): width, precision, fill
+//    size, presentation type. fmt's formatters keep them private, so a probe
+//    type with a formatter of its own parses the same text with fmt's own
+//    parse_format_specs and keeps them: parsed_spec below. 9.x: through a
+//    dynamic_specs_handler; 10.x: parse_format_specs(begin, end, specs, ctx,
+//    type) and plain fields; 11.1 and later: the same call, and the specs
+//    behind accessors (type(), fill_size(), dynamic(), localized()), with one
+//    presentation value per kind of type ('e' and '?' share a value).
+//    11.0 is not probed: its specs have neither layout, so its fields with
+//    specs take fmt's buffer path, which is correct, only slower.
+// 4. The argument type fmt maps a C++ type to (fmt::detail::type and
+//    mapped_type_constant): 9.x and 10.x take a context, 11.0 and later a
+//    character type.
+// 5. fmt::writer (11.1 and later): a fastout::file converts to one, as
+//    fmt::ostream does. It is public API, only listed here as a version test.
+// 6. fmt::buffer_size, the output_file() parameter: a fmt::detail::
+//    buffer_size in every version, declared here so that output_file() can
+//    accept it from code that includes <fmt/os.h>.
+// The runtime format cache (format_cache.h) relies on more of fmt 9's
+// internals and lists them there.
+#ifndef FASTOUT_DETAIL_FMT_COMPAT_H_
+#define FASTOUT_DETAIL_FMT_COMPAT_H_
+
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+
+#include <fmt/compile.h>
+#include <fmt/format.h>
+
+#if FMT_VERSION < 90000
+#  error "fastout needs {fmt} 9.1 or later"
+#endif
+
+// fmt 9 and 10 name their inline namespace v9 and v10; FMT_BEGIN_NAMESPACE
+// opens the right one.
+FMT_BEGIN_NAMESPACE
+namespace detail {
+struct buffer_size;  // <fmt/os.h>: the type of fmt::buffer_size = n
+}
+FMT_END_NAMESPACE
+
+#if FMT_VERSION >= 110100
+#  define FASTOUT_FMT_HAS_WRITER 1
+#endif
+#if (FMT_VERSION >= 90000 && FMT_VERSION < 110000) || FMT_VERSION >= 110100
+#  define FASTOUT_FMT_PROBES_SPECS 1
+#endif
+
+namespace fastout {
+namespace detail {
+
+// ---------------------------------------------------------------- 1. buffer
+
+// A fmt buffer whose growth calls Derived::on_grow(capacity). on_grow() must
+// leave room for at least one more char (fmt's contract), by sending text
+// away or by pointing the buffer somewhere else with set().
+template <typename Derived>
+class fmt_buffer : public fmt::detail::buffer<char> {
+ protected:
+#if FMT_VERSION >= 110000
+  fmt_buffer(char* data, std::size_t capacity) noexcept
+      : fmt::detail::buffer<char>(&grow_through, data, 0, capacity) {}
+
+ private:
+  static void grow_through(fmt::detail::buffer<char>& self, std::size_t capacity) {
+    static_cast<Derived&>(self).on_grow(capacity);
+  }
+#else
+  fmt_buffer(char* data, std::size_t capacity) noexcept
+      : fmt::detail::buffer<char>(data, 0, capacity) {}
+
+ private:
+  void grow(std::size_t capacity) final { static_cast<Derived&>(*this).on_grow(capacity); }
+#endif
+};
+
+// The type every fmt buffer derives from, for functions that take any.
+using fmt_buffer_base = fmt::detail::buffer<char>;
+
+// ------------------------------------------------------- 2. compiled formats
+
+#if FMT_VERSION >= 110000
+template <typename S>
+using is_compiled_format_string = fmt::is_compiled_string<S>;
+#else
+template <typename S>
+using is_compiled_format_string = fmt::detail::is_compiled_string<S>;
+#endif
+
+// The parts of fmt's compiled format tree.
+using compiled_text = fmt::detail::text<char>;
+using compiled_code_unit = fmt::detail::code_unit<char>;
+template <typename T, int N>
+using compiled_field = fmt::detail::field<char, T, N>;
+template <typename T, int N>
+using compiled_spec_field = fmt::detail::spec_field<char, T, N>;
+template <typename L, typename R>
+using compiled_concat = fmt::detail::concat<L, R>;
+
+// The compiled tree of format S for arguments of types Args.
+template <typename... Args, typename S>
+constexpr auto compile_format(S format) {
+  return fmt::detail::compile<Args...>(format);
+}
+
+// The N-th argument, as the compiled field of type T reads it.
+template <typename T, int N, typename... A>
+constexpr const T& compiled_argument(const A&... args) {
+  return fmt::detail::get_arg_checked<T, N>(args...);
+}
+
+// ---------------------------------------------------------- 4. argument types
+
+#if FMT_VERSION >= 110000
+template <typename T>
+constexpr fmt::detail::type fmt_type_of() {
+  return fmt::detail::mapped_type_constant<T, char>::value;
+}
+#else
+template <typename T>
+constexpr fmt::detail::type fmt_type_of() {
+  return fmt::detail::mapped_type_constant<T, fmt::format_context>::value;
+}
+#endif
+
+// True for the types fmt formats as strings (C strings, std::string, string
+// views): not for nullptr, nor for a type that converts to a string view but
+// has a formatter of its own, whose text may be anything.
+template <typename T>
+using formats_as_string = std::integral_constant<
+    bool, std::is_convertible<const T&, std::string_view>::value &&
+              (fmt_type_of<T>() == fmt::detail::type::string_type ||
+               fmt_type_of<T>() == fmt::detail::type::cstring_type)>;
+
+// -------------------------------------------------------------- 3. the specs
+
+// A field's specs as fastout reads them, the same for every fmt version.
+enum class spec_type : unsigned char {
+  none, dec, oct, hex, bin, chr, string, debug, pointer, exp, fixed, general, hexfloat, unknown
+};
+
+struct parsed_spec {
+  int width = 0;
+  int precision = -1;          // -1: none
+  std::size_t fill_size = 1;   // bytes of the fill character (UTF-8: up to 4)
+  spec_type type = spec_type::none;
+  bool localized = false;      // 'L'
+  bool dynamic = false;        // a width or precision taken from an argument
+};
+
+template <typename T>
+struct spec_probe {};
+
+#ifdef FASTOUT_FMT_PROBES_SPECS
+
+constexpr spec_type to_spec_type(fmt::presentation_type type, bool floating) {
+  using p = fmt::presentation_type;
+#  if FMT_VERSION >= 110100
+  // One value per kind of type: 'e' is 1, and so is '?'.
+  if (floating) {
+    switch (type) {
+      case p::none: return spec_type::none;
+      case p::exp: return spec_type::exp;
+      case p::fixed: return spec_type::fixed;
+      case p::general: return spec_type::general;
+      case p::hexfloat: return spec_type::hexfloat;
+      default: return spec_type::unknown;
+    }
+  }
+  switch (type) {
+    case p::none: return spec_type::none;
+    case p::debug: return spec_type::debug;
+    case p::string: return spec_type::string;
+    case p::dec: return spec_type::dec;
+    case p::hex: return spec_type::hex;
+    case p::oct: return spec_type::oct;
+    case p::bin: return spec_type::bin;
+    case p::chr: return spec_type::chr;
+    default: return spec_type::unknown;
+  }
+#  else
+  (void)floating;
+  switch (type) {
+    case p::none: return spec_type::none;
+    case p::dec: return spec_type::dec;
+    case p::oct: return spec_type::oct;
+    case p::hex_lower: case p::hex_upper: return spec_type::hex;
+    case p::bin_lower: case p::bin_upper: return spec_type::bin;
+    case p::hexfloat_lower: case p::hexfloat_upper: return spec_type::hexfloat;
+    case p::exp_lower: case p::exp_upper: return spec_type::exp;
+    case p::fixed_lower: case p::fixed_upper: return spec_type::fixed;
+    case p::general_lower: case p::general_upper: return spec_type::general;
+    case p::chr: return spec_type::chr;
+    case p::string: return spec_type::string;
+    case p::pointer: return spec_type::pointer;
+    case p::debug: return spec_type::debug;
+  }
+  return spec_type::unknown;
+#  endif
+}
+
+template <typename Specs>
+constexpr parsed_spec summarize(const Specs& specs, bool floating) {
+  parsed_spec result;
+  result.width = specs.width;
+  result.precision = specs.precision;
+#  if FMT_VERSION >= 110100
+  result.fill_size = specs.fill_size();
+  result.type = to_spec_type(specs.type(), floating);
+  result.localized = specs.localized();
+  result.dynamic = specs.dynamic();
+#  else
+  result.fill_size = specs.fill.size();
+  result.type = to_spec_type(specs.type, floating);
+  result.localized = specs.localized;
+  result.dynamic = specs.width_ref.kind != fmt::detail::arg_id_kind::none ||
+                   specs.precision_ref.kind != fmt::detail::arg_id_kind::none;
+#  endif
+  return result;
+}
+
+#endif  // FASTOUT_FMT_PROBES_SPECS
+
+}  // namespace detail
+}  // namespace fastout
+
+#ifdef FASTOUT_FMT_PROBES_SPECS
+FMT_BEGIN_NAMESPACE
+// Parses a field's specs as fmt's formatter<T> does for the built-in types,
+// with fmt's own parse_format_specs, and keeps them where fastout can read
+// them. It never formats (no format()): only fastout's compile-time bound
+// of a compiled format uses it, in a second compilation of the same format.
+template <typename T>
+struct formatter<fastout::detail::spec_probe<T>, char> {
+  fastout::detail::parsed_spec spec;
+
+  template <typename ParseContext>
+  constexpr auto parse(ParseContext& context) -> decltype(context.begin()) {
+    auto begin = context.begin(), end = context.end();
+    if (begin == end || *begin == '}') return begin;
+    detail::dynamic_format_specs<char> specs;
+#  if FMT_VERSION >= 100000
+    begin = detail::parse_format_specs(begin, end, specs, context,
+                                       fastout::detail::fmt_type_of<T>());
+#  else
+    begin = detail::parse_format_specs(begin, end,
+                                       detail::dynamic_specs_handler<ParseContext>(specs, context));
+#  endif
+    spec = fastout::detail::summarize(specs, std::is_floating_point<T>::value);
+    return begin;
+  }
+};
+FMT_END_NAMESPACE
+#endif
+
+#endif  // FASTOUT_DETAIL_FMT_COMPAT_H_
