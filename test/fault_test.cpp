@@ -113,12 +113,25 @@ struct fake_plan {
   int poll_error = 0;                 // then polls fail with this
   int close_error = 0;                // close() closes, then fails with this
   int open_eintr_count = 0;           // the next n opens fail with EINTR
+  // The calls safe replacement uses: each fails with its error once its
+  // count of successful calls is spent (0: the first call fails).
+  int sync_error = 0;                 // fsync and fdatasync
+  int syncs_allowed = INT32_MAX;
+  int rename_error = 0;               // renameat
+  int link_error = 0;                 // linkat
+  int unlink_error = 0;               // unlinkat
+  int pwritev2_error = 0;             // pwritev2, before writing anything
 
   int calls = 0;  // write + writev
   int eintrs = 0;
   int eagains = 0;
   int polls = 0;
   int opens = 0;
+  int syncs = 0;
+  int renames = 0;
+  int links = 0;
+  int unlinks = 0;
+  int pwritev2s = 0;
   struct pollfd last_poll = {};
 };
 fake_plan plan;
@@ -201,15 +214,67 @@ int fake_open(const char* path, int flags, mode_t mode) {
   return fastout::detail::real_system_calls.open(path, flags, mode);
 }
 
+int fake_fsync_as(int (*real)(int), int fd) {
+  ++plan.syncs;
+  if (plan.sync_error != 0 && plan.syncs > plan.syncs_allowed) {
+    errno = plan.sync_error;
+    return -1;
+  }
+  return real(fd);
+}
+int fake_fsync(int fd) { return fake_fsync_as(fastout::detail::real_system_calls.fsync, fd); }
+int fake_fdatasync(int fd) {
+  return fake_fsync_as(fastout::detail::real_system_calls.fdatasync, fd);
+}
+
+int fake_renameat(int old_dir, const char* old_path, int new_dir, const char* new_path) {
+  ++plan.renames;
+  if (plan.rename_error != 0) {
+    errno = plan.rename_error;
+    return -1;
+  }
+  return fastout::detail::real_system_calls.renameat(old_dir, old_path, new_dir, new_path);
+}
+
+int fake_linkat(int old_dir, const char* old_path, int new_dir, const char* new_path, int flags) {
+  ++plan.links;
+  if (plan.link_error != 0) {
+    errno = plan.link_error;
+    return -1;
+  }
+  return fastout::detail::real_system_calls.linkat(old_dir, old_path, new_dir, new_path, flags);
+}
+
+int fake_unlinkat(int dir, const char* name, int flags) {
+  ++plan.unlinks;
+  if (plan.unlink_error != 0) {
+    errno = plan.unlink_error;
+    return -1;
+  }
+  return fastout::detail::real_system_calls.unlinkat(dir, name, flags);
+}
+
+// pwritev2 shares write's budget and short writes once it starts.
+ssize_t fake_pwritev2(int fd, const iovec* iov, int count, off_t offset, int flags) {
+  ++plan.pwritev2s;
+  if (plan.pwritev2_error != 0) {
+    errno = plan.pwritev2_error;
+    return -1;
+  }
+  (void)offset, (void)flags;  // -1 (the file position) and flags the real file does without
+  return fake_writev(fd, iov, count);
+}
+
 // The handler tests install; it records what it is told.
 struct handler_call {
   std::string path;
   std::error_code error;
   std::uint64_t bytes_lost;
+  bool close_failed;
 };
 std::vector<handler_call> handler_calls;
 void recording_handler(const fastout::error_report& report) noexcept {
-  handler_calls.push_back({report.path, report.error, report.bytes_lost});
+  handler_calls.push_back({report.path, report.error, report.bytes_lost, report.close_failed});
 }
 
 class scoped_error_handler {
@@ -233,6 +298,12 @@ class FakeTest : public ::testing::Test {
     fastout::detail::system_calls.poll = fake_poll;
     fastout::detail::system_calls.close = fake_close;
     fastout::detail::system_calls.open = fake_open;
+    fastout::detail::system_calls.fsync = fake_fsync;
+    fastout::detail::system_calls.fdatasync = fake_fdatasync;
+    fastout::detail::system_calls.renameat = fake_renameat;
+    fastout::detail::system_calls.linkat = fake_linkat;
+    fastout::detail::system_calls.unlinkat = fake_unlinkat;
+    fastout::detail::system_calls.pwritev2 = fake_pwritev2;
   }
   std::string path(const char* name) const { return dir_.file(name); }
 
@@ -700,7 +771,79 @@ TEST_F(FakeTest, HandlerHearsOfAFailingCloseInTheDestructor) {
   EXPECT_EQ(handler_calls[0].path, path("close"));
   EXPECT_EQ(handler_calls[0].error, system_error_code(EIO));
   EXPECT_EQ(handler_calls[0].bytes_lost, 0u);
+  EXPECT_TRUE(handler_calls[0].close_failed);
   EXPECT_EQ(read_file(path("close")), "abc");
+}
+
+// The default handler says that closing failed, and does not speak of
+// "lost 0 bytes".
+TEST_F(FakeTest, DefaultHandlerSaysClosingFailed) {
+  scoped_error_handler handler(nullptr);
+  plan.close_error = EIO;
+  fastout_test::fd_capture capture(STDERR_FILENO, path("stderr"));
+  {
+    file f(path("close"), with_buffer(64));
+    f.write("abc");
+  }
+  capture.restore();
+  std::string out = capture.content();
+  EXPECT_TRUE(contains(out, "closing \"" + path("close") + "\" failed")) << out;
+  EXPECT_TRUE(contains(out, std::strerror(EIO))) << out;
+  EXPECT_FALSE(contains(out, "lost")) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+}
+
+TEST_F(FakeTest, HandlerOfAWriteFailureDoesNotSayCloseFailed) {
+  scoped_error_handler handler(recording_handler);
+  plan.budget = 0;
+  { file f(path("write"), with_buffer(64)); f.write("abc"); }
+  ASSERT_EQ(handler_calls.size(), 1u);
+  EXPECT_EQ(handler_calls[0].bytes_lost, 3u);
+  EXPECT_FALSE(handler_calls[0].close_failed);
+}
+
+// The calls safe replacement will make are in the table, start as the real
+// calls, and their fakes fail on demand.
+TEST_F(FakeTest, TheDurabilityAndRenameCallsGoThroughTheTable) {
+  using fastout::detail::real_system_calls;
+  const auto& calls = fastout::detail::system_calls;
+  int fd = ::open(path("synced").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(real_system_calls.fsync(fd), 0);
+  EXPECT_EQ(real_system_calls.fdatasync(fd), 0);
+  EXPECT_EQ(calls.fsync(fd), 0);
+  plan.sync_error = EIO;
+  plan.syncs_allowed = 1;
+  errno = 0;
+  EXPECT_EQ(calls.fdatasync(fd), -1);
+  EXPECT_EQ(errno, EIO);
+  EXPECT_EQ(plan.syncs, 2);
+  // pwritev2 at the file position, no flags: as writev.
+  iovec piece = {const_cast<char*>("abc"), 3};
+  EXPECT_EQ(real_system_calls.pwritev2(fd, &piece, 1, -1, 0), 3);
+  EXPECT_EQ(calls.pwritev2(fd, &piece, 1, -1, 0), 3);
+  plan.pwritev2_error = EOPNOTSUPP;
+  EXPECT_EQ(calls.pwritev2(fd, &piece, 1, -1, 0), -1);
+  EXPECT_EQ(errno, EOPNOTSUPP);
+  ::close(fd);
+  EXPECT_EQ(read_file(path("synced")), "abcabc");
+  EXPECT_EQ(calls.linkat(AT_FDCWD, path("synced").c_str(), AT_FDCWD, path("linked").c_str(), 0), 0);
+  EXPECT_EQ(calls.renameat(AT_FDCWD, path("linked").c_str(), AT_FDCWD, path("renamed").c_str()), 0);
+  EXPECT_EQ(read_file(path("renamed")), "abcabc");
+  plan.rename_error = EXDEV;
+  plan.link_error = EEXIST;
+  plan.unlink_error = EBUSY;
+  EXPECT_EQ(calls.renameat(AT_FDCWD, path("renamed").c_str(), AT_FDCWD, path("other").c_str()), -1);
+  EXPECT_EQ(errno, EXDEV);
+  EXPECT_EQ(calls.linkat(AT_FDCWD, path("renamed").c_str(), AT_FDCWD, path("x").c_str(), 0), -1);
+  EXPECT_EQ(errno, EEXIST);
+  EXPECT_EQ(calls.unlinkat(AT_FDCWD, path("renamed").c_str(), 0), -1);
+  EXPECT_EQ(errno, EBUSY);
+  plan.unlink_error = 0;
+  EXPECT_EQ(calls.unlinkat(AT_FDCWD, path("renamed").c_str(), 0), 0);
+  EXPECT_EQ(plan.renames, 2);
+  EXPECT_EQ(plan.links, 2);
+  EXPECT_EQ(plan.unlinks, 2);
 }
 
 TEST_F(FakeTest, HandlerHearsTheExactLoss) {
@@ -748,6 +891,104 @@ TEST(ErrorHandlerTest, DefaultHandlerKeepsAVeryLongPathOnOneLine) {
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1);
   ASSERT_FALSE(out.empty());
   EXPECT_EQ(out.back(), '\n');
+}
+
+// ---------------------------------------------------------------- accounting
+
+// "(W of A bytes reached the file)" in a failure message.
+std::pair<std::uint64_t, std::uint64_t> counts_in(const std::string& message) {
+  std::size_t end = message.find(" bytes reached the file)");
+  std::size_t open = message.rfind('(', end);
+  std::size_t of = message.find(" of ", open);
+  if (end == std::string::npos || open == std::string::npos || of == std::string::npos || of > end)
+    return {UINT64_MAX, UINT64_MAX};
+  return {std::stoull(message.substr(open + 1, of - open - 1)),
+          std::stoull(message.substr(of + 4, end - of - 4))};
+}
+
+// One way of meeting the error, and how many bytes it must count as
+// accepted when it does.
+struct failing_path {
+  const char* name;
+  std::size_t buffer;
+  buffering mode;
+  std::function<void(file&)> until_it_throws;
+  std::uint64_t accepted;
+};
+
+// On /dev/full every write fails: whatever the path, the failing call's
+// message, stats() and the error handler's bytes_lost agree, by one rule
+// (file_stats): write() and put() count all their bytes; a print counts its
+// text once it is complete, so one that fails making room counts none of it.
+TEST(AccountingTest, MessageStatsAndHandlerAgreeOnEveryPath) {
+  const std::string sixty(60, 's');
+  const std::string long_text(200, 'L');
+  const std::vector<failing_path> paths = {
+      {"write() loop", 4096, buffering::full,
+       [](file& f) { for (;;) f.write("0123456789"); }, 4100},
+      {"put() loop", 64, buffering::full, [](file& f) { for (;;) f.put('p'); }, 65},
+      {"large write() after buffered text", 64, buffering::full,
+       [](file& f) { f.write("0123456789"); f.write(std::string(100, 'w')); }, 110},
+      {"write() straddling a full buffer", 64, buffering::full,
+       [&](file& f) { f.write(sixty); f.write("0123456789"); }, 70},
+      {"unbuffered write()", 0, buffering::full, [](file& f) { f.write("0123456789"); }, 10},
+      {"line-buffered write()", 64, buffering::line, [](file& f) { f.write("ab\ncd"); }, 5},
+      {"cursor put() loop", 64, buffering::full,
+       [](file& f) { fastout::cursor c = f.make_cursor(); for (;;) c.put('c'); }, 65},
+      {"print() that needs room", 64, buffering::full,
+       [&](file& f) { f.write(sixty); f.print("{}", "0123456789"); }, 60},
+      {"compiled print() that needs room", 64, buffering::full,
+       [&](file& f) { f.write(sixty); f.println(FMT_COMPILE("{}-{}"), 12345, "abc"); }, 60},
+      {"print() larger than the buffer", 64, buffering::full,
+       [&](file& f) { f.print("{}", long_text); }, 200},
+      {"unbuffered print()", 0, buffering::full, [](file& f) { f.print("{}|", 42); }, 3},
+      {"line-buffered print()", 64, buffering::line, [](file& f) { f.print("ab\n{}", 7); }, 4},
+      {"<< that needs room", 64, buffering::full,
+       [&](file& f) { f.write(sixty); f << 1234567; }, 67},
+  };
+  for (const failing_path& p : paths) {
+    SCOPED_TRACE(p.name);
+    scoped_error_handler handler(recording_handler);
+    {
+      file f("/dev/full", with_buffer(p.buffer, p.mode));
+      try {
+        p.until_it_throws(f);
+        ADD_FAILURE() << "no error";
+      } catch (const std::system_error& e) {
+        EXPECT_EQ(e.code(), system_error_code(ENOSPC)) << e.what();
+        auto [written, accepted] = counts_in(e.what());
+        EXPECT_EQ(accepted, p.accepted) << e.what();
+        EXPECT_EQ(accepted, f.stats().bytes_accepted) << e.what();
+        EXPECT_EQ(written, f.stats().bytes_written) << e.what();
+        EXPECT_EQ(written, 0u);
+      }
+      EXPECT_EQ(f.bytes_pending(), 0u);  // nothing waits after a failure
+    }
+    ASSERT_EQ(handler_calls.size(), 1u);
+    EXPECT_EQ(handler_calls[0].bytes_lost, p.accepted);
+    EXPECT_FALSE(handler_calls[0].close_failed);
+  }
+}
+
+// A print larger than a small buffer streams in 64 KiB chunks: the chunk
+// that fails is counted, with those before it; never more than fmt made.
+TEST(AccountingTest, AStreamingPrintCountsTheChunksSent) {
+  for (std::size_t buffer : size_list{0, 64, 4096, fastout::default_buffer_size}) {
+    SCOPED_TRACE("buffer " + std::to_string(buffer));
+    file f("/dev/full", with_buffer(buffer));
+    const std::string huge(1 << 20, 'h');
+    try {
+      f.print("{}{}", huge, 1);
+      ADD_FAILURE() << "no error";
+    } catch (const std::system_error& e) {
+      auto [written, accepted] = counts_in(e.what());
+      EXPECT_EQ(accepted, f.stats().bytes_accepted) << e.what();
+      EXPECT_EQ(written, 0u);
+      EXPECT_GE(accepted, std::max<std::uint64_t>(buffer, fastout::streaming_chunk_size));
+      EXPECT_LE(accepted, huge.size());
+    }
+    EXPECT_EQ(f.stats().write_calls, 1u);  // one failed attempt, then nothing
+  }
 }
 
 // ---------------------------------------------------------------- real failures

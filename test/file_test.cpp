@@ -16,6 +16,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <fcntl.h>
@@ -237,6 +238,22 @@ TEST(OpenTest, CloexecSyncAndDsyncAreAcceptedAmongFmtStyleFlags) {
     EXPECT_EQ(read_file(path), "x");
   }
 }
+
+// Half-migrated code passes {fmt}'s own parameter: it works as fastout's.
+TEST(OpenTest, FmtBufferSizeIsAccepted) {
+  temp_dir dir;
+  file f = fastout::output_file(dir.file("fmt-size"), fmt::buffer_size = 100);
+  EXPECT_EQ(f.buffer_capacity(), 100u);
+  file g = fastout::output_file(dir.file("fmt-size-flags"), file::WRONLY | file::CREATE,
+                                fmt::buffer_size = 3);
+  EXPECT_EQ(g.buffer_capacity(), 3u);
+  g.write("abcd");
+  g.close();
+  EXPECT_EQ(read_file(dir.file("fmt-size-flags")), "abcd");
+}
+
+// fastout::ostream is the type {fmt} users name.
+static_assert(std::is_same<fastout::ostream, fastout::file>::value);
 
 TEST(OpenTest, TheLastOfFlagsAndOpenModeWins) {
   temp_dir dir;
@@ -1159,6 +1176,63 @@ TEST(LifetimeTest, MoveOfAnUnbufferedWriter) {
   EXPECT_EQ(read_file(dir.file("u")), "12");
 }
 
+// A moved-from writer reads as a closed one: no error, zero counters, so
+// that summing stats() over writers counts nothing twice.
+void expect_reads_as_closed(const file& f) {
+  EXPECT_FALSE(f.is_open());
+  EXPECT_EQ(f.descriptor(), -1);
+  EXPECT_FALSE(f.error());
+  EXPECT_EQ(f.bytes_pending(), 0u);
+  EXPECT_EQ(f.buffer_capacity(), 0u);
+  fastout::file_stats s = f.stats();
+  EXPECT_EQ(s.bytes_accepted, 0u);
+  EXPECT_EQ(s.bytes_written, 0u);
+  EXPECT_EQ(s.write_calls, 0u);
+  EXPECT_EQ(s.flushes, 0u);
+}
+
+TEST(LifetimeTest, AMovedFromWriterHasZeroCountersAndNoError) {
+  temp_dir dir;
+  file a(dir.file("counted"), with_buffer(4));
+  a.write("0123456789");  // flushes, counts
+  file b(std::move(a));
+  expect_reads_as_closed(a);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(b.stats().bytes_accepted, 10u);
+  EXPECT_GT(b.stats().write_calls, 0u);
+  file c(dir.file("other"), with_buffer(4));
+  c.write("xy");
+  c = std::move(b);
+  expect_reads_as_closed(b);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(c.stats().bytes_accepted, 10u);
+  EXPECT_EQ(read_file(dir.file("other")), "xy");  // the old c was flushed and closed
+  // A failed writer: its error goes with the move too.
+  file failed("/dev/full", with_buffer(4));
+  EXPECT_THROW(failed.write("0123456789"), std::system_error);
+  file d(std::move(failed));
+  expect_reads_as_closed(failed);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(d.error(), std::error_code(ENOSPC, std::system_category()));
+  EXPECT_THROW(d.close(), std::system_error);
+}
+
+TEST(LifetimeTest, SwapExchangesEverything) {
+  temp_dir dir;
+  file a(dir.file("a"), with_buffer(64));
+  file b(dir.file("b"), with_buffer(8));
+  a.write("aaa");
+  b.write("b");
+  swap(a, b);
+  EXPECT_EQ(a.path(), dir.file("b"));
+  EXPECT_EQ(a.buffer_capacity(), 8u);
+  EXPECT_EQ(a.bytes_pending(), 1u);
+  EXPECT_EQ(b.stats().bytes_accepted, 3u);
+  a.write("!");
+  b.write("?");
+  a.close();
+  b.close();
+  EXPECT_EQ(read_file(dir.file("a")), "aaa?");
+  EXPECT_EQ(read_file(dir.file("b")), "b!");
+}
+
 // ---------------------------------------------------------------- stats
 
 TEST(StatsTest, CountsEverything) {
@@ -1247,6 +1321,69 @@ TEST(CursorTest, CommitsOnDestructionAndOnCommit) {
   }
   f.close();
   EXPECT_EQ(read_file(dir.file("commit")), "abcdef");
+}
+
+// Expects `call` to be refused with EBUSY while a cursor is alive, with a
+// message naming the path and the cursor.
+void expect_busy(const std::string& path, const std::function<void()>& call, const char* what) {
+  try {
+    call();
+    ADD_FAILURE() << what << ": no error while a cursor is alive";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code(), std::error_code(EBUSY, std::system_category())) << what << ": " << e.what();
+    EXPECT_TRUE(contains(e.what(), path)) << what << ": " << e.what();
+    EXPECT_TRUE(contains(e.what(), "cursor")) << what << ": " << e.what();
+  }
+}
+
+// The bug this guards against: 100 bytes put through a cursor, then close()
+// on the writer while the cursor lived, left an empty file and no error.
+// Every call on the writer itself is refused while a cursor is alive, and
+// nothing the cursor wrote is lost.
+TEST(CursorTest, EveryWriterCallWhileACursorIsAliveIsRefused) {
+  temp_dir dir;
+  for (std::size_t size : size_list{0, 1, 7, 64, 4096}) {
+    for (buffering mode : {buffering::full, buffering::line}) {
+      SCOPED_TRACE("buffer " + std::to_string(size) + (mode == buffering::line ? ", line" : ""));
+      std::string path = dir.file("busy");
+      file f(path, with_buffer(size, mode));
+      f.write("before|");
+      std::string expected = "before|";
+      {
+        fastout::cursor c = f.make_cursor();
+        for (int i = 0; i < 100; ++i) c.put(static_cast<char>('a' + i % 26));
+        for (int i = 0; i < 100; ++i) expected += static_cast<char>('a' + i % 26);
+        expect_busy(path, [&] { f.close(); }, "close");
+        expect_busy(path, [&] { f.flush(); }, "flush");
+        expect_busy(path, [&] { f.put('x'); }, "put");
+        expect_busy(path, [&] { f.write("xyz"); }, "write");
+        expect_busy(path, [&] { f.write(std::string_view()); }, "empty write");
+        expect_busy(path, [&] { f.write(std::string(10000, 'x')); }, "large write");
+        expect_busy(path, [&] { f.print("{}", 1); }, "print");
+        expect_busy(path, [&] { f.print(fmt::runtime("{}"), 1); }, "runtime print");
+        expect_busy(path, [&] { f.println("{}", 2); }, "println");
+        expect_busy(path, [&] { f.print(FMT_COMPILE("{}"), 3); }, "compiled print");
+        expect_busy(path, [&] { f.println(FMT_COMPILE("{}"), 4); }, "compiled println");
+        expect_busy(path, [&] { fastout_test::vprint_with(f, "{}", 5); }, "vprint");
+        expect_busy(path, [&] { f << 6 << 'x' << "text" << 1.5; }, "<<");
+        expect_busy(path, [&] { fastout::cursor second = f.make_cursor(); }, "a second cursor");
+        EXPECT_TRUE(f.is_open());
+        EXPECT_FALSE(f.error());  // refused calls leave no sticky error
+        c.write("|after");
+        expected += "|after";
+        c.commit();  // the writer's counters see the cursor's bytes now
+        EXPECT_EQ(f.stats().bytes_accepted, expected.size());
+        expect_busy(path, [&] { f.put('x'); }, "put after commit");  // still lent
+        c.put('!');
+        expected += '!';
+      }
+      f.write("|end");
+      expected += "|end";
+      f.close();
+      EXPECT_EQ(read_file(path), expected);
+      EXPECT_EQ(f.stats().bytes_written, expected.size());
+    }
+  }
 }
 
 TEST(CursorTest, LineBuffered) {

@@ -27,6 +27,7 @@
 #include <functional>
 #include <initializer_list>
 #include <iterator>
+#include <sstream>
 #include <limits>
 #include <map>
 #include <random>
@@ -79,9 +80,29 @@ struct logged {
   int value;
 };
 
+// Counts how often fmt formats it: every argument must be formatted once,
+// whatever the sizes. Its text is `size` copies of `c` followed by the
+// count so far, so a second formatting would also show in the text.
+struct counted {
+  std::size_t size;
+  char c;
+  int* formats;
+};
+
 }  // namespace format_test
 
 namespace fmt {
+
+template <>
+struct formatter<format_test::counted> : formatter<string_view> {
+  template <typename FormatContext>
+  auto format(const format_test::counted& value, FormatContext& ctx) const -> decltype(ctx.out()) {
+    ++*value.formats;
+    auto out = ctx.out();
+    for (std::size_t i = 0; i < value.size; ++i) *out++ = value.c;
+    return fmt::format_to(out, "#{}", *value.formats);
+  }
+};
 
 template <>
 struct formatter<format_test::point> {
@@ -1918,6 +1939,139 @@ TEST(FormatterTest, FormatterThatPrintsToAnotherWriter) {
     EXPECT_EQ(read_file(dir.file("log")), expected_log) << "buffer " << size;
   }
 }
+
+// ------------------------------------------------------ every argument once
+
+// The bug this guards against: a print larger than the buffer formatted its
+// arguments twice, so a single-pass range came out empty the second time.
+TEST(SinglePassTest, AJoinedStreamThroughEveryBufferSize) {
+  temp_dir dir;
+  std::string numbers;
+  for (int i = 0; i < 300; ++i) numbers += std::to_string(i * 37) + " ";
+  std::istringstream reference_in(numbers);
+  const std::string expected =
+      fmt::format("[{}]\n", fmt::join(std::istream_iterator<int>(reference_in),
+                                      std::istream_iterator<int>(), ","));
+  ASSERT_GT(expected.size(), 1000u);
+  for (const writer_config& config : every_config()) {
+    SCOPED_TRACE(describe(config));
+    std::string path = dir.file("join");
+    file f(path, with_buffer(config.buffer, config.mode));
+    f.write("<");
+    std::istringstream in(numbers);
+    f.print("[{}]\n", fmt::join(std::istream_iterator<int>(in), std::istream_iterator<int>(), ","));
+    std::istringstream in2(numbers);
+    f.println(FMT_COMPILE("{}"), fmt::join(std::istream_iterator<int>(in2), std::istream_iterator<int>(), ","));
+    f.close();
+    EXPECT_EQ(read_file(path), "<" + expected + expected.substr(1, expected.size() - 3) + "\n");
+  }
+}
+
+// The issue's own figure: 100,000 numbers joined from a stream are 588,890
+// bytes with the default buffer (it was 2).
+TEST(SinglePassTest, AHundredThousandNumbersFromAStream) {
+  temp_dir dir;
+  std::string numbers;
+  for (int i = 0; i < 100000; ++i) numbers += std::to_string(i) + "\n";
+  std::istringstream in(numbers);
+  std::string path = dir.file("numbers");
+  file f(path);
+  f.print("{}\n", fmt::join(std::istream_iterator<int>(in), std::istream_iterator<int>(), ","));
+  f.close();
+  std::string text = read_file(path);
+  EXPECT_EQ(text.size(), 588890u);
+  EXPECT_EQ(text.substr(0, 8), "0,1,2,3,");
+  EXPECT_EQ(text.substr(text.size() - 12), "99998,99999\n");
+}
+
+// A formatter with a side effect runs once per argument on every path:
+// runtime, compiled and type-erased formats, print and println, pieces
+// smaller than the free space, larger than the free space, and larger
+// than the whole buffer.
+TEST(SinglePassTest, AFormatterRunsOncePerArgument) {
+  temp_dir dir;
+  for (const writer_config& config : every_config()) {
+    SCOPED_TRACE(describe(config));
+    std::string path = dir.file("counted");
+    file f(path, with_buffer(config.buffer, config.mode));
+    std::string expected;
+    int formats = 0;
+    for (std::size_t size : size_list{0, 1, 5, 30, 63, 64, 65, 200, 5000, 70000}) {
+      format_test::counted value{size, 'v', &formats};
+      const int before = formats;
+      f.print("({})", value);
+      expected += "(" + std::string(size, 'v') + "#" + std::to_string(before + 1) + ")";
+      f.println(FMT_COMPILE("{}|{}"), value, value);
+      expected += std::string(size, 'v') + "#" + std::to_string(before + 2) + "|" +
+                  std::string(size, 'v') + "#" + std::to_string(before + 3) + "\n";
+      fastout_test::vprint_with(f, "{}", value);
+      expected += std::string(size, 'v') + "#" + std::to_string(before + 4);
+      f << value;
+      expected += std::string(size, 'v') + "#" + std::to_string(before + 5);
+      EXPECT_EQ(formats, before + 5) << "size " << size;
+    }
+    f.close();
+    EXPECT_EQ(read_file(path), expected);
+  }
+}
+
+// A piece larger than the buffer streams in chunks of at least
+// streaming_chunk_size, whatever the buffer size: not in buffer-sized (or,
+// unbuffered, 4 KiB) writes. One print of 16 MiB.
+TEST(StreamingTest, ALargePieceGoesOutInChunksOfAtLeast64KiB) {
+  temp_dir dir;
+  const std::size_t piece = std::size_t{16} << 20;
+  const std::string text(piece, 'z');
+  for (std::size_t buffer : size_list{0, 1, 4096, 65535, 65536, fastout::default_buffer_size}) {
+    for (buffering mode : {buffering::full, buffering::line}) {
+      SCOPED_TRACE("buffer " + std::to_string(buffer) + (mode == buffering::line ? ", line" : ""));
+      std::string path = dir.file("stream");
+      file f(path, with_buffer(buffer, mode));
+      f.write("head\n");
+      f.print("{}{}\n", text, 7);
+      f.close();
+      const std::size_t chunk = std::max(buffer, fastout::streaming_chunk_size);
+      // Whole chunks, then the rest, and the head where it is not sent with
+      // the first chunk; never more.
+      EXPECT_LE(f.stats().write_calls, piece / chunk + 3);
+      EXPECT_GE(f.stats().write_calls, piece / (2 * chunk));
+      EXPECT_EQ(fastout_test::file_size_at(path), static_cast<long long>(piece + 7));
+    }
+  }
+}
+
+#ifdef FASTOUT_FMT_HAS_WRITER
+// {fmt} 11.1 and later: a fastout::file converts to fmt::writer, as
+// fmt::ostream does, and text through both comes out in order.
+TEST(WriterTest, FmtWriterSharesTheBufferInOrder) {
+  temp_dir dir;
+  for (const writer_config& config : every_config()) {
+    SCOPED_TRACE(describe(config));
+    std::string path = dir.file("writer");
+    file f(path, with_buffer(config.buffer, config.mode));
+    fmt::writer w = f;
+    std::string expected;
+    for (int i = 0; i < 200; ++i) {
+      w.print("w{} ", i);
+      expected += fmt::format("w{} ", i);
+      if (i % 3 == 0) {
+        f.print("f{}\n", i);
+        expected += fmt::format("f{}\n", i);
+      }
+      if (i % 7 == 0) {
+        w.print("{:>100}\n", i);
+        expected += fmt::format("{:>100}\n", i);
+      }
+      if (i % 50 == 0) f.flush();
+    }
+    EXPECT_EQ(f.stats().bytes_accepted, expected.size());
+    w.print("last");
+    expected += "last";
+    f.close();
+    EXPECT_EQ(read_file(path), expected);
+  }
+}
+#endif
 
 // ------------------------------------------------------------ line buffering
 

@@ -91,6 +91,12 @@ inline long long file_size(int fd) {
   return ::fstat(fd, &st) == 0 ? static_cast<long long>(st.st_size) : -1;
 }
 
+// Size of the file at a path, or -1.
+inline long long file_size_at(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<long long>(st.st_size) : -1;
+}
+
 inline bool fd_is_open(int fd) { return ::fcntl(fd, F_GETFD) != -1 || errno != EBADF; }
 
 // Restores the real system-call table (or whatever was in use) on scope exit,
