@@ -8,9 +8,11 @@
 #ifndef FASTOUT_FILE_H_
 #define FASTOUT_FILE_H_
 
+// One clear error before C++17, instead of pages of them: the rest of the
+// header is skipped.
 #if __cplusplus < 201703L
 #  error "fastout's C++ API needs C++17 or later: compile with -std=c++17 (or newer)"
-#endif
+#else
 
 #include <cstddef>
 #include <cstdint>
@@ -74,13 +76,16 @@ struct file_options {
 
 /// Counters a writer keeps; reading them costs nothing on the hot path.
 ///
-/// One rule on every path: a call's bytes are accepted as it hands them to
-/// the writer. put() and write() hand over all their bytes, even when they
-/// throw; print() hands over the text {fmt} makes, so a print that meets a
-/// write error counts the text made before the error. A print whose format
-/// turns out to be invalid hands over nothing -- unless its text was larger
-/// than the buffer, in which case what already streamed to the file counts.
-/// bytes_accepted - bytes_written is what a failed writer lost.
+/// One rule on every path: a call's bytes are accepted when it hands them to
+/// the writer, and stay accepted if writing them then fails. put() and
+/// write() hand over all their bytes, even when they throw. print() (and
+/// <<) hands over its text once the text is complete; text larger than the
+/// whole buffer is handed over chunk by chunk as it streams to the file. So
+/// a print that fails while making room for its text counts none of it, and
+/// one that fails while streaming counts the chunks sent, the failing one
+/// included. A format error hands over nothing of a piece that fits in the
+/// buffer; a streaming piece keeps, and counts, all {fmt} made before the
+/// error. bytes_accepted - bytes_written is what a failed writer lost.
 struct file_stats {
   /// Bytes handed to the writer, including those of a call that threw.
   std::uint64_t bytes_accepted = 0;
@@ -349,8 +354,8 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// Makes room for a piece of text that is being written at pos and is
   /// not yet part of the buffer: sends everything before `piece` (== pos),
   /// moves the piece's `size` bytes to the front of the buffer, and returns
-  /// where it now starts. On a write error the piece counts as accepted and
-  /// lost, and std::system_error is thrown.
+  /// where it now starts. On a write error the unfinished piece is dropped
+  /// (not counted as accepted) and std::system_error is thrown.
   char* make_room(char* piece, std::size_t size);
   /// Sends everything buffered, then `size` bytes at `data` (which may be in
   /// the buffer, right at pos), in as few system calls as possible; the
@@ -682,4 +687,5 @@ file& file::operator<<(const T& value) {
 
 }  // namespace fastout
 
+#endif  // C++17
 #endif  // FASTOUT_FILE_H_

@@ -22,9 +22,11 @@
 #ifndef FASTOUT_FORMAT_H_
 #define FASTOUT_FORMAT_H_
 
+// One clear error before C++17, instead of pages of them: the rest of the
+// header is skipped.
 #if __cplusplus < 201703L
 #  error "fastout's C++ API needs C++17 or later: compile with -std=c++17 (or newer)"
-#endif
+#else
 
 #include <cstddef>
 #include <limits>
@@ -448,4 +450,5 @@ struct bounded_format {
 }  // namespace detail
 }  // namespace fastout
 
+#endif  // C++17
 #endif  // FASTOUT_FORMAT_H_
