@@ -408,10 +408,9 @@ void file::end_call(const char* text_begin) {
 
 char* file::make_room(char* piece, std::size_t size) {
   pos = piece;
-  if (int error_number = write_buffer_and(nullptr, 0)) {
-    bytes_drained_ += size;  // the piece's text so far: accepted, and lost
-    fail(error_number);
-  }
+  // On a failure the unfinished piece is dropped: a print's text counts as
+  // accepted once it is complete (file_stats says so).
+  if (int error_number = write_buffer_and(nullptr, 0)) fail(error_number);
   std::memmove(buffer_, piece, size);
   return buffer_;
 }
