@@ -1,14 +1,15 @@
 // {fmt}'s own tests of fmt::output_file and fmt::ostream, ported to fastout
 // by changing the namespace: the proof that code written for
 // fmt::output_file compiles and behaves the same against fastout, and a
-// record of every place where it deliberately does not.
+// record of every place where it does not.
 //
 // Ported from {fmt}'s test/os-test.cc (9.1.0, 10.2.1, 11.2.0, 12.1.0; the
 // ostream tests are the same in all four but for print, whose 9.1.0 form
 // prints a fmt::join) and test/module-test.cc. The bodies are {fmt}'s with
 // `fmt::` replaced by `ns::`; only the scaffolding differs: files go to a
 // temporary directory instead of the working directory, and are read back
-// with std::ifstream (read_back) instead of fmt::file.
+// whole with test_util.h's read_file (expect_read) instead of fmt::file and
+// EXPECT_READ.
 //
 //   os-test.cc     ostream_test.move                     -> ostream_test.move
 //                  ostream_test.move_while_holding_data  -> ostream_test.move_while_holding_data
@@ -43,8 +44,7 @@
 //   string_buffer): fastout's conversion to fmt::writer is tested here in
 //   ostream_vs_fmt.converts_to_fmt_writer instead, side by side.
 //
-// Where fastout deliberately differs, a test says `// fastout differs:` and
-// why; docs/guide.md ("Coming from {fmt}") lists the differences. The
+// Where fastout differs, a test says `// fastout differs:` and why; docs/guide.md ("Coming from {fmt}") lists the differences. The
 // ostream_vs_fmt tests make the same calls through fmt::output_file and
 // fastout::output_file and compare the results.
 #include <fastout/file.h>
