@@ -1,15 +1,52 @@
-// fastout-bench: the types the parts of the driver share.
+// fastout-bench: the types the parts of the driver share, and how to add to
+// it.
 //
-// A workload is a fixed amount of output (W1 `lines`, W2 `bytes`, ...) and a
-// table of contenders, each a function that opens a path, writes exactly that
-// output its own way, and closes the file. The driver times every contender
-// on the same directory, checks that its file is byte-identical to the
-// reference contender's (`limit`), and compares the times.
+// A workload is a fixed amount of output (W1 `lines`, W2 `bytes`, ...) and its
+// contenders, each writing exactly that output its own way. The driver times
+// every contender on the same directory, checks that its file is
+// byte-identical to the reference contender's (`limit`, or the workload's
+// own check), and compares the times.
 //
-// Adding a workload: write a `workload make_xxx(const workload_options&)` in
-// its own workload_xxx.cpp (see workload_lines.cpp) and add one line to the
-// registry in workloads.cpp. Adding a contender: add a function and one row to
-// the workload's contender table.
+// A contender is three things (contenders.h): a name; a sink, the library it
+// writes with (sinks.h: stdio_sink, ofstream_sink, fmt_file_sink,
+// unbuffered_sink, limit_sink, fastout_sink, fastout_cursor_sink), opened with
+// sink_options such as buffer_1m; and a row, a lambda `row(out, i)` that
+// writes row i in the contender's idiom through what the sink's out()
+// returns. Every contender runs the same loop, write_rows(): open, every row,
+// close with every error checked.
+//
+// Adding a contender to a workload whose library has a sink: one row in the
+// workload's xxx_contenders() function (workload_xxx.cpp), in the order it
+// should run,
+//
+//   c.add<stdio_sink>("fwrite_unlocked_256k", fwrite_line, buffer_256k);
+//
+// reusing a row the workload already has where the idiom is the same (a
+// generic `[](auto& out, std::size_t i)` row serves every sink whose out()
+// has the calls it makes: `out << x` fits ofstream and fastout alike). Then
+// one row in the workload's table in docs/benchmarks.md.
+//
+// Adding a library: a sink in sinks.h and sinks.cpp, of the shape described
+// there: a constructor that opens a path with sink_options, out(), a close()
+// that throws if anything was lost, a destructor that releases without
+// throwing. If the loop's state must stay in registers, out() returns a
+// cursor by value (limit_sink::cursor). Then its rows in each workload.
+// For instance: a C API sink whose out() is the C handle, its rows calling
+// fastout_putc() or fastout_printf() as stdio's call putc() and fprintf(); an
+// iostream adapter over fastout whose out() is a std::ostream&, which takes
+// ofstream's rows as they are; writers to standard output as sinks that point
+// fd 1 at the path for the run and put it back in close(); fsync'd outputs as
+// a field of sink_options that each sink's close() honours.
+//
+// Adding a workload: a workload_xxx.cpp with its input (made with fixed seeds,
+// outside the timed region; none needed when options.list_only), an
+// xxx_contenders() of rows, and a factory `workload make_xxx(const
+// workload_options&)` declared below; one line in the registry in
+// workloads.cpp (id, name, the line --help shows); a section in
+// docs/benchmarks.md. A workload may name its own reference and baseline
+// contenders and give a check_output for outputs that are right without
+// being byte-identical (W7 in workload_format.cpp does both). Its bars are
+// rows in bars.cpp. Later workloads take their own W-numbers.
 #ifndef FASTOUT_BENCH_BENCH_H_
 #define FASTOUT_BENCH_BENCH_H_
 
@@ -24,6 +61,9 @@ namespace fastout_bench {
 /// What a workload's factory may depend on.
 struct workload_options {
   bool quick = false;  ///< --quick: smaller sizes
+  /// --list: only the summary and the contenders' names are wanted, so the
+  /// factory may skip making the input (`bytes` may then be wrong).
+  bool list_only = false;
 };
 
 /// Writes a workload's whole output to `path`: open, write, close. It throws
@@ -59,36 +99,14 @@ struct workload {
       check_output;
 };
 
-/// Binds a contender function to its workload's input, which stays alive as
-/// long as any contender that uses it.
-template <typename Input>
-contender bind_contender(const char* name, std::shared_ptr<const Input> input,
-                         void (*write)(const char* path, const Input& input),
-                         std::size_t buffer_size = 0) {
-  return contender{name, [input, write](const char* path) { write(path, *input); }, buffer_size};
-}
-
-/// One row of a contender table: a name and the function that writes the
-/// workload's output.
-template <typename Input>
-struct contender_row {
-  const char* name;
-  void (*write)(const char* path, const Input& input);
-};
-
-template <typename Input, std::size_t N>
-std::vector<contender> bind_contenders(const contender_row<Input> (&rows)[N],
-                                       std::shared_ptr<const Input> input) {
-  std::vector<contender> result;
-  for (const auto& row : rows) result.push_back(bind_contender(row.name, input, row.write));
-  return result;
-}
-
 /// The workloads the driver knows, in the order they run. A factory builds a
 /// workload's input only when the workload is selected.
 struct workload_entry {
-  const char* id;
-  const char* name;
+  const char* id;    ///< "W1"
+  const char* name;  ///< "lines"
+  /// One line for --help: what every contender writes, and the --quick size
+  /// where it differs.
+  const char* help;
   workload (*make)(const workload_options& options);
 };
 const std::vector<workload_entry>& workload_registry();

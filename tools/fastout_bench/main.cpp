@@ -56,8 +56,7 @@ void print_usage(std::FILE* out) {
       "byte-identical to the limit's; prints a table and checks fastout's bars.\n"
       "\n"
       "Options:\n"
-      "  --quick        smaller sizes, under a minute (W2 32 MiB, W6 2,000,000 ints,\n"
-      "                 W7 500,000 doubles, W8 500,000 rows, W10 256 MiB)\n"
+      "  --quick        smaller sizes (below), about a minute\n"
       "  --runs N       timed runs of each contender (default 5, also with --quick);\n"
       "                 the table shows the median\n"
       "  --only LIST    run only these workloads, by id or name: --only W1,W5 or lines,sweep\n"
@@ -69,17 +68,16 @@ void print_usage(std::FILE* out) {
       "  --list         list the workloads and their contenders, and exit\n"
       "  -h, --help     show this help\n"
       "\n"
-      "Workloads:\n"
-      "  W1 lines    1,000,000 lines of \"test data\\n\"\n"
-      "  W2 bytes    256 MiB one byte at a time (32 MiB with --quick)\n"
-      "  W4 echo     1 MiB one char at a time, including one write() per char\n"
-      "  W5 sweep    W1 through fastout with buffers of 1 KiB to 8 MiB, plotted\n"
-      "              beside W1's buffered contenders\n"
-      "  W1f lines_print  W1 through print(\"{}\\n\", s), runtime and FMT_COMPILE\n"
-      "  W6 ints     10,000,000 int64 over the whole range, one per line\n"
-      "  W7 doubles  2,000,000 doubles, shortest round trip, one per line\n"
-      "  W8 csv      1,000,000 rows of id,price,name,qty\n"
-      "  W10 big     1 GiB in 1 MiB pieces (256 MiB with --quick)\n"
+      "Workloads (--list also shows their contenders):\n");
+  const auto& registry = workload_registry();
+  std::size_t width = 0;
+  for (const auto& entry : registry)
+    width = std::max(width, std::strlen(entry.id) + 1 + std::strlen(entry.name));
+  for (const auto& entry : registry) {
+    std::string label = std::string(entry.id) + " " + entry.name;
+    std::fprintf(out, "  %-*s  %s\n", static_cast<int>(width), label.c_str(), entry.help);
+  }
+  std::fprintf(out,
       "\n"
       "Exit status: 0 when every output is identical to the reference (and, with\n"
       "--strict, every bar passes); 1 when an output differs or a contender fails;\n"
@@ -202,8 +200,10 @@ int run(const options& o) {
   std::vector<workload_entry> selected = select_workloads(o.only);
 
   if (o.list) {
+    workload_options list_opts = workload_opts;
+    list_opts.list_only = true;
     for (const auto& entry : selected) {
-      workload w = entry.make(workload_opts);
+      workload w = entry.make(list_opts);
       std::printf("%s %s: %s\n ", w.id.c_str(), w.name.c_str(), w.summary.c_str());
       for (const auto& c : w.contenders) std::printf(" %s", c.name.c_str());
       std::printf("\n");

@@ -2,19 +2,16 @@
 // cost is the copy and the system calls, not the per-call overhead, so the
 // question is whether a writer gets out of the way of large writes.
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
-#include <fmt/os.h>
-
-#include <fastout/file.h>
 
 #include "bench.h"
-#include "output_helpers.h"
+#include "contenders.h"
+#include "sinks.h"
 
 namespace fastout_bench {
 namespace {
@@ -24,110 +21,37 @@ struct big_input {
   std::size_t count;
 };
 
-void big_fwrite(const char* path, const big_input& in, std::size_t buffer_size) {
-  // A buffer size of 0 means stdio's own; the buffer outlives the FILE.
-  std::unique_ptr<char[]> buffer(buffer_size > 0 ? new char[buffer_size] : nullptr);
-  std::FILE* f = open_stdio(path, buffer.get(), buffer_size);
-  const char* const piece = in.piece.data();
-  const std::size_t size = in.piece.size();
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) fwrite_unlocked(piece, 1, size, f);
-  close_stdio(f, path);
+std::vector<contender> big_contenders(const std::shared_ptr<const big_input>& input) {
+  const char* const piece = input->piece.data();
+  const std::size_t size = input->piece.size();
+
+  auto fwrite_piece = [piece, size](std::FILE* f, std::size_t) {
+    fwrite_unlocked(piece, 1, size, f);
+  };
+  const auto stream_size = static_cast<std::streamsize>(size);
+  auto ofstream_piece = [piece, stream_size](std::ofstream& out, std::size_t) {
+    out.write(piece, stream_size);
+  };
+  // One write() per piece; fastout's write(); and the limit's write(), which
+  // copies into its buffer what fits and sends a piece at least as large as
+  // the buffer straight to the file after what is buffered, since copying it
+  // would only cost time.
+  auto write_piece = [piece, size](auto& out, std::size_t) { out.write(piece, size); };
+
+  contender_list c(input, input->count);
+  c.add<stdio_sink>("fwrite_unlocked", fwrite_piece);
+  c.add<stdio_sink>("fwrite_unlocked_256k", fwrite_piece, buffer_256k);
+  c.add<ofstream_sink>("ofstream", ofstream_piece);
+  c.add<ofstream_sink>("ofstream_1m", ofstream_piece, buffer_1m);
+  c.add<fmt_file_sink>("fmt_output_file", [text = fmt::string_view(piece, size)](
+                                              fmt::ostream& out, std::size_t) {
+    out.print("{}", text);
+  });
+  c.add<unbuffered_sink>("write_per_call", write_piece);
+  c.add<limit_sink>("limit", write_piece);
+  c.add<fastout_sink>("fastout", write_piece);
+  return c.take();
 }
-
-void big_fwrite_unlocked(const char* path, const big_input& in) { big_fwrite(path, in, 0); }
-
-void big_fwrite_unlocked_256k(const char* path, const big_input& in) {
-  big_fwrite(path, in, stdio_big_buffer_size);
-}
-
-void write_pieces(std::ofstream& out, const big_input& in) {
-  const char* const piece = in.piece.data();
-  const auto size = static_cast<std::streamsize>(in.piece.size());
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) out.write(piece, size);
-}
-
-void big_ofstream(const char* path, const big_input& in) {
-  std::ofstream out;
-  open_ofstream(out, path);
-  write_pieces(out, in);
-  close_ofstream(out, path);
-}
-
-void big_ofstream_1m(const char* path, const big_input& in) {
-  std::unique_ptr<char[]> buffer(new char[limit_buffer_size]);  // outlives `out`
-  std::ofstream out;
-  open_ofstream(out, path, buffer.get(), limit_buffer_size);
-  write_pieces(out, in);
-  close_ofstream(out, path);
-}
-
-void big_fmt_output_file(const char* path, const big_input& in) {
-  auto out = fmt::output_file(path);
-  const fmt::string_view piece(in.piece.data(), in.piece.size());
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) out.print("{}", piece);
-  out.close();
-}
-
-void big_write_per_call(const char* path, const big_input& in) {
-  int fd = open_fd(path);
-  const char* const piece = in.piece.data();
-  const std::size_t size = in.piece.size();
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) write_all(fd, piece, size, path);
-  close_fd(fd, path);
-}
-
-// The fastest reasonable hand-written buffered writer: copy into a 1 MiB
-// buffer what fits, and send a piece at least as large as the buffer straight
-// to the file after what is buffered, since copying it would only cost time.
-// With 1 MiB pieces every piece goes straight out, so this is one write() per
-// piece: the floor a writer can reach here.
-void big_limit(const char* path, const big_input& in) {
-  int fd = open_fd(path);
-  std::unique_ptr<char[]> storage(new char[limit_buffer_size]);
-  char* const buffer = storage.get();
-  const char* const piece = in.piece.data();
-  const std::size_t size = in.piece.size();
-  const std::size_t count = in.count;
-  std::size_t used = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    if (limit_buffer_size - used < size) {
-      write_all(fd, buffer, used, path);
-      used = 0;
-      if (size >= limit_buffer_size) {
-        write_all(fd, piece, size, path);
-        continue;
-      }
-    }
-    std::memcpy(buffer + used, piece, size);
-    used += size;
-  }
-  write_all(fd, buffer, used, path);
-  close_fd(fd, path);
-}
-
-void big_fastout(const char* path, const big_input& in) {
-  fastout::file out(path);
-  const char* const piece = in.piece.data();
-  const std::size_t size = in.piece.size();
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) out.write(piece, size);
-  out.close();
-}
-
-const contender_row<big_input> big_contenders[] = {
-    {"fwrite_unlocked", big_fwrite_unlocked},
-    {"fwrite_unlocked_256k", big_fwrite_unlocked_256k},
-    {"ofstream", big_ofstream},
-    {"ofstream_1m", big_ofstream_1m},
-    {"fmt_output_file", big_fmt_output_file},
-    {"write_per_call", big_write_per_call},
-    {"limit", big_limit},
-    {"fastout", big_fastout},
-};
 
 }  // namespace
 
@@ -147,7 +71,7 @@ workload make_big(const workload_options& options) {
   w.summary = fmt::format("{} MiB in 1 MiB pieces", mib);
   w.bytes = std::uint64_t{piece_size} * input->count;
   w.baseline.clear();
-  w.contenders = bind_contenders(big_contenders, std::shared_ptr<const big_input>(input));
+  w.contenders = big_contenders(input);
   return w;
 }
 

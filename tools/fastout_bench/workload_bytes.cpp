@@ -6,17 +6,14 @@
 // every contender, and not something a compiler can turn into a memset.
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <string>
 
 #include <fmt/format.h>
-#include <fmt/os.h>
-
-#include <fastout/file.h>
 
 #include "bench.h"
-#include "output_helpers.h"
+#include "contenders.h"
+#include "sinks.h"
 
 namespace fastout_bench {
 namespace {
@@ -36,162 +33,41 @@ std::shared_ptr<const bytes_input> make_input(std::size_t count) {
   return input;
 }
 
-void bytes_fprintf(const char* path, const bytes_input& in) {
-  std::FILE* f = open_stdio(path);
-  const char* const pattern = in.pattern;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) std::fprintf(f, "%c", pattern[i & 63]);
-  close_stdio(f, path);
+// Every contender W2 and W4 have, in the order they run; W2 leaves out
+// fprintf, {fmt} and one write() per byte, which would take minutes on
+// 256 MiB, and W4 the second limit.
+std::vector<contender> bytes_contenders(const std::shared_ptr<const bytes_input>& input) {
+  const char* const pattern = input->pattern;
+
+  // One put() per byte: the limit's store, fastout's put() and its cursor's,
+  // ofstream::put(), and one write() per byte.
+  auto put = [pattern](auto& out, std::size_t i) { out.put(pattern[i & 63]); };
+  auto fwrite_byte = [pattern](std::FILE* f, std::size_t i) {
+    fwrite_unlocked(&pattern[i & 63], 1, 1, f);
+  };
+
+  contender_list c(input, input->count);
+  c.add<stdio_sink>("fprintf", [pattern](std::FILE* f, std::size_t i) {
+    std::fprintf(f, "%c", pattern[i & 63]);
+  });
+  c.add<stdio_sink>("putc", [pattern](std::FILE* f, std::size_t i) { putc(pattern[i & 63], f); });
+  c.add<stdio_sink>("putc_unlocked", [pattern](std::FILE* f, std::size_t i) {
+    putc_unlocked(pattern[i & 63], f);
+  });
+  c.add<stdio_sink>("fwrite_unlocked", fwrite_byte);
+  c.add<stdio_sink>("fwrite_unlocked_256k", fwrite_byte, buffer_256k);
+  c.add<ofstream_sink>("ofstream", put);
+  c.add<ofstream_sink>("ofstream_1m", put, buffer_1m);
+  c.add<fmt_file_sink>("fmt_output_file", [pattern](fmt::ostream& out, std::size_t i) {
+    out.print("{}", pattern[i & 63]);
+  });
+  c.add<unbuffered_sink>("write_per_call", put);
+  c.add<limit_sink>("limit", put);
+  c.add<limit_sink>("limit_256k", put, buffer_256k);
+  c.add<fastout_sink>("fastout", put);
+  c.add<fastout_cursor_sink>("fastout_cursor", put);
+  return c.take();
 }
-
-void bytes_putc(const char* path, const bytes_input& in) {
-  std::FILE* f = open_stdio(path);
-  const char* const pattern = in.pattern;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) putc(pattern[i & 63], f);
-  close_stdio(f, path);
-}
-
-void bytes_putc_unlocked(const char* path, const bytes_input& in) {
-  std::FILE* f = open_stdio(path);
-  const char* const pattern = in.pattern;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) putc_unlocked(pattern[i & 63], f);
-  close_stdio(f, path);
-}
-
-void fwrite_bytes(const char* path, const bytes_input& in, std::size_t buffer_size) {
-  // A buffer size of 0 means stdio's own; the buffer outlives the FILE.
-  std::unique_ptr<char[]> buffer(buffer_size > 0 ? new char[buffer_size] : nullptr);
-  std::FILE* f = open_stdio(path, buffer.get(), buffer_size);
-  const char* const pattern = in.pattern;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) fwrite_unlocked(&pattern[i & 63], 1, 1, f);
-  close_stdio(f, path);
-}
-
-void bytes_fwrite_unlocked(const char* path, const bytes_input& in) {
-  fwrite_bytes(path, in, 0);
-}
-
-void bytes_fwrite_unlocked_256k(const char* path, const bytes_input& in) {
-  fwrite_bytes(path, in, stdio_big_buffer_size);
-}
-
-void put_bytes(std::ofstream& out, const bytes_input& in) {
-  const char* const pattern = in.pattern;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) out.put(pattern[i & 63]);
-}
-
-void bytes_ofstream(const char* path, const bytes_input& in) {
-  std::ofstream out;
-  open_ofstream(out, path);
-  put_bytes(out, in);
-  close_ofstream(out, path);
-}
-
-void bytes_ofstream_1m(const char* path, const bytes_input& in) {
-  std::unique_ptr<char[]> buffer(new char[limit_buffer_size]);  // outlives `out`
-  std::ofstream out;
-  open_ofstream(out, path, buffer.get(), limit_buffer_size);
-  put_bytes(out, in);
-  close_ofstream(out, path);
-}
-
-void bytes_fmt_output_file(const char* path, const bytes_input& in) {
-  auto out = fmt::output_file(path);
-  const char* const pattern = in.pattern;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) out.print("{}", pattern[i & 63]);
-  out.close();
-}
-
-void bytes_write_per_call(const char* path, const bytes_input& in) {
-  int fd = open_fd(path);
-  const char* const pattern = in.pattern;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) write_all(fd, &pattern[i & 63], 1, path);
-  close_fd(fd, path);
-}
-
-// The fastest reasonable hand-written code: a store into a buffer and a
-// write() when it is full. The fill position is a pointer in a local, which
-// the compiler keeps in a register (an index plus a base costs one more).
-void store_bytes(const char* path, const bytes_input& in, std::size_t buffer_size) {
-  int fd = open_fd(path);
-  std::unique_ptr<char[]> storage(new char[buffer_size]);
-  char* const buffer = storage.get();
-  char* const end = buffer + buffer_size;
-  const char* const pattern = in.pattern;
-  const std::size_t count = in.count;
-  char* pos = buffer;
-  for (std::size_t i = 0; i < count; ++i) {
-    if (pos == end) {
-      write_all(fd, buffer, buffer_size, path);
-      pos = buffer;
-    }
-    *pos++ = pattern[i & 63];
-  }
-  write_all(fd, buffer, static_cast<std::size_t>(pos - buffer), path);
-  close_fd(fd, path);
-}
-
-void bytes_limit(const char* path, const bytes_input& in) {
-  store_bytes(path, in, limit_buffer_size);
-}
-
-void bytes_limit_256k(const char* path, const bytes_input& in) {
-  store_bytes(path, in, small_limit_buffer_size);
-}
-
-void bytes_fastout(const char* path, const bytes_input& in) {
-  fastout::file out(path);
-  const char* const pattern = in.pattern;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) out.put(pattern[i & 63]);
-  out.close();
-}
-
-void bytes_fastout_cursor(const char* path, const bytes_input& in) {
-  fastout::file out(path);
-  {
-    auto cursor = out.make_cursor();
-    const char* const pattern = in.pattern;
-    const std::size_t count = in.count;
-    for (std::size_t i = 0; i < count; ++i) cursor.put(pattern[i & 63]);
-  }  // the cursor hands its position back before close()
-  out.close();
-}
-
-// fprintf, fmt and one write() per byte would take minutes on 256 MiB.
-const contender_row<bytes_input> bytes_contenders[] = {
-    {"putc", bytes_putc},
-    {"putc_unlocked", bytes_putc_unlocked},
-    {"fwrite_unlocked", bytes_fwrite_unlocked},
-    {"fwrite_unlocked_256k", bytes_fwrite_unlocked_256k},
-    {"ofstream", bytes_ofstream},
-    {"ofstream_1m", bytes_ofstream_1m},
-    {"limit", bytes_limit},
-    {"limit_256k", bytes_limit_256k},
-    {"fastout", bytes_fastout},
-    {"fastout_cursor", bytes_fastout_cursor},
-};
-
-const contender_row<bytes_input> echo_contenders[] = {
-    {"fprintf", bytes_fprintf},
-    {"putc", bytes_putc},
-    {"putc_unlocked", bytes_putc_unlocked},
-    {"fwrite_unlocked", bytes_fwrite_unlocked},
-    {"fwrite_unlocked_256k", bytes_fwrite_unlocked_256k},
-    {"ofstream", bytes_ofstream},
-    {"ofstream_1m", bytes_ofstream_1m},
-    {"fmt_output_file", bytes_fmt_output_file},
-    {"write_per_call", bytes_write_per_call},
-    {"limit", bytes_limit},
-    {"fastout", bytes_fastout},
-    {"fastout_cursor", bytes_fastout_cursor},
-};
 
 }  // namespace
 
@@ -203,7 +79,7 @@ workload make_bytes(const workload_options& options) {
   w.name = "bytes";
   w.summary = fmt::format("{} MiB, one byte at a time", mib);
   w.bytes = input->count;
-  w.contenders = bind_contenders(bytes_contenders, input);
+  w.contenders = without(bytes_contenders(input), {"fprintf", "fmt_output_file", "write_per_call"});
   return w;
 }
 
@@ -214,7 +90,7 @@ workload make_echo(const workload_options&) {
   w.name = "echo";
   w.summary = "1 MiB, one char at a time";
   w.bytes = input->count;
-  w.contenders = bind_contenders(echo_contenders, input);
+  w.contenders = without(bytes_contenders(input), {"limit_256k"});
   return w;
 }
 

@@ -8,11 +8,10 @@
 // I/O layer on top.
 //
 // The values are generated with fixed seeds when the workload is built,
-// outside the timed region. Each contender is a loop over rows, written once
-// per library below (each_row_*) with the row as a lambda, so that what
-// differs between the contenders is only how a row is formatted. A loop
-// reads its count and its arrays from the input into locals first, as in
-// workload_lines.cpp.
+// outside the timed region. Each contender is a row (contenders.h): how it
+// formats one value, or one line of the CSV, through its library's sink.
+// fmt_output_file and fastout share their row (`out.print("{}\n", x)` is the
+// same code for both), as ofstream and fastout_shift share `out << x`.
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
@@ -32,73 +31,15 @@
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
-#include <fmt/os.h>
 
 #include <fastout/file.h>
-#include <fastout/format.h>
 
 #include "bench.h"
-#include "output_helpers.h"
+#include "contenders.h"
+#include "sinks.h"
 
 namespace fastout_bench {
 namespace {
-
-// The loops, one per library. `row(writer, i)` writes row i.
-
-template <typename Row>
-void each_row_stdio(const char* path, std::size_t count, Row row) {
-  std::FILE* f = open_stdio(path);
-  for (std::size_t i = 0; i < count; ++i) row(f, i);
-  close_stdio(f, path);
-}
-
-// `setup` sets the stream's flags (precision, fixed) once, before the loop.
-template <typename Setup, typename Row>
-void each_row_ofstream(const char* path, std::size_t count, Setup setup, Row row) {
-  std::ofstream out;
-  open_ofstream(out, path);
-  setup(out);
-  for (std::size_t i = 0; i < count; ++i) row(out, i);
-  close_ofstream(out, path);
-}
-
-template <typename Row>
-void each_row_fmt_output_file(const char* path, std::size_t count, Row row) {
-  auto out = fmt::output_file(path);
-  for (std::size_t i = 0; i < count; ++i) row(out, i);
-  out.close();
-}
-
-template <typename Row>
-void each_row_fastout(const char* path, std::size_t count, Row row) {
-  fastout::file out(path);
-  for (std::size_t i = 0; i < count; ++i) row(out, i);
-  out.close();
-}
-
-// fmt_compile_limit: `row(pos, i)` formats row i at `pos` with
-// fmt::format_to and FMT_COMPILE and returns the end. The buffer is written
-// out when less than `row_bound` bytes (the most one row can take) are left,
-// so a row never needs a check of its own. The fill position is a pointer
-// in a local, which the compiler keeps in a register.
-template <typename Row>
-void each_row_compile_limit(const char* path, std::size_t count, std::size_t row_bound,
-                            std::size_t buffer_size, Row row) {
-  int fd = open_fd(path);
-  std::unique_ptr<char[]> storage(new char[buffer_size]);
-  char* const buffer = storage.get();
-  char* const flush_at = buffer + (buffer_size - row_bound);
-  char* pos = buffer;
-  for (std::size_t i = 0; i < count; ++i) {
-    if (pos > flush_at) {
-      write_all(fd, buffer, static_cast<std::size_t>(pos - buffer), path);
-      pos = buffer;
-    }
-    pos = row(pos, i);
-  }
-  write_all(fd, buffer, static_cast<std::size_t>(pos - buffer), path);
-  close_fd(fd, path);
-}
 
 // The size of what `row(pos, i)` writes for every row, through a scratch
 // buffer: the workload's promised size, computed once when it is built.
@@ -120,63 +61,32 @@ struct lines_input {
   std::size_t count;
 };
 
-void lines_fprintf(const char* path, const lines_input& in) {
-  const char* const text = in.text.c_str();
-  each_row_stdio(path, in.count,
-                 [text](std::FILE* f, std::size_t) { std::fprintf(f, "%s\n", text); });
-}
+std::vector<contender> lines_contenders(const std::shared_ptr<const lines_input>& input) {
+  const std::string& text_string = input->text;
+  const std::string_view text = input->text;
+  const char* const text_c = input->text.c_str();
+  const std::size_t bound = text.size() + 1;
 
-void lines_ofstream(const char* path, const lines_input& in) {
-  const std::string& text = in.text;
-  each_row_ofstream(
-      path, in.count, [](std::ofstream&) {},
-      [&text](std::ofstream& out, std::size_t) { out << text << '\n'; });
-}
+  auto print = [text](auto& out, std::size_t) { out.print("{}\n", text); };
+  auto compile_limit = [text, bound](limit_sink::cursor& out, std::size_t) {
+    out.format_to(bound, FMT_COMPILE("{}\n"), text);
+  };
 
-void lines_fmt_output_file(const char* path, const lines_input& in) {
-  const std::string_view text = in.text;
-  each_row_fmt_output_file(path, in.count,
-                           [text](fmt::ostream& out, std::size_t) { out.print("{}\n", text); });
-}
-
-void compile_lines(const char* path, const lines_input& in, std::size_t buffer_size) {
-  const std::string_view text = in.text;
-  each_row_compile_limit(path, in.count, text.size() + 1, buffer_size,
-                         [text](char* pos, std::size_t) {
-                           return fmt::format_to(pos, FMT_COMPILE("{}\n"), text);
-                         });
-}
-
-void lines_fmt_compile_limit(const char* path, const lines_input& in) {
-  compile_lines(path, in, limit_buffer_size);
-}
-
-void lines_fmt_compile_limit_256k(const char* path, const lines_input& in) {
-  compile_lines(path, in, small_limit_buffer_size);
-}
-
-void lines_fastout(const char* path, const lines_input& in) {
-  const std::string_view text = in.text;
-  each_row_fastout(path, in.count,
-                   [text](fastout::file& out, std::size_t) { out.print("{}\n", text); });
-}
-
-void lines_fastout_compile(const char* path, const lines_input& in) {
-  const std::string_view text = in.text;
-  each_row_fastout(path, in.count, [text](fastout::file& out, std::size_t) {
+  contender_list c(input, input->count);
+  c.add<stdio_sink>("fprintf",
+                    [text_c](std::FILE* f, std::size_t) { std::fprintf(f, "%s\n", text_c); });
+  c.add<ofstream_sink>("ofstream", [&text_string](std::ofstream& out, std::size_t) {
+    out << text_string << '\n';
+  });
+  c.add<fmt_file_sink>("fmt_output_file", print);
+  c.add<limit_sink>("fmt_compile_limit", compile_limit);
+  c.add<limit_sink>("fmt_compile_limit_256k", compile_limit, buffer_256k);
+  c.add<fastout_sink>("fastout", print);
+  c.add<fastout_sink>("fastout_compile", [text](fastout::file& out, std::size_t) {
     out.print(FMT_COMPILE("{}\n"), text);
   });
+  return c.take();
 }
-
-const contender_row<lines_input> lines_contenders[] = {
-    {"fprintf", lines_fprintf},
-    {"ofstream", lines_ofstream},
-    {"fmt_output_file", lines_fmt_output_file},
-    {"fmt_compile_limit", lines_fmt_compile_limit},
-    {"fmt_compile_limit_256k", lines_fmt_compile_limit_256k},
-    {"fastout", lines_fastout},
-    {"fastout_compile", lines_fastout_compile},
-};
 
 // ---------------------------------------------------------------------------
 // W6 `ints`: int64 values spread over the whole range, one per line, "{}\n".
@@ -188,73 +98,30 @@ struct ints_input {
 // "-9223372036854775808\n" is 21 bytes.
 constexpr std::size_t int_row_bound = 24;
 
-void ints_fprintf(const char* path, const ints_input& in) {
-  const std::int64_t* const values = in.values.data();
-  each_row_stdio(path, in.values.size(), [values](std::FILE* f, std::size_t i) {
+std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& input) {
+  const std::int64_t* const values = input->values.data();
+
+  auto shift = [values](auto& out, std::size_t i) { out << values[i] << '\n'; };
+  auto print = [values](auto& out, std::size_t i) { out.print("{}\n", values[i]); };
+  auto compile_limit = [values](limit_sink::cursor& out, std::size_t i) {
+    out.format_to(int_row_bound, FMT_COMPILE("{}\n"), values[i]);
+  };
+
+  contender_list c(input, input->values.size());
+  c.add<stdio_sink>("fprintf", [values](std::FILE* f, std::size_t i) {
     std::fprintf(f, "%" PRId64 "\n", values[i]);
   });
-}
-
-void ints_ofstream(const char* path, const ints_input& in) {
-  const std::int64_t* const values = in.values.data();
-  each_row_ofstream(
-      path, in.values.size(), [](std::ofstream&) {},
-      [values](std::ofstream& out, std::size_t i) { out << values[i] << '\n'; });
-}
-
-void ints_fmt_output_file(const char* path, const ints_input& in) {
-  const std::int64_t* const values = in.values.data();
-  each_row_fmt_output_file(path, in.values.size(), [values](fmt::ostream& out, std::size_t i) {
-    out.print("{}\n", values[i]);
-  });
-}
-
-void compile_ints(const char* path, const ints_input& in, std::size_t buffer_size) {
-  const std::int64_t* const values = in.values.data();
-  each_row_compile_limit(path, in.values.size(), int_row_bound, buffer_size,
-                         [values](char* pos, std::size_t i) {
-                           return fmt::format_to(pos, FMT_COMPILE("{}\n"), values[i]);
-                         });
-}
-
-void ints_fmt_compile_limit(const char* path, const ints_input& in) {
-  compile_ints(path, in, limit_buffer_size);
-}
-
-void ints_fmt_compile_limit_256k(const char* path, const ints_input& in) {
-  compile_ints(path, in, small_limit_buffer_size);
-}
-
-void ints_fastout(const char* path, const ints_input& in) {
-  const std::int64_t* const values = in.values.data();
-  each_row_fastout(path, in.values.size(), [values](fastout::file& out, std::size_t i) {
-    out.print("{}\n", values[i]);
-  });
-}
-
-void ints_fastout_compile(const char* path, const ints_input& in) {
-  const std::int64_t* const values = in.values.data();
-  each_row_fastout(path, in.values.size(), [values](fastout::file& out, std::size_t i) {
+  c.add<ofstream_sink>("ofstream", shift);
+  c.add<fmt_file_sink>("fmt_output_file", print);
+  c.add<limit_sink>("fmt_compile_limit", compile_limit);
+  c.add<limit_sink>("fmt_compile_limit_256k", compile_limit, buffer_256k);
+  c.add<fastout_sink>("fastout", print);
+  c.add<fastout_sink>("fastout_compile", [values](fastout::file& out, std::size_t i) {
     out.print(FMT_COMPILE("{}\n"), values[i]);
   });
+  c.add<fastout_sink>("fastout_shift", shift);
+  return c.take();
 }
-
-void ints_fastout_shift(const char* path, const ints_input& in) {
-  const std::int64_t* const values = in.values.data();
-  each_row_fastout(path, in.values.size(),
-                   [values](fastout::file& out, std::size_t i) { out << values[i] << '\n'; });
-}
-
-const contender_row<ints_input> ints_contenders[] = {
-    {"fprintf", ints_fprintf},
-    {"ofstream", ints_ofstream},
-    {"fmt_output_file", ints_fmt_output_file},
-    {"fmt_compile_limit", ints_fmt_compile_limit},
-    {"fmt_compile_limit_256k", ints_fmt_compile_limit_256k},
-    {"fastout", ints_fastout},
-    {"fastout_compile", ints_fastout_compile},
-    {"fastout_shift", ints_fastout_shift},
-};
 
 // ---------------------------------------------------------------------------
 // W7 `doubles`: one per line as the shortest text that reads back to the same
@@ -270,66 +137,30 @@ struct doubles_input {
 // fixed-notation one ("-1234567890123456.8") is shorter.
 constexpr std::size_t double_row_bound = 32;
 
-void doubles_fprintf(const char* path, const doubles_input& in) {
-  const double* const values = in.values.data();
-  each_row_stdio(path, in.values.size(), [values](std::FILE* f, std::size_t i) {
+std::vector<contender> doubles_contenders(const std::shared_ptr<const doubles_input>& input) {
+  const double* const values = input->values.data();
+
+  auto print = [values](auto& out, std::size_t i) { out.print("{}\n", values[i]); };
+  auto compile_limit = [values](limit_sink::cursor& out, std::size_t i) {
+    out.format_to(double_row_bound, FMT_COMPILE("{}\n"), values[i]);
+  };
+
+  contender_list c(input, input->values.size());
+  c.add<stdio_sink>("fprintf", [values](std::FILE* f, std::size_t i) {
     std::fprintf(f, "%.17g\n", values[i]);
   });
-}
-
-void doubles_ofstream(const char* path, const doubles_input& in) {
-  const double* const values = in.values.data();
-  each_row_ofstream(
-      path, in.values.size(), [](std::ofstream& out) { out << std::setprecision(17); },
+  c.add_with_setup<ofstream_sink>(
+      "ofstream", [](std::ofstream& out) { out << std::setprecision(17); },
       [values](std::ofstream& out, std::size_t i) { out << values[i] << '\n'; });
-}
-
-void doubles_fmt_output_file(const char* path, const doubles_input& in) {
-  const double* const values = in.values.data();
-  each_row_fmt_output_file(path, in.values.size(), [values](fmt::ostream& out, std::size_t i) {
-    out.print("{}\n", values[i]);
-  });
-}
-
-void compile_doubles(const char* path, const doubles_input& in, std::size_t buffer_size) {
-  const double* const values = in.values.data();
-  each_row_compile_limit(path, in.values.size(), double_row_bound, buffer_size,
-                         [values](char* pos, std::size_t i) {
-                           return fmt::format_to(pos, FMT_COMPILE("{}\n"), values[i]);
-                         });
-}
-
-void doubles_fmt_compile_limit(const char* path, const doubles_input& in) {
-  compile_doubles(path, in, limit_buffer_size);
-}
-
-void doubles_fmt_compile_limit_256k(const char* path, const doubles_input& in) {
-  compile_doubles(path, in, small_limit_buffer_size);
-}
-
-void doubles_fastout(const char* path, const doubles_input& in) {
-  const double* const values = in.values.data();
-  each_row_fastout(path, in.values.size(), [values](fastout::file& out, std::size_t i) {
-    out.print("{}\n", values[i]);
-  });
-}
-
-void doubles_fastout_compile(const char* path, const doubles_input& in) {
-  const double* const values = in.values.data();
-  each_row_fastout(path, in.values.size(), [values](fastout::file& out, std::size_t i) {
+  c.add<fmt_file_sink>("fmt_output_file", print);
+  c.add<limit_sink>("fmt_compile_limit", compile_limit);
+  c.add<limit_sink>("fmt_compile_limit_256k", compile_limit, buffer_256k);
+  c.add<fastout_sink>("fastout", print);
+  c.add<fastout_sink>("fastout_compile", [values](fastout::file& out, std::size_t i) {
     out.print(FMT_COMPILE("{}\n"), values[i]);
   });
+  return c.take();
 }
-
-const contender_row<doubles_input> doubles_contenders[] = {
-    {"fprintf", doubles_fprintf},
-    {"ofstream", doubles_ofstream},
-    {"fmt_output_file", doubles_fmt_output_file},
-    {"fmt_compile_limit", doubles_fmt_compile_limit},
-    {"fmt_compile_limit_256k", doubles_fmt_compile_limit_256k},
-    {"fastout", doubles_fastout},
-    {"fastout_compile", doubles_fastout_compile},
-};
 
 // Reads all of `path`; returns false (with errno set) if it cannot.
 bool read_whole_file(const std::string& path, std::string& text) {
@@ -403,87 +234,45 @@ struct csv_input {
 // of 20, a qty of 11, three commas and a newline: 67 bytes at most.
 constexpr std::size_t csv_row_bound = 80;
 
-void csv_fprintf(const char* path, const csv_input& in) {
-  const csv_row* const rows = in.rows.data();
-  const char* const names = in.names.data();
-  each_row_stdio(path, in.rows.size(), [rows, names](std::FILE* f, std::size_t i) {
+std::vector<contender> csv_contenders(const std::shared_ptr<const csv_input>& input) {
+  const csv_row* const rows = input->rows.data();
+  const char* const names = input->names.data();
+
+  auto print = [rows, names](auto& out, std::size_t i) {
+    const csv_row& r = rows[i];
+    out.print("{},{:.2f},{},{}\n", r.id, r.price,
+              std::string_view(names + r.name_offset, r.name_size), r.qty);
+  };
+  auto compile_limit = [rows, names](limit_sink::cursor& out, std::size_t i) {
+    const csv_row& r = rows[i];
+    out.format_to(csv_row_bound, FMT_COMPILE("{},{:.2f},{},{}\n"), r.id, r.price,
+                  std::string_view(names + r.name_offset, r.name_size), r.qty);
+  };
+
+  contender_list c(input, input->rows.size());
+  c.add<stdio_sink>("fprintf", [rows, names](std::FILE* f, std::size_t i) {
     const csv_row& r = rows[i];
     std::fprintf(f, "%" PRId64 ",%.2f,%.*s,%" PRId32 "\n", r.id, r.price,
                  static_cast<int>(r.name_size), names + r.name_offset, r.qty);
   });
-}
-
-void csv_ofstream(const char* path, const csv_input& in) {
-  const csv_row* const rows = in.rows.data();
-  const char* const names = in.names.data();
-  each_row_ofstream(
-      path, in.rows.size(), [](std::ofstream& out) { out << std::fixed << std::setprecision(2); },
+  c.add_with_setup<ofstream_sink>(
+      "ofstream", [](std::ofstream& out) { out << std::fixed << std::setprecision(2); },
       [rows, names](std::ofstream& out, std::size_t i) {
         const csv_row& r = rows[i];
         out << r.id << ',' << r.price << ','
             << std::string_view(names + r.name_offset, r.name_size) << ',' << r.qty << '\n';
       });
-}
-
-void csv_fmt_output_file(const char* path, const csv_input& in) {
-  const csv_row* const rows = in.rows.data();
-  const char* const names = in.names.data();
-  each_row_fmt_output_file(path, in.rows.size(), [rows, names](fmt::ostream& out, std::size_t i) {
-    const csv_row& r = rows[i];
-    out.print("{},{:.2f},{},{}\n", r.id, r.price,
-              std::string_view(names + r.name_offset, r.name_size), r.qty);
-  });
-}
-
-void compile_csv(const char* path, const csv_input& in, std::size_t buffer_size) {
-  const csv_row* const rows = in.rows.data();
-  const char* const names = in.names.data();
-  each_row_compile_limit(path, in.rows.size(), csv_row_bound, buffer_size,
-                         [rows, names](char* pos, std::size_t i) {
-                           const csv_row& r = rows[i];
-                           return fmt::format_to(
-                               pos, FMT_COMPILE("{},{:.2f},{},{}\n"), r.id, r.price,
-                               std::string_view(names + r.name_offset, r.name_size), r.qty);
-                         });
-}
-
-void csv_fmt_compile_limit(const char* path, const csv_input& in) {
-  compile_csv(path, in, limit_buffer_size);
-}
-
-void csv_fmt_compile_limit_256k(const char* path, const csv_input& in) {
-  compile_csv(path, in, small_limit_buffer_size);
-}
-
-void csv_fastout(const char* path, const csv_input& in) {
-  const csv_row* const rows = in.rows.data();
-  const char* const names = in.names.data();
-  each_row_fastout(path, in.rows.size(), [rows, names](fastout::file& out, std::size_t i) {
-    const csv_row& r = rows[i];
-    out.print("{},{:.2f},{},{}\n", r.id, r.price,
-              std::string_view(names + r.name_offset, r.name_size), r.qty);
-  });
-}
-
-void csv_fastout_compile(const char* path, const csv_input& in) {
-  const csv_row* const rows = in.rows.data();
-  const char* const names = in.names.data();
-  each_row_fastout(path, in.rows.size(), [rows, names](fastout::file& out, std::size_t i) {
+  c.add<fmt_file_sink>("fmt_output_file", print);
+  c.add<limit_sink>("fmt_compile_limit", compile_limit);
+  c.add<limit_sink>("fmt_compile_limit_256k", compile_limit, buffer_256k);
+  c.add<fastout_sink>("fastout", print);
+  c.add<fastout_sink>("fastout_compile", [rows, names](fastout::file& out, std::size_t i) {
     const csv_row& r = rows[i];
     out.print(FMT_COMPILE("{},{:.2f},{},{}\n"), r.id, r.price,
               std::string_view(names + r.name_offset, r.name_size), r.qty);
   });
+  return c.take();
 }
-
-const contender_row<csv_input> csv_contenders[] = {
-    {"fprintf", csv_fprintf},
-    {"ofstream", csv_ofstream},
-    {"fmt_output_file", csv_fmt_output_file},
-    {"fmt_compile_limit", csv_fmt_compile_limit},
-    {"fmt_compile_limit_256k", csv_fmt_compile_limit_256k},
-    {"fastout", csv_fastout},
-    {"fastout_compile", csv_fastout_compile},
-};
 
 // ---------------------------------------------------------------------------
 
@@ -508,30 +297,31 @@ workload make_lines_print(const workload_options&) {
       fmt::format("{} lines of \"{}\\n\" through print(\"{{}}\\n\", s)", with_commas(input->count),
                   input->text));
   w.bytes = std::uint64_t{input->count} * (input->text.size() + 1);
-  w.contenders = bind_contenders(lines_contenders, std::shared_ptr<const lines_input>(input));
+  w.contenders = lines_contenders(input);
   return w;
 }
 
 workload make_ints(const workload_options& options) {
   const std::size_t count = options.quick ? 2000000 : 10000000;
   auto input = std::make_shared<ints_input>();
-  input->values.resize(count);
+  // --list needs only the names: no values, and no promised size.
+  input->values.resize(options.list_only ? 0 : count);
   std::mt19937_64 random(6);  // fixed: the same values in every run
   for (auto& value : input->values) value = static_cast<std::int64_t>(random());
   workload w = formatting_workload(
       "W6", "ints", fmt::format("{} int64 over the whole range, one per line", with_commas(count)));
   const std::int64_t* const values = input->values.data();
-  w.bytes = total_size(count, int_row_bound, [values](char* pos, std::size_t i) {
+  w.bytes = total_size(input->values.size(), int_row_bound, [values](char* pos, std::size_t i) {
     return fmt::format_to(pos, FMT_COMPILE("{}\n"), values[i]);
   });
-  w.contenders = bind_contenders(ints_contenders, std::shared_ptr<const ints_input>(input));
+  w.contenders = ints_contenders(input);
   return w;
 }
 
 workload make_doubles(const workload_options& options) {
   const std::size_t count = options.quick ? 500000 : 2000000;
   auto input = std::make_shared<doubles_input>();
-  input->values.resize(count);
+  input->values.resize(options.list_only ? 0 : count);
   // A random sign, 52 random mantissa bits and a binary exponent from -100
   // to 100: magnitudes from 1e-30 to 1e30, so that fmt writes both fixed
   // ("0.00123...", "12345.6...") and exponent ("1.23...e+25") forms.
@@ -548,11 +338,11 @@ workload make_doubles(const workload_options& options) {
       fmt::format("{} doubles from 1e-30 to 1e30, shortest round trip, one per line",
                   with_commas(count)));
   const double* const values = input->values.data();
-  w.bytes = total_size(count, double_row_bound, [values](char* pos, std::size_t i) {
+  w.bytes = total_size(input->values.size(), double_row_bound, [values](char* pos, std::size_t i) {
     return fmt::format_to(pos, FMT_COMPILE("{}\n"), values[i]);
   });
   std::shared_ptr<const doubles_input> shared(input);
-  w.contenders = bind_contenders(doubles_contenders, shared);
+  w.contenders = doubles_contenders(shared);
   w.check_output = [shared](const std::string&, const std::string& path,
                             const std::string& contender) {
     return check_doubles(*shared, path, contender);
@@ -563,7 +353,7 @@ workload make_doubles(const workload_options& options) {
 workload make_csv(const workload_options& options) {
   const std::size_t count = options.quick ? 500000 : 1000000;
   auto input = std::make_shared<csv_input>();
-  input->rows.resize(count);
+  input->rows.resize(options.list_only ? 0 : count);
   std::mt19937_64 random(8);
   std::uniform_int_distribution<int> id_gap(1, 1000);
   std::uniform_int_distribution<std::int64_t> cents(1, 9999999);  // 0.01 to 99999.99
@@ -589,12 +379,12 @@ workload make_csv(const workload_options& options) {
                   with_commas(count)));
   const csv_row* const rows = input->rows.data();
   const char* const names = input->names.data();
-  w.bytes = total_size(count, csv_row_bound, [rows, names](char* pos, std::size_t i) {
+  w.bytes = total_size(input->rows.size(), csv_row_bound, [rows, names](char* pos, std::size_t i) {
     const csv_row& r = rows[i];
     return fmt::format_to(pos, FMT_COMPILE("{},{:.2f},{},{}\n"), r.id, r.price,
                           std::string_view(names + r.name_offset, r.name_size), r.qty);
   });
-  w.contenders = bind_contenders(csv_contenders, std::shared_ptr<const csv_input>(input));
+  w.contenders = csv_contenders(input);
   return w;
 }
 

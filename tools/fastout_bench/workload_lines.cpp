@@ -1,24 +1,17 @@
 // W1 `lines`: 1,000,000 lines of "test data\n", each contender writing them
 // its own idiomatic way. W5 `sweep`: the same output from fastout with every
 // buffer size from 1 KiB to 8 MiB, beside W1's buffered contenders.
-//
-// Every loop reads its count and its text from the input at run time, into
-// locals first: a char store may alias anything, and a contender must not pay
-// for reloading the input when its rivals do not.
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include <fmt/format.h>
-#include <fmt/os.h>
-
-#include <fastout/file.h>
 
 #include "bench.h"
-#include "output_helpers.h"
+#include "contenders.h"
+#include "sinks.h"
 
 namespace fastout_bench {
 namespace {
@@ -29,189 +22,61 @@ struct lines_input {
   std::size_t count;
 };
 
-lines_input make_input() {
-  lines_input input;
-  input.text = "test data";
-  input.line = input.text + '\n';
-  input.count = 1000000;
+std::shared_ptr<const lines_input> make_input() {
+  auto input = std::make_shared<lines_input>();
+  input->text = "test data";
+  input->line = input->text + '\n';
+  input->count = 1000000;
   return input;
 }
 
-void lines_fprintf(const char* path, const lines_input& in) {
-  std::FILE* f = open_stdio(path);
-  const char* text = in.text.c_str();
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) std::fprintf(f, "%s\n", text);
-  close_stdio(f, path);
-}
-
-void lines_fputs(const char* path, const lines_input& in) {
-  std::FILE* f = open_stdio(path);
-  const char* line = in.line.c_str();
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) std::fputs(line, f);
-  close_stdio(f, path);
-}
-
-void fwrite_lines(const char* path, const lines_input& in, std::size_t buffer_size) {
-  // A buffer size of 0 means stdio's own; the buffer outlives the FILE.
-  std::unique_ptr<char[]> buffer(buffer_size > 0 ? new char[buffer_size] : nullptr);
-  std::FILE* f = open_stdio(path, buffer.get(), buffer_size);
-  const char* line = in.line.data();
-  const std::size_t size = in.line.size();
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) fwrite_unlocked(line, 1, size, f);
-  close_stdio(f, path);
-}
-
-void lines_fwrite_unlocked(const char* path, const lines_input& in) {
-  fwrite_lines(path, in, 0);
-}
-
-void lines_fwrite_unlocked_256k(const char* path, const lines_input& in) {
-  fwrite_lines(path, in, stdio_big_buffer_size);
-}
-
-void lines_putc(const char* path, const lines_input& in) {
-  std::FILE* f = open_stdio(path);
-  const char* line = in.line.data();
-  const std::size_t size = in.line.size();
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i)
-    for (std::size_t j = 0; j < size; ++j) putc(line[j], f);
-  close_stdio(f, path);
-}
-
-void lines_putc_unlocked(const char* path, const lines_input& in) {
-  std::FILE* f = open_stdio(path);
-  const char* line = in.line.data();
-  const std::size_t size = in.line.size();
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i)
-    for (std::size_t j = 0; j < size; ++j) putc_unlocked(line[j], f);
-  close_stdio(f, path);
-}
-
-void lines_ofstream(const char* path, const lines_input& in) {
-  std::ofstream out;
-  open_ofstream(out, path);
-  const std::string& text = in.text;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) out << text << '\n';
-  close_ofstream(out, path);
-}
-
-void lines_ofstream_endl(const char* path, const lines_input& in) {
-  std::ofstream out;
-  open_ofstream(out, path);
-  const std::string& text = in.text;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) out << text << std::endl;
-  close_ofstream(out, path);
-}
-
-void lines_ofstream_1m(const char* path, const lines_input& in) {
-  std::unique_ptr<char[]> buffer(new char[limit_buffer_size]);  // outlives `out`
-  std::ofstream out;
-  open_ofstream(out, path, buffer.get(), limit_buffer_size);
-  const std::string& text = in.text;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) out << text << '\n';
-  close_ofstream(out, path);
-}
-
-void lines_fmt_output_file(const char* path, const lines_input& in) {
-  auto out = fmt::output_file(path);
-  const std::string_view text = in.text;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) out.print("{}\n", text);
-  out.close();
-}
-
-void lines_write_per_call(const char* path, const lines_input& in) {
-  int fd = open_fd(path);
-  const char* line = in.line.data();
-  const std::size_t size = in.line.size();
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) write_all(fd, line, size, path);
-  close_fd(fd, path);
-}
-
-// The fastest reasonable hand-written code: one memcpy of the whole line into
-// a buffer, and a write() when the next line does not fit. The fill position
-// is a pointer in a local, which the compiler keeps in a register.
-void copy_lines(const char* path, const lines_input& in, std::size_t buffer_size) {
-  int fd = open_fd(path);
-  std::unique_ptr<char[]> storage(new char[buffer_size]);
-  char* const buffer = storage.get();
-  char* const end = buffer + buffer_size;
-  const char* const line = in.line.data();
-  const std::size_t size = in.line.size();
-  const std::size_t count = in.count;
-  char* pos = buffer;
-  for (std::size_t i = 0; i < count; ++i) {
-    if (static_cast<std::size_t>(end - pos) < size) {
-      write_all(fd, buffer, static_cast<std::size_t>(pos - buffer), path);
-      pos = buffer;
-      if (size > buffer_size) {
-        write_all(fd, line, size, path);
-        continue;
-      }
-    }
-    std::memcpy(pos, line, size);
-    pos += size;
-  }
-  write_all(fd, buffer, static_cast<std::size_t>(pos - buffer), path);
-  close_fd(fd, path);
-}
-
-void lines_limit(const char* path, const lines_input& in) {
-  copy_lines(path, in, limit_buffer_size);
-}
-
-void lines_limit_256k(const char* path, const lines_input& in) {
-  copy_lines(path, in, small_limit_buffer_size);
-}
-
-void write_lines(fastout::file& out, const lines_input& in) {
-  const std::string_view text = in.text;
-  const std::size_t count = in.count;
-  for (std::size_t i = 0; i < count; ++i) {
+// fastout's idiom: the text, then the newline.
+auto fastout_line(std::string_view text) {
+  return [text](auto& out, std::size_t) {
     out.write(text);
     out.put('\n');
-  }
+  };
 }
 
-void lines_fastout(const char* path, const lines_input& in) {
-  fastout::file out(path);
-  write_lines(out, in);
-  out.close();
-}
+std::vector<contender> lines_contenders(const std::shared_ptr<const lines_input>& input) {
+  const std::string& text_string = input->text;
+  const std::string_view text = input->text;
+  const char* const text_c = input->text.c_str();
+  const char* const line = input->line.c_str();
+  const std::size_t size = input->line.size();
 
-void lines_fastout_sized(const char* path, const lines_input& in, std::size_t buffer_size) {
-  fastout::file_options options;
-  options.buffer_size = buffer_size;
-  fastout::file out(path, options);
-  write_lines(out, in);
-  out.close();
-}
+  // Rows more than one contender writes.
+  auto fwrite_line = [line, size](std::FILE* f, std::size_t) { fwrite_unlocked(line, 1, size, f); };
+  auto shift_line = [&text_string](std::ofstream& out, std::size_t) { out << text_string << '\n'; };
+  // The whole line in one call: one write() per line, or the limit's
+  // memcpy of the whole line into its buffer.
+  auto whole_line = [line, size](auto& out, std::size_t) { out.write(line, size); };
 
-const contender_row<lines_input> lines_contenders[] = {
-    {"fprintf", lines_fprintf},
-    {"fputs", lines_fputs},
-    {"fwrite_unlocked", lines_fwrite_unlocked},
-    {"fwrite_unlocked_256k", lines_fwrite_unlocked_256k},
-    {"putc", lines_putc},
-    {"putc_unlocked", lines_putc_unlocked},
-    {"ofstream", lines_ofstream},
-    {"ofstream_endl", lines_ofstream_endl},
-    {"ofstream_1m", lines_ofstream_1m},
-    {"fmt_output_file", lines_fmt_output_file},
-    {"write_per_call", lines_write_per_call},
-    {"limit", lines_limit},
-    {"limit_256k", lines_limit_256k},
-    {"fastout", lines_fastout},
-};
+  contender_list c(input, input->count);
+  c.add<stdio_sink>("fprintf",
+                    [text_c](std::FILE* f, std::size_t) { std::fprintf(f, "%s\n", text_c); });
+  c.add<stdio_sink>("fputs", [line](std::FILE* f, std::size_t) { std::fputs(line, f); });
+  c.add<stdio_sink>("fwrite_unlocked", fwrite_line);
+  c.add<stdio_sink>("fwrite_unlocked_256k", fwrite_line, buffer_256k);
+  c.add<stdio_sink>("putc", [line, size](std::FILE* f, std::size_t) {
+    for (std::size_t j = 0; j < size; ++j) putc(line[j], f);
+  });
+  c.add<stdio_sink>("putc_unlocked", [line, size](std::FILE* f, std::size_t) {
+    for (std::size_t j = 0; j < size; ++j) putc_unlocked(line[j], f);
+  });
+  c.add<ofstream_sink>("ofstream", shift_line);
+  c.add<ofstream_sink>("ofstream_endl", [&text_string](std::ofstream& out, std::size_t) {
+    out << text_string << std::endl;
+  });
+  c.add<ofstream_sink>("ofstream_1m", shift_line, buffer_1m);
+  c.add<fmt_file_sink>("fmt_output_file",
+                       [text](fmt::ostream& out, std::size_t) { out.print("{}\n", text); });
+  c.add<unbuffered_sink>("write_per_call", whole_line);
+  c.add<limit_sink>("limit", whole_line);
+  c.add<limit_sink>("limit_256k", whole_line, buffer_256k);
+  c.add<fastout_sink>("fastout", fastout_line(text));
+  return c.take();
+}
 
 // "1k", "256k", "8m".
 std::string size_name(std::size_t bytes) {
@@ -228,18 +93,18 @@ std::string describe(const lines_input& in) {
 }  // namespace
 
 workload make_lines(const workload_options&) {
-  auto input = std::make_shared<const lines_input>(make_input());
+  auto input = make_input();
   workload w;
   w.id = "W1";
   w.name = "lines";
   w.summary = describe(*input);
   w.bytes = std::uint64_t{input->count} * input->line.size();
-  w.contenders = bind_contenders(lines_contenders, input);
+  w.contenders = lines_contenders(input);
   return w;
 }
 
 workload make_sweep(const workload_options&) {
-  auto input = std::make_shared<const lines_input>(make_input());
+  auto input = make_input();
   workload w;
   w.id = "W5";
   w.name = "sweep";
@@ -248,16 +113,13 @@ workload make_sweep(const workload_options&) {
   // W1's buffered contenders run in the same rounds as the sweep, so that the
   // plot's reference lines were measured side by side with it. The two that
   // make a system call per line take 150 times as long: they are in W1.
-  for (const auto& row : lines_contenders) {
-    std::string name = row.name;
-    if (name != "ofstream_endl" && name != "write_per_call" && name != "fastout")
-      w.contenders.push_back(bind_contender(row.name, input, row.write));
-  }
-  for (std::size_t size = 1024; size <= (std::size_t{8} << 20); size *= 2) {
-    w.contenders.push_back(contender{
-        "fastout_" + size_name(size),
-        [input, size](const char* path) { lines_fastout_sized(path, *input, size); }, size});
-  }
+  w.contenders = without(lines_contenders(input), {"ofstream_endl", "write_per_call", "fastout"});
+  contender_list c(input, input->count);
+  for (std::size_t size = 1024; size <= (std::size_t{8} << 20); size *= 2)
+    c.add<fastout_sink>("fastout_" + size_name(size), fastout_line(input->text),
+                        sink_options{size})
+        .buffer_size = size;
+  for (auto& sized : c.take()) w.contenders.push_back(std::move(sized));
   return w;
 }
 

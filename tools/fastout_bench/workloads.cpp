@@ -1,5 +1,7 @@
-// The workloads the driver runs, in order. Later issues add theirs here.
+// The workloads the driver runs, in order, and what their factories share.
+// Later issues add theirs to the registry; --help and --list are made from it.
 #include "bench.h"
+#include "contenders.h"
 
 namespace fastout_bench {
 
@@ -13,17 +15,30 @@ std::string with_commas(std::uint64_t n) {
   return out;
 }
 
+std::vector<contender> without(std::vector<contender> contenders,
+                               std::initializer_list<const char*> names) {
+  std::vector<contender> kept;
+  for (auto& c : contenders) {
+    bool named = false;
+    for (const char* name : names) named = named || c.name == name;
+    if (!named) kept.push_back(std::move(c));
+  }
+  return kept;
+}
+
 const std::vector<workload_entry>& workload_registry() {
   static const std::vector<workload_entry> registry = {
-      {"W1", "lines", make_lines},
-      {"W2", "bytes", make_bytes},
-      {"W4", "echo", make_echo},
-      {"W5", "sweep", make_sweep},
-      {"W1f", "lines_print", make_lines_print},
-      {"W6", "ints", make_ints},
-      {"W7", "doubles", make_doubles},
-      {"W8", "csv", make_csv},
-      {"W10", "big", make_big},
+      {"W1", "lines", "1,000,000 lines of \"test data\\n\"", make_lines},
+      {"W2", "bytes", "256 MiB one byte at a time (32 MiB with --quick)", make_bytes},
+      {"W4", "echo", "1 MiB one char at a time, with one write() per char", make_echo},
+      {"W5", "sweep", "W1 through fastout with buffers of 1 KiB to 8 MiB, plotted", make_sweep},
+      {"W1f", "lines_print", "W1 through print(\"{}\\n\", s), runtime and FMT_COMPILE",
+       make_lines_print},
+      {"W6", "ints", "10,000,000 int64, one per line (2,000,000 with --quick)", make_ints},
+      {"W7", "doubles", "2,000,000 doubles, shortest round trip (500,000 --quick)",
+       make_doubles},
+      {"W8", "csv", "1,000,000 rows of id,price,name,qty (500,000 --quick)", make_csv},
+      {"W10", "big", "1 GiB in 1 MiB pieces (256 MiB with --quick)", make_big},
   };
   return registry;
 }

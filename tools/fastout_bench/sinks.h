@@ -1,0 +1,272 @@
+// fastout-bench: the sinks, one per library a contender writes with.
+//
+// A sink opens a path the way its library does, with the buffer the
+// contender's sink_options ask for; out() hands the contender's loop what it
+// writes through (a FILE*, an ofstream, a fastout::file, ...); close() flushes
+// and closes with every error checked, so that a contender that silently
+// lost data cannot win. Opening and closing are out of line: they run once
+// per timed run, never per byte. How a row is written (putc or
+// putc_unlocked, `out << x << '\n'` or std::endl, print or FMT_COMPILE) is
+// the contender's idiom and stays in its row (contenders.h).
+//
+// Every sink has the same shape, which write_rows() in contenders.h relies on:
+//
+//   class xxx_sink {
+//    public:
+//     xxx_sink(const char* path, const sink_options& options);  // throws
+//     W out();        // what a row writes through: a handle, a reference,
+//                     // or a cursor returned by value (see limit_sink)
+//     void close();   // flushes and closes; throws if anything was lost
+//     ~xxx_sink();    // after a throw: releases everything, checks nothing
+//   };
+//
+// `path` must outlive the sink. A sink's out() is called once per run, and
+// what it returns lives until the loop is done, before close().
+#ifndef FASTOUT_BENCH_SINKS_H_
+#define FASTOUT_BENCH_SINKS_H_
+
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+
+#include <fmt/compile.h>
+#include <fmt/format.h>
+#include <fmt/os.h>
+
+#include <fastout/file.h>
+
+namespace fastout_bench {
+
+/// How a contender opens its sink. A sink uses what its library has and
+/// ignores the rest (unbuffered_sink has no buffer).
+struct sink_options {
+  /// The buffer the library is given, in bytes; 0 for the library's own
+  /// (stdio's and libstdc++'s default, fastout's 256 KiB, the limit's 1 MiB).
+  std::size_t buffer_size = 0;
+};
+
+/// A 1 MiB buffer: the limit's own, and the one the `_1m` contenders give
+/// their library.
+inline constexpr sink_options buffer_1m{std::size_t{1} << 20};
+/// A 256 KiB buffer, fastout's default: the `_256k` stdio contenders set it
+/// with setvbuf(), and `limit_256k` is the hand-written limit with it. Where
+/// a core's L2 cache holds 1 MiB or less, the 1 MiB buffer and the
+/// page-cache pages write() copies it into no longer fit in L2 together, and
+/// the smaller buffer is faster (more so while other processes share the
+/// L3): `limit_256k` shows how much of fastout's lead over `limit` is that.
+inline constexpr sink_options buffer_256k{std::size_t{256} << 10};
+
+/// Throws std::system_error with errno, naming what failed and the path.
+[[noreturn]] void throw_errno(const char* action, const char* path);
+/// Throws std::runtime_error naming what failed and the path.
+[[noreturn]] void throw_failure(const char* action, const char* path);
+/// write() until everything is written, retrying EINTR; throws on failure.
+void write_all(int fd, const char* data, std::size_t size, const char* path);
+
+/// stdio: fopen(path, "w"), with a buffer of options.buffer_size set by
+/// setvbuf() if it is not 0. out() is the FILE*, for fprintf, fputs, putc,
+/// putc_unlocked, fwrite_unlocked. close() checks ferror() and fclose().
+class stdio_sink {
+ public:
+  stdio_sink(const char* path, const sink_options& options);
+  ~stdio_sink();
+  stdio_sink(const stdio_sink&) = delete;
+  stdio_sink& operator=(const stdio_sink&) = delete;
+
+  std::FILE* out() const noexcept { return file_; }
+  void close();
+
+ private:
+  // glibc ignores the size when setvbuf() is given no buffer, so the sink
+  // provides one; declared before file_, it outlives the FILE.
+  std::unique_ptr<char[]> buffer_;
+  std::FILE* file_ = nullptr;
+  const char* path_;
+};
+
+/// iostreams: a std::ofstream opened binary and truncating, with a buffer of
+/// options.buffer_size set by pubsetbuf() before open() (as libstdc++
+/// requires) if it is not 0. out() is the stream. close() throws if any write
+/// or the close failed.
+class ofstream_sink {
+ public:
+  ofstream_sink(const char* path, const sink_options& options);
+  ofstream_sink(const ofstream_sink&) = delete;
+  ofstream_sink& operator=(const ofstream_sink&) = delete;
+
+  std::ofstream& out() noexcept { return out_; }
+  void close();
+
+ private:
+  std::unique_ptr<char[]> buffer_;  // declared before out_: it outlives the stream
+  std::ofstream out_;
+  const char* path_;
+};
+
+/// {fmt}: fmt::output_file(path), with fmt::buffer_size if
+/// options.buffer_size is not 0. out() is the fmt::ostream, whose print()
+/// takes a format string parsed at run time. close() is fmt's, which throws
+/// on any failure.
+class fmt_file_sink {
+ public:
+  fmt_file_sink(const char* path, const sink_options& options);
+  ~fmt_file_sink() {
+    if (closed_) out_.~ostream();
+  }
+  fmt_file_sink(const fmt_file_sink&) = delete;
+  fmt_file_sink& operator=(const fmt_file_sink&) = delete;
+
+  fmt::ostream& out() noexcept { return out_; }
+  void close() {
+    out_.close();
+    closed_ = true;
+  }
+
+ private:
+  // fmt::ostream's destructor flushes what is buffered and throws if that
+  // fails, which ends the program when it runs during a throw. In a union
+  // it is destroyed only once it closed cleanly; after a failure it is
+  // leaked (a contender that failed never runs again). It stays inside the
+  // sink, not on the heap: moving it changed which copy of {fmt}'s inline
+  // functions the linker kept, and fmt_output_file's instruction count.
+  union {
+    fmt::ostream out_;
+  };
+  bool closed_ = false;
+};
+
+/// No buffer at all: open(), then one write() per call (the
+/// `write_per_call` contender). out() has put(c) and write(data, size).
+class unbuffered_sink {
+ public:
+  struct writer {
+    int fd;
+    const char* path;
+    void write(const char* data, std::size_t size) const { write_all(fd, data, size, path); }
+    void put(char c) const { write_all(fd, &c, 1, path); }
+  };
+
+  unbuffered_sink(const char* path, const sink_options& options);
+  ~unbuffered_sink();
+  unbuffered_sink(const unbuffered_sink&) = delete;
+  unbuffered_sink& operator=(const unbuffered_sink&) = delete;
+
+  writer out() const noexcept { return writer{fd_, path_}; }
+  void close();
+
+ private:
+  int fd_ = -1;
+  const char* path_;
+};
+
+/// The hand-written limit: the fastest reasonable code with no library, a
+/// buffer (options.buffer_size, 1 MiB unless given) and a write() when it is
+/// full. out() is a cursor that keeps the fill position in a local, as a
+/// hand-written loop would; only flushing is out of line.
+class limit_sink {
+ public:
+  class cursor;
+
+  limit_sink(const char* path, const sink_options& options);
+  ~limit_sink();
+  limit_sink(const limit_sink&) = delete;
+  limit_sink& operator=(const limit_sink&) = delete;
+
+  cursor out() noexcept;
+  /// Writes what is buffered and closes the file. Call it after the cursor
+  /// is gone: the cursor hands its position back when it is destroyed.
+  void close();
+
+ private:
+  friend class cursor;
+  // Writes [buffer_, pos) to the file; returns buffer_.
+  char* flush(char* pos);
+  // write() when `size` bytes do not fit after `pos`: flushes, then sends a
+  // piece at least as large as the buffer straight to the file and copies a
+  // smaller one. Returns the new position.
+  char* write_slow(char* pos, const char* data, std::size_t size);
+
+  int fd_ = -1;
+  std::unique_ptr<char[]> storage_;
+  char* buffer_ = nullptr;
+  char* end_ = nullptr;
+  char* pos_ = nullptr;  // where the last cursor left off
+  const char* path_;
+};
+
+/// The limit's fill position and end in locals. The cursor is a local object
+/// whose address never escapes (its out-of-line calls go through a pointer
+/// to the sink, not to the cursor), so the compiler keeps both in registers:
+/// a `char` store through the position cannot alias them. This is what a
+/// hand-written loop with a `char* pos` local compiles to.
+class limit_sink::cursor {
+ public:
+  explicit cursor(limit_sink& sink) noexcept
+      : sink_(&sink), pos_(sink.pos_), end_(sink.end_) {}
+  ~cursor() { sink_->pos_ = pos_; }
+  cursor(const cursor&) = delete;
+  cursor& operator=(const cursor&) = delete;
+
+  /// A store, and a write() when the buffer is full.
+  void put(char c) {
+    if (pos_ == end_) pos_ = sink_->flush(pos_);
+    *pos_++ = c;
+  }
+
+  /// One memcpy while it fits; see write_slow() for what does not.
+  void write(const char* data, std::size_t size) {
+    if (size <= static_cast<std::size_t>(end_ - pos_)) {
+      std::memcpy(pos_, data, size);
+      pos_ += size;
+      return;
+    }
+    pos_ = sink_->write_slow(pos_, data, size);
+  }
+
+  /// fmt::format_to(pos, format, args...) with a compiled format
+  /// (FMT_COMPILE), after a write() if less than `bound` bytes, the most
+  /// that one call can write, are left: a row never needs a check of its
+  /// own. `bound` must not exceed the buffer.
+  template <typename S, typename... T>
+  void format_to(std::size_t bound, const S& format, const T&... args) {
+    if (pos_ > end_ - bound) pos_ = sink_->flush(pos_);
+    pos_ = fmt::format_to(pos_, format, args...);
+  }
+
+ private:
+  limit_sink* sink_;
+  char* pos_;
+  char* const end_;
+};
+
+inline limit_sink::cursor limit_sink::out() noexcept { return cursor(*this); }
+
+/// fastout: fastout::output_file(path), with fastout::buffer_size if
+/// options.buffer_size is not 0. out() is the fastout::file, for put, write,
+/// print and <<. close() is fastout's, which throws on any failure.
+class fastout_sink {
+ public:
+  fastout_sink(const char* path, const sink_options& options);
+
+  fastout::file& out() noexcept { return file_; }
+  void close() { file_.close(); }
+
+ protected:
+  fastout::file file_;
+};
+
+/// fastout through the cursor of file::make_cursor(), for byte-at-a-time
+/// loops (the `fastout_cursor` contender). The cursor hands its position back
+/// when the loop is done, before close().
+class fastout_cursor_sink : public fastout_sink {
+ public:
+  using fastout_sink::fastout_sink;
+
+  fastout::cursor out() noexcept { return file_.make_cursor(); }
+};
+
+}  // namespace fastout_bench
+
+#endif  // FASTOUT_BENCH_SINKS_H_
