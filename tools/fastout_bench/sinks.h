@@ -215,9 +215,13 @@ class limit_sink::cursor {
     *pos_++ = c;
   }
 
-  /// One memcpy while it fits; see write_slow() for what does not.
+  /// One memcpy while it fits; see write_slow() for what does not. `<`,
+  /// not `<=`: a piece as large as the whole buffer must go straight to the
+  /// file even when the buffer is empty (W10 writes 1 MiB pieces through a
+  /// 1 MiB buffer), and one that would fill the buffer exactly is only sent
+  /// a little earlier.
   void write(const char* data, std::size_t size) {
-    if (size <= static_cast<std::size_t>(end_ - pos_)) {
+    if (size < static_cast<std::size_t>(end_ - pos_)) {
       std::memcpy(pos_, data, size);
       pos_ += size;
       return;
