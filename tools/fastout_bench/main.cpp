@@ -2,10 +2,12 @@
 // hand-written limit on the same workloads in one run, checks that every
 // contender wrote exactly the same bytes, and checks fastout's bars.
 //
-// Map: bench.h (workload and contender types), workload_*.cpp (the
-// workloads and their contender tables), workloads.cpp (the registry),
-// measure.cpp (timed runs, write-call counts, output checks, progress),
-// machine.cpp, bars.cpp, report.cpp (table and JSON), plot.cpp (W5's PNG).
+// Map: bench.h (workload and contender types, and how to add them),
+// sinks.h (one sink per library), contenders.h (the loop every contender
+// runs, and contender_list), workload_*.cpp (the workloads and their rows),
+// workloads.cpp (the registry, which --help and --list show), measure.cpp
+// (timed runs, write-call counts, output checks, progress), machine.cpp,
+// bars.cpp, report.cpp (table and JSON), plot.cpp (W5's PNG).
 #include <algorithm>
 #include <cctype>
 #include <csignal>
