@@ -31,11 +31,13 @@
 #include <fstream>
 #include <memory>
 
+// fastout first: its fmt_compat.h keeps GCC 12 from a false -Warray-bounds
+// inside {fmt} 12, which would otherwise reach the compiled double writer.
+#include <fastout/file.h>
+
 #include <fmt/compile.h>
 #include <fmt/format.h>
 #include <fmt/os.h>
-
-#include <fastout/file.h>
 
 namespace fastout_bench {
 
