@@ -1,7 +1,9 @@
 #include "system_calls_internal.h"
 
 #include <fcntl.h>
-#include <stdio.h>  // renameat
+#include <stdio.h>  // renameat, renameat2
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -16,12 +18,38 @@ int real_open(const char* path, int flags, mode_t mode) { return ::open(path, fl
 ssize_t real_pwritev2(int fd, const struct iovec* iov, int count, off_t offset, int flags) {
   return ::pwritev2(fd, iov, count, offset, flags);
 }
+
+// Older C libraries define these as inline wrappers or macros, whose address
+// cannot be taken; a fixed signature can always be stored.
+int real_openat(int dir, const char* path, int flags, mode_t mode) {
+  return ::openat(dir, path, flags, mode);
+}
+int real_fstat(int fd, struct stat* st) { return ::fstat(fd, st); }
+int real_fstatat(int dir, const char* path, struct stat* st, int flags) {
+  return ::fstatat(dir, path, st, flags);
+}
+int real_fallocate(int fd, int mode, off_t offset, off_t length) {
+  return ::fallocate(fd, mode, offset, length);
+}
+int real_ftruncate(int fd, off_t length) { return ::ftruncate(fd, length); }
+
+// glibc has renameat2() since 2.28 and getrandom() since 2.25; the system
+// calls themselves answer ENOSYS on kernels before 3.15 and 3.17.
+int real_renameat2(int old_dir, const char* old_path, int new_dir, const char* new_path,
+                   unsigned flags) {
+  return ::renameat2(old_dir, old_path, new_dir, new_path, flags);
+}
+ssize_t real_getrandom(void* data, size_t size, unsigned flags) {
+  return ::getrandom(data, size, flags);
+}
 }  // namespace
 
 #define FASTOUT_REAL_SYSTEM_CALLS                                                          \
   {                                                                                        \
-    real_open, ::write, ::writev, real_pwritev2, ::close, ::fstat, ::isatty, ::poll,       \
-        ::fsync, ::fdatasync, ::renameat, ::linkat, ::unlinkat,                            \
+    real_open, real_openat, ::write, ::writev, real_pwritev2, ::close, real_fstat,         \
+        real_fstatat, ::readlinkat, ::read, ::isatty, ::poll, ::fsync, ::fdatasync,        \
+        ::renameat, real_renameat2, ::linkat, ::unlinkat, ::fchmod, ::fchown, ::umask,     \
+        real_fallocate, real_ftruncate, real_getrandom,                                    \
   }
 
 const system_call_table real_system_calls = FASTOUT_REAL_SYSTEM_CALLS;

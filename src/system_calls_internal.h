@@ -2,8 +2,8 @@
 //
 // Every system call the library makes goes through `fastout::detail::
 // system_calls`, a table of function pointers, so that tests can inject
-// EINTR, short writes, EIO, ENOSPC and failing syncs or renames without
-// touching a real disk ({fmt}'s posix-mock-test does the same with a macro).
+// EINTR, short writes, EIO, ENOSPC and a failure at any step of a safe
+// replacement without touching a real disk ({fmt}'s posix-mock-test does the same with a macro).
 // The table is not thread-safe to change: tests swap it while no writer is
 // in use. This header is internal: it is not installed.
 #ifndef FASTOUT_SYSTEM_CALLS_INTERNAL_H_
@@ -21,6 +21,7 @@ namespace fastout::detail {
 struct system_call_table {
   // Opening and writing.
   int (*open)(const char* path, int flags, mode_t mode);
+  int (*openat)(int dir, const char* path, int flags, mode_t mode);
   ssize_t (*write)(int fd, const void* data, size_t size);
   ssize_t (*writev)(int fd, const struct iovec* iov, int count);
   // pwritev2() with offset -1 writes at the file position, as writev(), and
@@ -28,16 +29,33 @@ struct system_call_table {
   // library lacks it.
   ssize_t (*pwritev2)(int fd, const struct iovec* iov, int count, off_t offset, int flags);
   int (*close)(int fd);
-  // What a descriptor is.
+  // What a descriptor or a name is.
   int (*fstat)(int fd, struct stat* st);
+  int (*fstatat)(int dir, const char* path, struct stat* st, int flags);
+  ssize_t (*readlinkat)(int dir, const char* path, char* buffer, size_t size);
+  ssize_t (*read)(int fd, void* data, size_t size);  // /proc/self/status, for the umask
   int (*isatty)(int fd);
   int (*poll)(struct pollfd* fds, nfds_t count, int timeout_ms);
   // Durability and putting files in place.
   int (*fsync)(int fd);
   int (*fdatasync)(int fd);
   int (*renameat)(int old_dir, const char* old_path, int new_dir, const char* new_path);
+  // renameat2() with RENAME_EXCHANGE; EINVAL where the filesystem lacks it,
+  // ENOSYS where the kernel or C library does.
+  int (*renameat2)(int old_dir, const char* old_path, int new_dir, const char* new_path,
+                   unsigned flags);
   int (*linkat)(int old_dir, const char* old_path, int new_dir, const char* new_path, int flags);
   int (*unlinkat)(int dir, const char* path, int flags);
+  // Giving a replacement the target's permissions and owner.
+  int (*fchmod)(int fd, mode_t mode);
+  int (*fchown)(int fd, uid_t owner, gid_t group);
+  // The umask where /proc/self/status does not say it: set, then restored.
+  mode_t (*umask)(mode_t mask);
+  // Preallocating, and releasing what was not used.
+  int (*fallocate)(int fd, int mode, off_t offset, off_t length);
+  int (*ftruncate)(int fd, off_t length);
+  // Unguessable names for temporary files.
+  ssize_t (*getrandom)(void* data, size_t size, unsigned flags);
 };
 
 /// The table in use. Starts as the real calls.

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <initializer_list>
 #include <random>
@@ -21,6 +22,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -121,6 +123,26 @@ struct fake_plan {
   int link_error = 0;                 // linkat
   int unlink_error = 0;               // unlinkat
   int pwritev2_error = 0;             // pwritev2, before writing anything
+  // The rest of the calls safe replacement makes: each fails with .error
+  // once .allowed calls have succeeded.
+  struct call_fault {
+    int error = 0;
+    int allowed = 0;
+    int calls = 0;
+  };
+  call_fault openat, fstatat, readlinkat, read, renameat2, fchmod, fchown, fallocate, ftruncate,
+      getrandom;
+  bool tmpfile_unsupported = false;   // openat(O_TMPFILE) fails with EOPNOTSUPP: named files
+  int same_random = 0;                // the next n getrandom calls give the same bytes
+  int umask_calls = 0;
+  // A sweep over the steps of a scenario: every call above counts as one
+  // step (in `steps`, named in `step_names` when `record_steps`), and step
+  // number `fail_step` (from 1) fails with `step_error`, whatever call it is.
+  int fail_step = 0;
+  int step_error = EIO;
+  bool record_steps = false;
+  int steps = 0;
+  std::vector<std::string> step_names;
 
   int calls = 0;  // write + writev
   int eintrs = 0;
@@ -136,7 +158,29 @@ struct fake_plan {
 };
 fake_plan plan;
 
+// Counts a step of the sweep; true if this one must fail (errno is set).
+bool step_fails(const char* name) {
+  ++plan.steps;
+  if (plan.record_steps) plan.step_names.push_back(name);
+  if (plan.steps != plan.fail_step) return false;
+  errno = plan.step_error;
+  return true;
+}
+
+// Counts a call of one kind; true if it must fail (errno is set).
+bool call_fails(fake_plan::call_fault& fault, const char* name) {
+  if (step_fails(name)) return true;
+  if (fault.error != 0 && fault.calls >= fault.allowed) {
+    ++fault.calls;
+    errno = fault.error;
+    return true;
+  }
+  ++fault.calls;
+  return false;
+}
+
 ssize_t fake_writev(int fd, const iovec* iov, int count) {
+  if (step_fails("writev")) return -1;
   ++plan.calls;
   if (plan.eintr_every >= 2 && plan.calls % plan.eintr_every == 1) {
     ++plan.eintrs;
@@ -196,7 +240,12 @@ int fake_poll(struct pollfd* fds, nfds_t count, int timeout_ms) {
 }
 
 int fake_close(int fd) {
+  // A descriptor only read from (a directory, /proc) is a step of its own:
+  // the writer may ignore its failure.
+  int flags = ::fcntl(fd, F_GETFL);
+  const bool writable = flags != -1 && (flags & O_ACCMODE) != O_RDONLY && (flags & O_PATH) == 0;
   int result = fastout::detail::real_system_calls.close(fd);
+  if (step_fails(writable ? "close" : "close (read-only)")) return -1;  // closed, as Linux does
   if (plan.close_error != 0) {
     errno = plan.close_error;
     return -1;
@@ -205,6 +254,7 @@ int fake_close(int fd) {
 }
 
 int fake_open(const char* path, int flags, mode_t mode) {
+  if (step_fails("open")) return -1;
   ++plan.opens;
   if (plan.open_eintr_count > 0) {
     --plan.open_eintr_count;
@@ -215,6 +265,8 @@ int fake_open(const char* path, int flags, mode_t mode) {
 }
 
 int fake_fsync_as(int (*real)(int), int fd) {
+  if (step_fails(real == fastout::detail::real_system_calls.fsync ? "fsync" : "fdatasync"))
+    return -1;
   ++plan.syncs;
   if (plan.sync_error != 0 && plan.syncs > plan.syncs_allowed) {
     errno = plan.sync_error;
@@ -228,6 +280,7 @@ int fake_fdatasync(int fd) {
 }
 
 int fake_renameat(int old_dir, const char* old_path, int new_dir, const char* new_path) {
+  if (step_fails("renameat")) return -1;
   ++plan.renames;
   if (plan.rename_error != 0) {
     errno = plan.rename_error;
@@ -237,6 +290,7 @@ int fake_renameat(int old_dir, const char* old_path, int new_dir, const char* ne
 }
 
 int fake_linkat(int old_dir, const char* old_path, int new_dir, const char* new_path, int flags) {
+  if (step_fails("linkat")) return -1;
   ++plan.links;
   if (plan.link_error != 0) {
     errno = plan.link_error;
@@ -246,6 +300,7 @@ int fake_linkat(int old_dir, const char* old_path, int new_dir, const char* new_
 }
 
 int fake_unlinkat(int dir, const char* name, int flags) {
+  if (step_fails("unlinkat")) return -1;
   ++plan.unlinks;
   if (plan.unlink_error != 0) {
     errno = plan.unlink_error;
@@ -263,6 +318,69 @@ ssize_t fake_pwritev2(int fd, const iovec* iov, int count, off_t offset, int fla
   }
   (void)offset, (void)flags;  // -1 (the file position) and flags the real file does without
   return fake_writev(fd, iov, count);
+}
+
+const fastout::detail::system_call_table& real() { return fastout::detail::real_system_calls; }
+
+int fake_openat(int dir, const char* path, int flags, mode_t mode) {
+  if ((flags & O_TMPFILE) == O_TMPFILE && plan.tmpfile_unsupported) {
+    errno = EOPNOTSUPP;
+    return -1;
+  }
+  const bool proc = std::strncmp(path, "/proc/", 6) == 0;
+  if (call_fails(plan.openat, proc ? "openat /proc" : "openat")) return -1;
+  return real().openat(dir, path, flags, mode);
+}
+int fake_fstat(int fd, struct stat* st) {
+  if (step_fails("fstat")) return -1;
+  return real().fstat(fd, st);
+}
+int fake_fstatat(int dir, const char* path, struct stat* st, int flags) {
+  const bool proc = std::strncmp(path, "/proc/", 6) == 0;
+  if (call_fails(plan.fstatat, proc ? "fstatat /proc" : "fstatat")) return -1;
+  return real().fstatat(dir, path, st, flags);
+}
+ssize_t fake_readlinkat(int dir, const char* path, char* buffer, size_t size) {
+  if (call_fails(plan.readlinkat, "readlinkat")) return -1;
+  return real().readlinkat(dir, path, buffer, size);
+}
+ssize_t fake_read(int fd, void* data, size_t size) {
+  if (call_fails(plan.read, "read")) return -1;
+  return real().read(fd, data, size);
+}
+int fake_renameat2(int old_dir, const char* old_path, int new_dir, const char* new_path,
+                   unsigned flags) {
+  if (call_fails(plan.renameat2, "renameat2")) return -1;
+  return real().renameat2(old_dir, old_path, new_dir, new_path, flags);
+}
+int fake_fchmod(int fd, mode_t mode) {
+  if (call_fails(plan.fchmod, "fchmod")) return -1;
+  return real().fchmod(fd, mode);
+}
+int fake_fchown(int fd, uid_t owner, gid_t group) {
+  if (call_fails(plan.fchown, "fchown")) return -1;
+  return real().fchown(fd, owner, group);
+}
+mode_t fake_umask(mode_t mask) {
+  ++plan.umask_calls;
+  return real().umask(mask);
+}
+int fake_fallocate(int fd, int mode, off_t offset, off_t length) {
+  if (call_fails(plan.fallocate, "fallocate")) return -1;
+  return real().fallocate(fd, mode, offset, length);
+}
+int fake_ftruncate(int fd, off_t length) {
+  if (call_fails(plan.ftruncate, "ftruncate")) return -1;
+  return real().ftruncate(fd, length);
+}
+ssize_t fake_getrandom(void* data, size_t size, unsigned flags) {
+  if (call_fails(plan.getrandom, "getrandom")) return -1;
+  if (plan.same_random > 0) {
+    --plan.same_random;
+    std::memset(data, 0x5a, size);
+    return static_cast<ssize_t>(size);
+  }
+  return real().getrandom(data, size, flags);
 }
 
 // The handler tests install; it records what it is told.
@@ -304,6 +422,18 @@ class FakeTest : public ::testing::Test {
     fastout::detail::system_calls.linkat = fake_linkat;
     fastout::detail::system_calls.unlinkat = fake_unlinkat;
     fastout::detail::system_calls.pwritev2 = fake_pwritev2;
+    fastout::detail::system_calls.openat = fake_openat;
+    fastout::detail::system_calls.fstat = fake_fstat;
+    fastout::detail::system_calls.fstatat = fake_fstatat;
+    fastout::detail::system_calls.readlinkat = fake_readlinkat;
+    fastout::detail::system_calls.read = fake_read;
+    fastout::detail::system_calls.renameat2 = fake_renameat2;
+    fastout::detail::system_calls.fchmod = fake_fchmod;
+    fastout::detail::system_calls.fchown = fake_fchown;
+    fastout::detail::system_calls.umask = fake_umask;
+    fastout::detail::system_calls.fallocate = fake_fallocate;
+    fastout::detail::system_calls.ftruncate = fake_ftruncate;
+    fastout::detail::system_calls.getrandom = fake_getrandom;
   }
   std::string path(const char* name) const { return dir_.file(name); }
 

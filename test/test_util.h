@@ -4,6 +4,7 @@
 #ifndef FASTOUT_TEST_UTIL_H_
 #define FASTOUT_TEST_UTIL_H_
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -15,7 +16,9 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <vector>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -98,6 +101,35 @@ inline long long file_size_at(const std::string& path) {
 }
 
 inline bool fd_is_open(int fd) { return ::fcntl(fd, F_GETFD) != -1 || errno != EBADF; }
+
+// The names in a directory, sorted, without "." and "..".
+inline std::vector<std::string> names_in(const std::string& directory) {
+  std::vector<std::string> names;
+  DIR* dir = ::opendir(directory.c_str());
+  if (dir == nullptr) throw std::system_error(errno, std::system_category(), "opendir " + directory);
+  while (const struct dirent* entry = ::readdir(dir)) {
+    std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  ::closedir(dir);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The temporary files open_mode::replace leaves in a directory when its
+// process is killed: ".fastout-<16 hex digits>-<name>".
+inline std::vector<std::string> temporaries_in(const std::string& directory) {
+  std::vector<std::string> found;
+  for (const std::string& name : names_in(directory))
+    if (name.compare(0, 9, ".fastout-") == 0) found.push_back(name);
+  return found;
+}
+
+// How many descriptors this process has open: a test that opens and closes
+// writers must end with as many as it began with.
+inline int open_descriptors() {
+  return static_cast<int>(names_in("/proc/self/fd").size()) - 1;  // opendir's own
+}
 
 // Restores the real system-call table (or whatever was in use) on scope exit,
 // so a test can install fakes in fastout::detail::system_calls.
