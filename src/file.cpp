@@ -13,7 +13,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "replace_internal.h"
 #include "system_calls_internal.h"
+
+#ifndef RWF_DONTCACHE
+#  define RWF_DONTCACHE 0x00000080  // Linux 6.14's <linux/fs.h>
+#endif
 
 namespace fastout {
 namespace {
@@ -36,9 +41,22 @@ void default_error_handler(const error_report& report) noexcept {
   char line[1024];
   const char* cause = std::strerror(report.error.value());
   int length;
-  if (report.bytes_lost > 0) {
+  if (report.not_replaced) {
+    if (report.error.value() == ECANCELED)
+      cause = "the writer was destroyed without close() or commit()";
+    length = std::snprintf(line, sizeof line,
+                           "fastout: discarded %llu bytes meant to replace \"%s\": %s (\"%s\" is "
+                           "as it was)\n",
+                           static_cast<unsigned long long>(report.bytes_lost), report.path, cause,
+                           report.path);
+  } else if (report.bytes_lost > 0) {
     length = std::snprintf(line, sizeof line, "fastout: lost %llu bytes writing \"%s\": %s\n",
                            static_cast<unsigned long long>(report.bytes_lost), report.path, cause);
+  } else if (report.sync_failed) {
+    length = std::snprintf(line, sizeof line,
+                           "fastout: syncing \"%s\" failed: %s (everything accepted was written, "
+                           "but may not survive a power loss)\n",
+                           report.path, cause);
   } else if (report.close_failed) {
     length = std::snprintf(line, sizeof line,
                            "fastout: closing \"%s\" failed: %s (everything accepted was written)\n",
@@ -70,6 +88,7 @@ int open_flags(const file_options& options) {
       case open_mode::truncate: return O_WRONLY | O_CREAT | O_TRUNC;
       case open_mode::append: return O_WRONLY | O_CREAT | O_APPEND;
       case open_mode::create_exclusive: return O_WRONLY | O_CREAT | O_EXCL;
+      case open_mode::replace: return O_WRONLY;  // the new file's own flags: src/replace.cpp
     }
     return -1;
   }
@@ -95,6 +114,12 @@ file::file() noexcept
 
 file::file(detail::cstring_view path, const file_options& options) : file() {
   path_ = path.c_str();
+  if (options.mode == open_mode::replace && options.flags != -1)
+    throw std::system_error(EINVAL, std::system_category(),
+                            "cannot open " + quoted(path_) + " to replace it: {fmt}-style open "
+                            "flags " + fmt::format("{:#o}", options.flags) +
+                                " cannot be combined with open_mode::replace (for O_SYNC, "
+                                "use fastout::sync = true)");
   int flags = open_flags(options);
   if (flags == -1)
     throw std::system_error(EINVAL, std::system_category(),
@@ -107,15 +132,21 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   // so from here on the destructor frees what was taken.
   allocate_buffer(options.buffer_size);
   int fd;
-  do {
-    fd = system_calls.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
-  } while (fd < 0 && errno == EINTR);
-  if (fd < 0)
-    throw std::system_error(errno, std::system_category(),
-                            "cannot open " + quoted(path_) + " for writing");
+  if (detail::close_plan::needed(options)) {
+    // Replacing, syncing, preallocating: src/replace.cpp opens the file and
+    // keeps what close() will need.
+    close_plan_ = detail::close_plan::open_path(path_, options, flags, fd);
+  } else {
+    do {
+      fd = system_calls.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0)
+      throw std::system_error(errno, std::system_category(),
+                              "cannot open " + quoted(path_) + " for writing");
+  }
   fd_ = fd;
   owns_fd_ = true;
-  choose_buffering(options.buffer_mode);
+  finish_opening(options);
 }
 
 file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name)
@@ -128,7 +159,15 @@ file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::strin
   // closes an adopted descriptor, as it would have closed it later.
   fd_ = fd;
   owns_fd_ = owns_fd;
+  if (detail::close_plan::needed(options))
+    close_plan_ = detail::close_plan::for_descriptor(path_, options);
   allocate_buffer(options.buffer_size);
+  finish_opening(options);
+}
+
+void file::finish_opening(const file_options& options) {
+  if (close_plan_ != nullptr) close_plan_->preallocate(fd_);
+  write_flags_ = options.cache == page_cache::drop ? RWF_DONTCACHE : 0;
   choose_buffering(options.buffer_mode);
 }
 
@@ -182,7 +221,10 @@ void file::choose_buffering(buffering mode) {
   restore_limit();
 }
 
-file::~file() { close_and_report(); }
+file::~file() {
+  close_and_report();
+  delete close_plan_;
+}
 
 file::file(file&& other) noexcept : file() { swap(other); }
 
@@ -219,7 +261,10 @@ void file::swap(file& other) noexcept {
   swap(owns_fd_, other.owns_fd_);
   swap(line_buffered_, other.line_buffered_);
   swap(closing_failed_, other.closing_failed_);
+  swap(sync_failed_, other.sync_failed_);
   swap(error_, other.error_);
+  swap(write_flags_, other.write_flags_);
+  swap(close_plan_, other.close_plan_);
   swap(bytes_drained_, other.bytes_drained_);
   swap(bytes_written_, other.bytes_written_);
   swap(write_calls_, other.write_calls_);
@@ -281,7 +326,8 @@ void file::fail(int error_number) {
 // Writes every byte of iov[0..count), continuing short writes, retrying
 // EINTR and waiting out EAGAIN. Returns 0, or the errno that stopped it,
 // which then also becomes the sticky error. The one place that chooses a
-// write system call.
+// write system call: pwritev2 at the file position when there are per-call
+// flags (RWF_DONTCACHE), write or writev otherwise.
 int file::write_vector(struct iovec* iov, int count) noexcept {
   while (count > 0) {
     if (iov->iov_len == 0) {
@@ -290,8 +336,19 @@ int file::write_vector(struct iovec* iov, int count) noexcept {
       continue;
     }
     ++write_calls_;
-    ssize_t result = count == 1 ? system_calls.write(fd_, iov->iov_base, iov->iov_len)
-                                : system_calls.writev(fd_, iov, count);
+    ssize_t result;
+    if (write_flags_ != 0) {
+      result = system_calls.pwritev2(fd_, iov, count, -1, write_flags_);
+      if (result < 0 && detail::unsupported_write_flags(errno)) {
+        // The kernel or this file's filesystem does not take the flag (before
+        // Linux 6.14; tmpfs): nothing was written, so plain writes carry on.
+        write_flags_ = 0;
+        continue;
+      }
+    } else {
+      result = count == 1 ? system_calls.write(fd_, iov->iov_base, iov->iov_len)
+                          : system_calls.writev(fd_, iov, count);
+    }
     if (result > 0) {
       size_t written = static_cast<size_t>(result);
       bytes_written_ += written;
@@ -503,12 +560,20 @@ void file::flush() {
 }
 
 // Flushes and releases everything; returns the errno of the first failure
-// (the sticky error, the flush, or close()), or 0.
-int file::finish_close() noexcept {
+// (the sticky error, the flush, close(), or a step of the close plan), or
+// 0. `commit` is false in the destructor, move-assignment and cancel():
+// then a replacement is discarded instead of put in place, unflushed.
+int file::finish_close(bool commit) noexcept {
   int error_number = error_;
-  if (error_number == 0) error_number = write_buffer_and(nullptr, 0);
+  const bool discarding = close_plan_ != nullptr && close_plan_->replacing() && !commit;
+  if (error_number == 0 && !discarding) error_number = write_buffer_and(nullptr, 0);
   bytes_drained_ += static_cast<std::size_t>(pos - buffer_);  // lost if the flush failed
-  if (owns_fd_ && system_calls.close(fd_) != 0 && errno != EINTR && error_number == 0) {
+  if (close_plan_ != nullptr) {
+    // Sync, trim, close, put in place, sync the directory: src/replace.cpp.
+    error_number = close_plan_->finish(
+        fd_, owns_fd_, error_number,
+        sync_failed_ ? detail::close_stage::sync : detail::close_stage::write, commit);
+  } else if (owns_fd_ && system_calls.close(fd_) != 0 && errno != EINTR && error_number == 0) {
     // Linux releases the descriptor even when close() fails, and EINTR does
     // not mean the data is in doubt, so never retry; report anything else.
     error_number = errno;
@@ -518,6 +583,14 @@ int file::finish_close() noexcept {
   fd_ = -1;
   error_ = error_number;
   return error_number;
+}
+
+std::string file::close_failure_message() const {
+  if (close_plan_ != nullptr) {
+    file_stats s = stats();
+    return close_plan_->describe_failure(path_, s.bytes_written, s.bytes_accepted);
+  }
+  return failure_message(closing_failed_ ? "close" : sync_failed_ ? "sync" : "write to");
 }
 
 void file::close() {
@@ -531,9 +604,55 @@ void file::close() {
       // finish_close() releases the descriptor and it is thrown below.
     }
   }
-  if (int error_number = finish_close()) {
-    throw std::system_error(error_number, std::system_category(),
-                            failure_message(closing_failed_ ? "close" : "write to"));
+  if (int error_number = finish_close(true)) {
+    throw std::system_error(error_number, std::system_category(), close_failure_message());
+  }
+}
+
+void file::cancel() {
+  if (fd_ < 0) return;
+  if (close_plan_ == nullptr || !close_plan_->replacing())
+    throw std::system_error(EINVAL, std::system_category(),
+                            "cannot cancel " + quoted(path_) +
+                                ": only a writer opened with open_mode::replace can be canceled, "
+                                "and what this one wrote is already in its file");
+  if (lent_to_cursor_) throw_lent_to_cursor();
+  if (borrower_ != nullptr) {
+    try {
+      borrower_->give_back(*this);
+    } catch (const std::system_error&) {
+      // Discarded with the rest.
+    }
+  }
+  const int earlier_error = error_;
+  finish_close(false);
+  // Canceling is not an error; an earlier write error stays readable.
+  error_ = earlier_error;
+  if (close_plan_->left_behind()) {
+    file_stats s = stats();
+    throw std::system_error(ENOTEMPTY, std::system_category(),
+                            close_plan_->describe_failure(path_, s.bytes_written,
+                                                          s.bytes_accepted));
+  }
+}
+
+void file::sync() {
+  begin_call();
+  drain_buffer();
+  // A new file that replaces another needs its metadata on disk too.
+  const bool full = close_plan_ != nullptr && close_plan_->replacing();
+  int result;
+  do {
+    result = full ? system_calls.fsync(fd_) : system_calls.fdatasync(fd_);
+  } while (result != 0 && errno == EINTR);
+  if (result != 0) {
+    // Final: the kernel may have dropped the pages it could not write and
+    // marked them clean, so a second sync could succeed without them.
+    error_ = errno;
+    sync_failed_ = true;
+    limit = pos;
+    throw std::system_error(error_, std::system_category(),
+                            failure_message("sync") + ", but may not survive a power loss");
   }
 }
 
@@ -550,12 +669,23 @@ void file::close_and_report() noexcept {
     free_buffer();  // closed, or a constructor that failed to open after taking it
     return;
   }
-  if (int error_number = finish_close()) {
+  if (int error_number = finish_close(false)) {
     error_handler handler = current_error_handler.load();
     if (handler == nullptr) handler = default_error_handler;
     file_stats s = stats();
-    handler(error_report{path_.c_str(), std::error_code(error_number, std::system_category()),
-                         s.bytes_accepted - s.bytes_written, closing_failed_});
+    error_report report{path_.c_str(), std::error_code(error_number, std::system_category()),
+                        s.bytes_accepted - s.bytes_written, closing_failed_};
+    report.sync_failed = sync_failed_;
+    if (close_plan_ != nullptr) {
+      using detail::close_stage;
+      close_stage stage = close_plan_->failed_stage();
+      report.close_failed = stage == close_stage::close;
+      report.sync_failed =
+          sync_failed_ || stage == close_stage::sync || stage == close_stage::directory_sync;
+      report.not_replaced = close_plan_->not_replaced();
+      if (report.not_replaced) report.bytes_lost = s.bytes_accepted;  // none reached the target
+    }
+    handler(report);
   }
 }
 

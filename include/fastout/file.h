@@ -49,6 +49,36 @@ enum class open_mode {
   truncate,          ///< create or truncate: fopen's "w" (the default)
   append,            ///< create or append at the end: fopen's "a"
   create_exclusive,  ///< create; fail with EEXIST if it exists: fopen's "wx"
+  /// Write a new file beside the target and put it in place of the target
+  /// on close() (or commit()): the path shows the old content or the whole
+  /// new content, never anything in between, whatever happens to the
+  /// process. Destroyed without close() or commit(), or after an error, the
+  /// writer leaves the target as it was. Only a regular file (or nothing)
+  /// can be replaced. docs/safe-replace.md says what survives a crash and
+  /// what survives a power loss, option by option.
+  replace,
+};
+
+/// What open_mode::replace does when the path is a symbolic link.
+enum class symlinks {
+  /// Replace the file the link points to (through any chain of links) and
+  /// keep the link, as Qt's QSaveFile does. A dangling link gets its file
+  /// created. A link to anything but a regular file is refused.
+  follow,
+  /// Replace the link itself with the new file.
+  replace_link,
+};
+
+/// What the page cache keeps of what a writer writes.
+enum class page_cache {
+  keep,  ///< as write(): the data stays cached until memory is needed
+  /// Each write drops its pages from the cache once they are on disk
+  /// (pwritev2 with RWF_DONTCACHE, Linux 6.14 and later): for large output
+  /// that will not be read back soon, it saves the copy the cache would
+  /// keep and makes a following sync faster. Where the kernel or the
+  /// filesystem lacks it, the writer falls back to plain writes at its first
+  /// write; drops_page_cache() tells which.
+  drop,
 };
 
 /// When the buffer is written to the file, besides flush() and close().
@@ -71,7 +101,28 @@ struct file_options {
   /// as given instead of `mode` when set; -1, the default, means `mode`.
   /// Write access is implied (file::WRONLY unless file::RDWR is given), and
   /// O_CLOEXEC is always added. O_SYNC and O_DSYNC are accepted as well.
+  /// Refused together with open_mode::replace.
   int flags = -1;
+  /// Before close() returns (before the new file is put in place, with
+  /// open_mode::replace), wait until the file's data is on disk:
+  /// fdatasync(), or fsync() in replace mode, where the new file's metadata
+  /// matters too. A failed sync is final: the error is sticky and a
+  /// replacement whose sync failed is never put in place.
+  bool sync = false;
+  /// After close() creates or replaces the file, fsync() the directory that
+  /// holds it, so that its name survives a power loss too. With sync, that
+  /// makes the file durable once close() returns.
+  bool sync_directory = false;
+  /// What the page cache keeps of the written data (page_cache::drop: for
+  /// large output not read back soon, with sync the fast durable mode).
+  page_cache cache = page_cache::keep;
+  /// Bytes to reserve for the file at open (fallocate with
+  /// FALLOC_FL_KEEP_SIZE), when the final size is known or estimated; what
+  /// is not used is released at close. 0: none. Where the filesystem cannot
+  /// preallocate, the writer writes without it.
+  std::uint64_t preallocate = 0;
+  /// What open_mode::replace does with a symbolic link at the path.
+  symlinks symlink_mode = symlinks::follow;
 };
 
 /// Counters a writer keeps; reading them costs nothing on the hot path.
@@ -103,11 +154,20 @@ struct error_report {
   std::error_code error;     ///< the cause
   std::uint64_t bytes_lost;  ///< bytes accepted that never reached the file
   bool close_failed;         ///< the cause came from close() itself
+  /// The cause came from syncing the file or its directory: what was
+  /// written reached the kernel but may not survive a power loss.
+  bool sync_failed = false;
+  /// open_mode::replace: the target was left as it was and everything the
+  /// writer accepted was discarded (bytes_lost counts all of it). The error
+  /// is ECANCELED when the writer was simply destroyed without close() or
+  /// commit().
+  bool not_replaced = false;
 };
 
 /// Called when a writer is destroyed (or move-assigned over) without close()
-/// and could not write everything it accepted, or could not close the file.
-/// It must not throw. It runs on the thread that destroyed the writer.
+/// and could not write everything it accepted, could not sync or close the
+/// file, or (open_mode::replace) discarded its new content. It must not
+/// throw. It runs on the thread that destroyed the writer.
 using error_handler = void (*)(const error_report& report) noexcept;
 
 /// Replaces the process-wide error handler and returns the previous one.
@@ -148,6 +208,28 @@ struct permissions_param {
 struct permissions_key {
   constexpr permissions_param operator=(unsigned bits) const noexcept { return {bits}; }
 };
+struct sync_param {
+  bool value;
+};
+struct sync_key {
+  constexpr sync_param operator=(bool on) const noexcept { return {on}; }
+};
+struct sync_directory_param {
+  bool value;
+};
+struct sync_directory_key {
+  constexpr sync_directory_param operator=(bool on) const noexcept { return {on}; }
+};
+struct preallocate_param {
+  std::uint64_t value;
+};
+struct preallocate_key {
+  constexpr preallocate_param operator=(std::uint64_t bytes) const noexcept { return {bytes}; }
+};
+
+// What close() does beyond closing the descriptor: sync, release
+// preallocated space, put a replacement in place (src/replace_internal.h).
+class close_plan;
 
 // Something that writes into a writer's free space on its own, between the
 // writer's own calls: fmt::writer's buffer, a stream buffer. While the space
@@ -194,6 +276,12 @@ class FASTOUT_API writer_buffer final : public fmt_buffer<writer_buffer>, public
 inline constexpr detail::buffer_size_key buffer_size{};
 /// `fastout::permissions = 0600` as a parameter of output_file().
 inline constexpr detail::permissions_key permissions{};
+/// `fastout::sync = true` as a parameter of output_file(): file_options::sync.
+inline constexpr detail::sync_key sync{};
+/// `fastout::sync_directory = true`: file_options::sync_directory.
+inline constexpr detail::sync_directory_key sync_directory{};
+/// `fastout::preallocate = bytes`: file_options::preallocate.
+inline constexpr detail::preallocate_key preallocate{};
 
 class cursor;
 
@@ -220,15 +308,24 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// Throws std::system_error naming the path and the cause if it cannot be
   /// opened (missing directory, a directory, no permission, exists with
   /// create_exclusive, ...) or if options.buffer_size cannot be allocated.
+  /// With open_mode::replace it creates the new file beside the target and
+  /// also refuses a target that is not a regular file (EISDIR for a
+  /// directory, EINVAL for a device, FIFO or socket), a chain of more than
+  /// 40 links (ELOOP), and {fmt}-style flags (EINVAL).
   explicit file(detail::cstring_view path, const file_options& options = {});
 
   /// Takes ownership of `fd`: close() closes it. `name` is used in errors
-  /// (default "<fd N>"). Throws std::system_error(EBADF) if fd is negative.
+  /// (default "<fd N>"). Throws std::system_error(EBADF) if fd is negative,
+  /// and EINVAL for options that need a path (open_mode::replace,
+  /// sync_directory); the descriptor is closed then too.
   static file adopt(int fd, const file_options& options = {}, std::string name = {});
   /// Writes to `fd` without owning it: close() flushes but leaves it open.
   static file borrow(int fd, const file_options& options = {}, std::string name = {});
 
   /// Flushes and closes; what could not be written goes to the error handler.
+  /// A writer opened with open_mode::replace that was not closed or
+  /// committed discards its new content instead, leaves the target as it
+  /// was, and tells the error handler (not_replaced, ECANCELED).
   ~file();
   /// A moved-from writer is closed, with zero counters and no error.
   file(file&& other) noexcept;
@@ -308,9 +405,34 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// Flushes, then closes the descriptor if this writer owns it. Idempotent:
   /// closing a closed writer does nothing. Throws std::system_error if
   /// anything accepted could not be written or the close failed; the
-  /// descriptor is released either way.
+  /// descriptor is released either way. With sync, sync_directory or
+  /// preallocate it also syncs, releases unused space and syncs the
+  /// directory, and throws if any of that fails.
+  ///
+  /// With open_mode::replace, close() commits: it flushes, syncs if asked,
+  /// gives the new file its final permissions (the target's, or
+  /// file_options::permissions masked by the umask for a new file) and owner,
+  /// puts it in place of the target, and syncs the directory if asked. If
+  /// anything before the new file is in place fails, the new file is
+  /// removed, the target is left as it was, and the exception says so; if
+  /// syncing the directory fails afterwards, the new content is in place
+  /// and the exception says that it may not survive a power loss.
   void close();
-
+  /// The same as close(), under the name QSaveFile users know: with
+  /// open_mode::replace, puts the new content in place of the target.
+  void commit() { close(); }
+  /// open_mode::replace: gives up the new content. The new file is removed,
+  /// the target is left as it was, and the writer is closed, without a
+  /// report to the error handler. Throws std::system_error if the new file
+  /// cannot be removed (the message names it), and EINVAL on a writer not
+  /// opened with open_mode::replace, whose bytes are already in its file.
+  /// Does nothing on a closed writer.
+  void cancel();
+  /// Flushes, then waits until the file's data is on disk (fdatasync; fsync
+  /// in replace mode). Throws std::system_error on failure; a failed sync is
+  /// final, so the error is sticky, as a write error is. For a log that
+  /// must be durable at points of the program's choosing.
+  void sync();
   /// A fast local cursor for tight loops; see fastout::cursor.
   cursor make_cursor();
 
@@ -326,6 +448,9 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// cursor has put counts once the cursor commits.
   std::size_t bytes_pending() const noexcept;
   bool line_buffered() const noexcept { return line_buffered_; }
+  /// True if writes go out with RWF_DONTCACHE (page_cache::drop): asked for,
+  /// and not refused by the kernel or filesystem at the writes made so far.
+  bool drops_page_cache() const noexcept { return write_flags_ != 0; }
   /// The sticky error, or an empty error_code while all is well.
   std::error_code error() const noexcept;
   file_stats stats() const noexcept;
@@ -389,6 +514,7 @@ class FASTOUT_API file : private fastout_buffer_state {
   struct fd_tag {};
   file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name);
   void allocate_buffer(std::size_t size);
+  void finish_opening(const file_options& options);
   void choose_buffering(buffering mode);
 
   void put_slow(char c);
@@ -403,9 +529,10 @@ class FASTOUT_API file : private fastout_buffer_state {
   void drain_buffer();
   int write_buffer_and(const char* data, std::size_t size) noexcept;
   int write_vector(struct ::iovec* iov, int count) noexcept;
-  int finish_close() noexcept;
+  int finish_close(bool commit) noexcept;
   void free_buffer() noexcept;
   void close_and_report() noexcept;
+  std::string close_failure_message() const;
 
   // The base fastout_buffer_state holds pos and limit: first, for the hot
   // path and the C API.
@@ -418,7 +545,12 @@ class FASTOUT_API file : private fastout_buffer_state {
   bool owns_fd_ = false;
   bool line_buffered_ = false;
   bool closing_failed_ = false;   // the sticky error came from close()
+  bool sync_failed_ = false;      // ... or from sync()
   int error_ = 0;                 // sticky errno; 0 while all is well
+  int write_flags_ = 0;           // pwritev2 flags (RWF_DONTCACHE), 0 for write/writev
+  // Sync, preallocation, replacement: what close() does beyond closing the
+  // descriptor (src/replace.cpp). Null for a plain writer.
+  detail::close_plan* close_plan_ = nullptr;
   std::uint64_t bytes_drained_ = 0;  // accepted bytes no longer in the buffer
   std::uint64_t bytes_written_ = 0;
   std::uint64_t write_calls_ = 0;
@@ -525,9 +657,20 @@ void apply_param(file_options& o, const P& p) {
     o.permissions = p.value;
   } else if constexpr (std::is_same<P, open_mode>::value) {
     o.mode = p;
-    o.flags = -1;
+    // open_mode::replace never takes flags: kept, they are refused at open.
+    if (p != open_mode::replace) o.flags = -1;
   } else if constexpr (std::is_same<P, buffering>::value) {
     o.buffer_mode = p;
+  } else if constexpr (std::is_same<P, sync_param>::value) {
+    o.sync = p.value;
+  } else if constexpr (std::is_same<P, sync_directory_param>::value) {
+    o.sync_directory = p.value;
+  } else if constexpr (std::is_same<P, preallocate_param>::value) {
+    o.preallocate = p.value;
+  } else if constexpr (std::is_same<P, page_cache>::value) {
+    o.cache = p;
+  } else if constexpr (std::is_same<P, symlinks>::value) {
+    o.symlink_mode = p;
   } else if constexpr (std::is_integral<P>::value ||
                        (std::is_enum<P>::value && std::is_convertible<P, int>::value)) {
     // A single flag such as file::APPEND has the type of file's unnamed
@@ -537,6 +680,8 @@ void apply_param(file_options& o, const P& p) {
     static_assert(unsupported_output_file_parameter<P>::value,
                   "output_file() takes fastout::buffer_size = n (or fmt::buffer_size = n), "
                   "fastout::permissions = bits, a fastout::open_mode, a fastout::buffering, "
+                  "fastout::sync = b, fastout::sync_directory = b, fastout::preallocate = n, "
+                  "a fastout::page_cache, a fastout::symlinks, "
                   "or {fmt}-style flags such as file::WRONLY | file::CREATE");
   }
 }
@@ -544,8 +689,11 @@ void apply_param(file_options& o, const P& p) {
 
 /// Opens a writer, {fmt} style: `output_file(path, fastout::buffer_size = n)`.
 /// Parameters in any order: buffer_size = n (fastout's or {fmt}'s),
-/// permissions = bits, an open_mode, a buffering, or {fmt}-style flags
-/// (file::WRONLY | file::CREATE | file::APPEND).
+/// permissions = bits, an open_mode, a buffering, sync = b,
+/// sync_directory = b, preallocate = bytes, a page_cache, a symlinks, or
+/// {fmt}-style flags (file::WRONLY | file::CREATE | file::APPEND). When an
+/// open_mode and flags disagree, the last one wins, except that
+/// open_mode::replace and flags are refused together in either order.
 template <typename... Params>
 file output_file(detail::cstring_view path, const Params&... params) {
   file_options options;

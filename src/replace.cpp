@@ -1,0 +1,688 @@
+// Safe replacement and durability: what close() does beyond closing a
+// descriptor (see replace_internal.h for the plan's interface and
+// docs/safe-replace.md for what each mode guarantees).
+//
+// open_mode::replace, step by step:
+//   open    resolve the path (symbolic links are followed with lstat and
+//           readlinkat, one link at a time, never by comparing names) to a
+//           directory descriptor and a name; refuse anything but a regular
+//           file; create the new file in that directory: O_TMPFILE (no name
+//           at all until commit) where the filesystem has it, otherwise
+//           ".fastout-<16 random hex digits>-<name>" with O_EXCL, O_NOFOLLOW
+//           and mode 0600.
+//   commit  flush; release unused preallocation; check what is at the name
+//           now; give the new file the target's owner and permissions (or
+//           the asked-for bits masked by the umask); fsync if asked (a
+//           failed sync is final: nothing is put in place); link an
+//           O_TMPFILE file (straight to the name if there is no target);
+//           close; put it in place: renameat2(RENAME_EXCHANGE) and unlink
+//           the old inode when there is a target and no sync was asked (it
+//           skips ext4's auto_da_alloc flush, which makes a rename over a
+//           file as slow as writing it back), renameat otherwise; fsync the
+//           directory if asked.
+//   discard close, and unlink the new file if it has a name.
+#include "replace_internal.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "system_calls_internal.h"
+
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+#ifndef O_TMPFILE
+#define O_TMPFILE (020000000 | O_DIRECTORY)
+#endif
+
+namespace fastout::detail {
+namespace {
+
+// Linux's limit on the links followed while resolving one path.
+constexpr int max_links = 40;
+
+std::string quoted(const std::string& path) { return "\"" + path + "\""; }
+
+// Calls `call` until it does not fail with EINTR.
+template <typename Call>
+auto retry(Call call) -> decltype(call()) {
+  for (;;) {
+    auto result = call();
+    if (result >= 0 || errno != EINTR) return result;
+  }
+}
+
+[[noreturn]] void throw_error(int error_number, const std::string& message) {
+  throw std::system_error(error_number, std::system_category(), message);
+}
+
+void close_quietly(int fd) noexcept {
+  if (fd >= 0) {
+    int saved = errno;
+    system_calls.close(fd);
+    errno = saved;
+  }
+}
+
+// Owns a descriptor until it is released.
+class scoped_fd {
+ public:
+  explicit scoped_fd(int fd = -1) noexcept : fd_(fd) {}
+  ~scoped_fd() { close_quietly(fd_); }
+  scoped_fd(const scoped_fd&) = delete;
+  scoped_fd& operator=(const scoped_fd&) = delete;
+  int get() const noexcept { return fd_; }
+  void reset(int fd) noexcept {
+    close_quietly(fd_);
+    fd_ = fd;
+  }
+  int release() noexcept {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+
+ private:
+  int fd_;
+};
+
+// "a/b/c" -> "a/b", "c"; "c" -> ".", "c"; "/c" -> "/", "c"; "a/b/" -> "a/b", ""
+// (a name that can only be a directory). Lexical, for opening a directory
+// and naming what is in it; nothing is decided by comparing the names.
+void split_path(const std::string& path, std::string& directory, std::string& name) {
+  std::string::size_type slash = path.rfind('/');
+  if (slash == std::string::npos) {
+    directory = ".";
+    name = path;
+    return;
+  }
+  name = path.substr(slash + 1);
+  std::string::size_type end = slash;
+  while (end > 0 && path[end - 1] == '/') --end;  // "a//b": the directory is "a"
+  directory = end == 0 ? "/" : path.substr(0, end);
+}
+
+bool names_a_directory(const std::string& name) {
+  return name.empty() || name == "." || name == "..";
+}
+
+const char* kind_of(mode_t mode) {
+  switch (mode & S_IFMT) {
+    case S_IFDIR: return "a directory";
+    case S_IFCHR: return "a character device";
+    case S_IFBLK: return "a block device";
+    case S_IFIFO: return "a FIFO";
+    case S_IFSOCK: return "a socket";
+    case S_IFLNK: return "a symbolic link";
+    default: return "not a regular file";
+  }
+}
+
+int refusal_errno(mode_t mode) { return S_ISDIR(mode) ? EISDIR : EINVAL; }
+
+// The target of the symbolic link `name` in `directory`.
+std::string read_link(int directory, const std::string& name, const std::string& prefix,
+                      const std::string& shown) {
+  std::string target(256, '\0');
+  for (;;) {
+    ssize_t size = system_calls.readlinkat(directory, name.c_str(), &target[0], target.size());
+    if (size < 0) throw_error(errno, prefix + ": cannot read the symbolic link " + quoted(shown));
+    if (static_cast<std::size_t>(size) < target.size()) {
+      target.resize(static_cast<std::size_t>(size));
+      return target;
+    }
+    if (target.size() >= PATH_MAX)
+      throw_error(ENAMETOOLONG, prefix + ": the symbolic link " + quoted(shown) + " is too long");
+    target.resize(target.size() * 4);
+  }
+}
+
+// Follows `path` to the file it names: symbolic links at its last component
+// are followed (when `follow`), one at a time, with lstat and readlinkat,
+// and each new directory is opened relative to the link's own. Throws
+// std::system_error with `prefix` ("cannot open "x" to replace it").
+resolved_path resolve(const std::string& path, bool follow, int directory_flags,
+                      const std::string& prefix) {
+  resolved_path result;
+  if (path.empty()) throw_error(ENOENT, prefix);
+  std::string directory;
+  split_path(path, directory, result.name);
+  if (names_a_directory(result.name)) throw_error(EISDIR, prefix + ": the path names a directory");
+  scoped_fd dir(
+      retry([&] { return system_calls.openat(AT_FDCWD, directory.c_str(), directory_flags, 0); }));
+  if (dir.get() < 0)
+    throw_error(errno, prefix + ": cannot open its directory " + quoted(directory));
+  result.shown = path;
+  for (;;) {
+    if (system_calls.fstatat(dir.get(), result.name.c_str(), &result.st, AT_SYMLINK_NOFOLLOW) !=
+        0) {
+      if (errno != ENOENT) throw_error(errno, prefix + ": cannot look at " + quoted(result.shown));
+      result.exists = false;
+      break;
+    }
+    result.exists = true;
+    if (!follow || !S_ISLNK(result.st.st_mode)) break;
+    if (++result.links_followed > max_links)
+      throw_error(ELOOP, prefix + ": more than " + std::to_string(max_links) +
+                             " symbolic links, or a loop of them");
+    std::string target = read_link(dir.get(), result.name, prefix, result.shown);
+    if (target.empty()) throw_error(ENOENT, prefix + ": " + quoted(result.shown) + " is empty");
+    std::string link_directory, link_name;
+    split_path(target, link_directory, link_name);
+    const bool absolute = target[0] == '/';
+    // What the link names, for messages.
+    std::string shown_directory, ignored;
+    split_path(result.shown, shown_directory, ignored);
+    result.shown = absolute ? target : shown_directory + "/" + target;
+    if (names_a_directory(link_name))
+      throw_error(EISDIR, prefix + ": it links to " + quoted(result.shown) +
+                              ", a directory, and only a regular file can be replaced");
+    if (target.find('/') != std::string::npos) {
+      int base = absolute ? AT_FDCWD : dir.get();
+      int next = retry(
+          [&] { return system_calls.openat(base, link_directory.c_str(), directory_flags, 0); });
+      if (next < 0)
+        throw_error(errno, prefix + ": it links to " + quoted(result.shown) +
+                               ", whose directory cannot be opened");
+      dir.reset(next);
+    }
+    result.name = link_name;
+  }
+  result.directory = dir.release();
+  return result;
+}
+
+// The process's umask. /proc/self/status says it (Linux 4.7 and later)
+// without changing it; umask() can only read it by setting it, which races
+// with other threads creating files, so it is the fallback.
+mode_t current_umask() noexcept {
+  int fd = retry(
+      [] { return system_calls.openat(AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC, 0); });
+  if (fd >= 0) {
+    char text[4096];
+    std::size_t size = 0;
+    while (size < sizeof text - 1) {
+      ssize_t n = system_calls.read(fd, text + size, sizeof text - 1 - size);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      size += static_cast<std::size_t>(n);
+    }
+    close_quietly(fd);
+    text[size] = '\0';
+    if (const char* line = std::strstr(text, "\nUmask:")) {
+      char* end = nullptr;
+      unsigned long mask = std::strtoul(line + 7, &end, 8);
+      if (end != line + 7 && mask <= 0777) return static_cast<mode_t>(mask);
+    }
+  }
+  mode_t mask = system_calls.umask(022);
+  system_calls.umask(mask);
+  return mask;
+}
+
+std::uint64_t random_u64() noexcept {
+  std::uint64_t value = 0;
+  if (system_calls.getrandom(&value, sizeof value, GRND_NONBLOCK) ==
+      static_cast<ssize_t>(sizeof value))
+    return value;
+  // No entropy yet (early boot) or no getrandom(): O_EXCL keeps the name
+  // safe; this only has to differ from one attempt to the next.
+  static std::uint64_t counter = 0;
+  struct timespec now = {};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  std::uint64_t x = (static_cast<std::uint64_t>(now.tv_nsec) << 20) ^
+                    static_cast<std::uint64_t>(now.tv_sec) ^
+                    (static_cast<std::uint64_t>(::getpid()) << 40) ^ ++counter;
+  x += 0x9E3779B97F4A7C15ull;  // splitmix64's finalizer
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// ".fastout-<16 random hex digits>-<name>", at most NAME_MAX bytes: a long
+// name is cut at a UTF-8 character boundary.
+std::string temporary_name(const std::string& name) {
+  char random[17];
+  std::snprintf(random, sizeof random, "%016llx", static_cast<unsigned long long>(random_u64()));
+  std::string result = std::string(".fastout-") + random + "-";
+  std::size_t room = NAME_MAX - result.size();
+  std::size_t keep = std::min(room, name.size());
+  if (keep < name.size()) {
+    while (keep > 0 && (static_cast<unsigned char>(name[keep]) & 0xC0) == 0x80) --keep;
+  }
+  return result + name.substr(0, keep);
+}
+
+// Gives an O_TMPFILE file a name; it never replaces an existing one (EEXIST).
+int link_unnamed(int fd, int directory, const char* name) noexcept {
+  char proc_path[32];
+  std::snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", fd);
+  int result = system_calls.linkat(AT_FDCWD, proc_path, directory, name, AT_SYMLINK_FOLLOW);
+  if (result != 0 && errno == ENOENT)  // no /proc: needs CAP_DAC_READ_SEARCH before Linux 6.10
+    result = system_calls.linkat(fd, "", directory, name, AT_EMPTY_PATH);
+  return result;
+}
+
+bool exchange_unsupported(int error_number) {
+  return error_number == EINVAL || error_number == ENOSYS || error_number == EOPNOTSUPP;
+}
+
+}  // namespace
+
+// ----------------------------------------------------------------- opening
+
+bool close_plan::needed(const file_options& options) noexcept {
+  return options.mode == open_mode::replace || options.sync || options.sync_directory ||
+         options.preallocate != 0;
+}
+
+close_plan* close_plan::open_path(const std::string& path, const file_options& options,
+                                  int open_flags, int& fd) {
+  std::unique_ptr<close_plan> plan(new close_plan);
+  plan->replace_ = options.mode == open_mode::replace;
+  plan->sync_ = options.sync;
+  plan->sync_directory_ = options.sync_directory;
+  plan->follow_links_ = options.symlink_mode == symlinks::follow;
+  plan->permissions_ = options.permissions;
+  plan->preallocate_ = options.preallocate;
+  if (plan->replace_) {
+    plan->open_replacement(path, options, fd);
+    return plan.release();
+  }
+  const std::string prefix = "cannot open " + quoted(path) + " for writing";
+  const mode_t mode = static_cast<mode_t>(options.permissions);
+  if (!plan->sync_directory_) {
+    fd = retry([&] { return system_calls.open(path.c_str(), open_flags, mode); });
+    if (fd < 0) throw_error(errno, prefix);
+    return plan.release();
+  }
+  // The directory to sync is the one that holds the file's name once links
+  // are followed, as open() would follow them.
+  resolved_path target = resolve(path, true, O_RDONLY | O_DIRECTORY | O_CLOEXEC, prefix);
+  plan->directory_ = target.directory;
+  plan->name_ = target.name;
+  if (target.links_followed > 0) plan->shown_ = target.shown;
+  fd = retry(
+      [&] { return system_calls.openat(plan->directory_, target.name.c_str(), open_flags, mode); });
+  if (fd < 0) throw_error(errno, prefix);
+  return plan.release();
+}
+
+close_plan* close_plan::for_descriptor(const std::string& name, const file_options& options) {
+  const char* needs_path = options.mode == open_mode::replace ? "open_mode::replace"
+                           : options.sync_directory           ? "sync_directory"
+                                                              : nullptr;
+  if (needs_path != nullptr)
+    throw_error(EINVAL, "cannot write to " + quoted(name) + ": " + needs_path +
+                            " needs a path, and an adopted or borrowed descriptor has none");
+  std::unique_ptr<close_plan> plan(new close_plan);
+  plan->sync_ = options.sync;
+  plan->preallocate_ = options.preallocate;
+  return plan.release();
+}
+
+void close_plan::open_replacement(const std::string& path, const file_options& options, int& fd) {
+  const std::string prefix = "cannot open " + quoted(path) + " to replace it";
+  // O_PATH is enough to create, link and rename in a directory; fsync needs
+  // it open for reading.
+  const int directory_flags =
+      O_DIRECTORY | O_CLOEXEC | (options.sync_directory ? O_RDONLY : O_PATH);
+  resolved_path target = resolve(path, follow_links_, directory_flags, prefix);
+  directory_ = target.directory;
+  name_ = target.name;
+  if (target.links_followed > 0) shown_ = target.shown;
+  std::string ignored;
+  split_path(target.shown, directory_shown_, ignored);
+  if (target.exists && !S_ISREG(target.st.st_mode) &&
+      !(S_ISLNK(target.st.st_mode) && !follow_links_)) {
+    std::string what =
+        target.links_followed > 0
+            ? "it links to " + quoted(target.shown) + ", " + kind_of(target.st.st_mode)
+            : std::string("it is ") + kind_of(target.st.st_mode);
+    throw_error(refusal_errno(target.st.st_mode),
+                prefix + ": " + what + ", and only a regular file can be replaced");
+  }
+  target_existed_ = target.exists;
+  create_temporary(path, fd);
+}
+
+void close_plan::create_temporary(const std::string& path, int& fd) {
+  const std::string prefix = "cannot open " + quoted(path) + " to replace it";
+  int created = retry(
+      [&] { return system_calls.openat(directory_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600); });
+  if (created >= 0) {
+    // Linking it later goes through /proc/self/fd; without /proc, a named
+    // file is the safer way.
+    char proc_path[32];
+    std::snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", created);
+    struct stat st;
+    if (system_calls.fstatat(AT_FDCWD, proc_path, &st, 0) == 0) {
+      unnamed_ = true;
+      fd = created;
+      return;
+    }
+    close_quietly(created);
+  } else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+    // EISDIR: a kernel before 3.11 takes O_TMPFILE for O_DIRECTORY.
+    throw_error(errno, prefix + ": cannot create a new file in its directory");
+  }
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    temporary_ = temporary_name(name_);
+    created = retry([&] {
+      return system_calls.openat(directory_, temporary_.c_str(),
+                                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    });
+    if (created >= 0) {
+      fd = created;
+      return;
+    }
+    if (errno != EEXIST) break;
+  }
+  int error_number = errno;
+  temporary_.clear();
+  throw_error(error_number, prefix + ": cannot create a new file in its directory");
+}
+
+close_plan::~close_plan() { close_directory(); }
+
+void close_plan::close_directory() noexcept {
+  close_quietly(directory_);
+  directory_ = -1;
+}
+
+void close_plan::preallocate(int fd) noexcept {
+  if (preallocate_ == 0) return;
+  struct stat st;
+  if (system_calls.fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
+  const auto start = static_cast<std::uint64_t>(st.st_size);
+  if (preallocate_ > static_cast<std::uint64_t>(INT64_MAX) - start) return;
+  int result = retry([&] {
+    return system_calls.fallocate(fd, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(start),
+                                  static_cast<off_t>(preallocate_));
+  });
+  // ENOSPC may have reserved part of it: trim() releases that too.
+  if (result == 0 || errno == ENOSPC || errno == EDQUOT) reserved_end_ = start + preallocate_;
+}
+
+// ----------------------------------------------------------------- closing
+
+int close_plan::fail(close_stage stage, int error_number, std::string detail) noexcept {
+  stage_ = stage;
+  detail_ = std::move(detail);
+  return error_number;
+}
+
+int close_plan::trim(int fd) noexcept {
+  if (reserved_end_ == 0) return 0;
+  struct stat st;
+  if (system_calls.fstat(fd, &st) != 0) return fail(close_stage::trim, errno);
+  // Past the reserved end, someone else has written: leave it.
+  if (static_cast<std::uint64_t>(st.st_size) >= reserved_end_) return 0;
+  if (retry([&] { return system_calls.ftruncate(fd, st.st_size); }) != 0)
+    return fail(close_stage::trim, errno);
+  reserved_end_ = 0;
+  return 0;
+}
+
+int close_plan::finish(int fd, bool owns_fd, int error_number, close_stage earlier,
+                       bool commit) noexcept {
+  int result;
+  if (!replace_) {
+    result = finish_plain(fd, owns_fd, error_number, earlier);
+  } else if (error_number != 0) {
+    discard(fd, owns_fd);
+    result = fail(earlier, error_number);
+  } else if (!commit) {
+    discard(fd, owns_fd);
+    result = fail(close_stage::canceled, left_behind() ? leftover_error_ : ECANCELED);
+  } else {
+    result = finish_replacement(fd, owns_fd);
+  }
+  close_directory();
+  return result;
+}
+
+int close_plan::finish_plain(int fd, bool owns_fd, int error_number, close_stage earlier) noexcept {
+  int result = error_number != 0 ? fail(earlier, error_number) : trim(fd);
+  if (result == 0 && sync_ && retry([&] { return system_calls.fdatasync(fd); }) != 0)
+    result = fail(close_stage::sync, errno);
+  if (owns_fd) {
+    // Linux releases the descriptor even when close() fails, and EINTR does
+    // not put the data in doubt: never retry, report anything else.
+    if (system_calls.close(fd) != 0 && errno != EINTR && result == 0)
+      result = fail(close_stage::close, errno);
+  }
+  if (result == 0 && sync_directory_ && directory_ >= 0 &&
+      retry([&] { return system_calls.fsync(directory_); }) != 0)
+    result = fail(close_stage::directory_sync, errno);
+  return result;
+}
+
+int close_plan::check_target(bool& exists, struct stat& now) noexcept {
+  if (system_calls.fstatat(directory_, name_.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno != ENOENT) return fail(close_stage::place, errno, ": cannot look at it");
+    exists = false;
+    return 0;
+  }
+  exists = true;
+  if (S_ISREG(now.st_mode) || (S_ISLNK(now.st_mode) && !follow_links_)) return 0;
+  return fail(close_stage::place, S_ISLNK(now.st_mode) ? EEXIST : refusal_errno(now.st_mode),
+              std::string(": it became ") + kind_of(now.st_mode) +
+                  " while the new content was being written");
+}
+
+int close_plan::set_owner_and_mode(int fd, const struct stat* target) noexcept {
+  mode_t mode;
+  if (target != nullptr && S_ISREG(target->st_mode)) {
+    // The target's owner and group where this process may set them (root,
+    // or a group it belongs to); its permission bits, without set-user-ID
+    // and set-group-ID unless the owner and group were kept.
+    bool owner_kept = true;
+    struct stat mine;
+    if (system_calls.fstat(fd, &mine) != 0)
+      return fail(close_stage::place, errno, ": cannot look at the new file");
+    if (mine.st_uid != target->st_uid || mine.st_gid != target->st_gid) {
+      if (system_calls.fchown(fd, target->st_uid, target->st_gid) != 0) {
+        if (errno != EPERM) return fail(close_stage::place, errno, ": cannot give it the owner");
+        owner_kept = false;
+        if (mine.st_gid != target->st_gid &&
+            system_calls.fchown(fd, static_cast<uid_t>(-1), target->st_gid) != 0 && errno != EPERM)
+          return fail(close_stage::place, errno, ": cannot give it the group");
+      }
+    }
+    mode = target->st_mode & 07777;
+    if (!owner_kept) mode &= static_cast<mode_t>(~(S_ISUID | S_ISGID));
+  } else {
+    mode = static_cast<mode_t>(permissions_ & 07777) & ~current_umask();
+  }
+  if (system_calls.fchmod(fd, mode) != 0)
+    return fail(close_stage::place, errno, ": cannot give it its permissions");
+  return 0;
+}
+
+// Gives an O_TMPFILE file a name: the target's, if there is no target (then
+// it is in place), otherwise a temporary one to rename from.
+int close_plan::link_temporary(int fd) noexcept {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string name = temporary_name(name_);
+    if (link_unnamed(fd, directory_, name.c_str()) == 0) {
+      temporary_ = name;
+      return 0;
+    }
+    if (errno != EEXIST) return fail(close_stage::place, errno, ": cannot link the new file");
+  }
+  return fail(close_stage::place, EEXIST, ": cannot link the new file");
+}
+
+int close_plan::put_in_place(bool target_exists) noexcept {
+  const char* from = temporary_.c_str();
+  if (target_exists && !sync_) {
+    if (system_calls.renameat2(directory_, from, directory_, name_.c_str(), RENAME_EXCHANGE) == 0) {
+      // What came out must be what was checked a moment ago: a regular
+      // file, or the link itself. Anything else, or something that cannot
+      // be checked, goes back.
+      struct stat old;
+      int error_number = 0;
+      std::string why;
+      if (system_calls.fstatat(directory_, from, &old, AT_SYMLINK_NOFOLLOW) != 0) {
+        error_number = errno;
+        why = ": cannot check what the exchange took out";
+      } else if (!S_ISREG(old.st_mode) && !(S_ISLNK(old.st_mode) && !follow_links_)) {
+        error_number = refusal_errno(old.st_mode);
+        why = std::string(": it became ") + kind_of(old.st_mode) +
+              " while the new content was being written";
+      }
+      if (error_number != 0) {
+        if (system_calls.renameat2(directory_, from, directory_, name_.c_str(), RENAME_EXCHANGE) !=
+            0) {
+          // Nothing left to do but say where everything is.
+          placed_ = true;
+          leftover_error_ = errno;
+          leftover_ = directory_shown_ + "/" + temporary_;
+          temporary_.clear();
+          return fail(close_stage::place, error_number,
+                      why +
+                          ", and the exchange could not be undone: the new content is in "
+                          "place and what was there is left at " +
+                          quoted(leftover_));
+        }
+        return fail(close_stage::place, error_number, why);
+      }
+      placed_ = true;
+      std::string old_content = temporary_;
+      temporary_.clear();
+      if (system_calls.unlinkat(directory_, old_content.c_str(), 0) != 0) {
+        leftover_error_ = errno;
+        leftover_ = directory_shown_ + "/" + old_content;
+        return fail(close_stage::remove_old, errno);
+      }
+      return 0;
+    }
+    if (!exchange_unsupported(errno) && errno != ENOENT) return fail(close_stage::place, errno);
+    // No exchange here, or the target has just gone: rename.
+  }
+  if (system_calls.renameat(directory_, from, directory_, name_.c_str()) != 0)
+    return fail(close_stage::place, errno);
+  placed_ = true;
+  temporary_.clear();
+  return 0;
+}
+
+int close_plan::finish_replacement(int fd, bool owns_fd) noexcept {
+  bool exists = false;
+  struct stat now;
+  int result = trim(fd);
+  if (result == 0) result = check_target(exists, now);
+  if (result == 0) result = set_owner_and_mode(fd, exists ? &now : nullptr);
+  if (result == 0 && sync_ && retry([&] { return system_calls.fsync(fd); }) != 0)
+    result = fail(close_stage::sync, errno);
+  if (result == 0 && unnamed_) {
+    if (!exists) {
+      // No target: link straight to its name; EEXIST if one has appeared.
+      if (link_unnamed(fd, directory_, name_.c_str()) == 0) {
+        placed_ = true;
+      } else if (errno != EEXIST) {
+        result = fail(close_stage::place, errno, ": cannot link the new file");
+      } else {
+        result = check_target(exists, now);
+      }
+    }
+    if (result == 0 && !placed_) result = link_temporary(fd);
+  }
+  if (result != 0) {
+    discard(fd, owns_fd);
+    return result;
+  }
+  // Closed before it is put in place: a filesystem (NFS) may report a write
+  // error only here.
+  if (owns_fd && system_calls.close(fd) != 0 && errno != EINTR) {
+    result = fail(close_stage::close, errno);
+    if (!placed_) discard(-1, false);
+    return result;
+  }
+  if (!placed_) {
+    result = put_in_place(exists);
+    if (result != 0) {
+      if (!placed_) discard(-1, false);
+      return result;
+    }
+  }
+  if (sync_directory_ && retry([&] { return system_calls.fsync(directory_); }) != 0)
+    return fail(close_stage::directory_sync, errno);
+  return 0;
+}
+
+void close_plan::discard(int fd, bool owns_fd) noexcept {
+  if (owns_fd) close_quietly(fd);
+  if (temporary_.empty()) return;
+  if (system_calls.unlinkat(directory_, temporary_.c_str(), 0) != 0 && errno != ENOENT) {
+    leftover_error_ = errno;
+    leftover_ = directory_shown_ + "/" + temporary_;
+  }
+  temporary_.clear();
+}
+
+// ----------------------------------------------------------------- messages
+
+std::string close_plan::describe_failure(const std::string& path, std::uint64_t written,
+                                         std::uint64_t accepted) const {
+  const std::string target =
+      quoted(path) + (shown_.empty() ? std::string() : " (a link to " + quoted(shown_) + ")");
+  std::string counts = std::to_string(written) + " of " + std::to_string(accepted) +
+                       " bytes reached the " + (replace_ ? "new file" : "file");
+  if (replace_ && !placed_) counts += "; it was removed and " + quoted(path) + " left as it was";
+  std::string message;
+  switch (stage_) {
+    case close_stage::none:
+    case close_stage::write: message = "cannot write to " + target + " (" + counts + ")"; break;
+    case close_stage::trim:
+      message = "cannot release the space preallocated for " + target + " (" + counts + ")";
+      break;
+    case close_stage::sync:
+      message = replace_ ? "cannot sync the new content of " + target + " (" + counts + ")"
+                         : "cannot sync " + target + " (" + counts +
+                               ", but may not survive a power loss)";
+      break;
+    case close_stage::close:
+      message = replace_ && placed_
+                    ? "cannot close " + target + " after putting its new content in place (" +
+                          counts + ")"
+                    : (replace_ ? "cannot close the new file for " : "cannot close ") + target +
+                          " (" + counts + ")";
+      break;
+    case close_stage::place:
+      message = "cannot put the new file in place of " + target + detail_ + " (" + counts + ")";
+      break;
+    case close_stage::directory_sync:
+      message = replace_ ? "cannot sync the directory of " + target +
+                               " after replacing it (the new content is in place, but may not "
+                               "survive a power loss)"
+                         : "cannot sync the directory of " + target + " (" + counts +
+                               "; its name may not survive a power loss)";
+      break;
+    case close_stage::remove_old:
+      return "replaced " + target + ", but cannot remove its old content, left at " +
+             quoted(leftover_);
+    case close_stage::canceled:
+      message = quoted(path) +
+                " was not replaced: the writer was canceled, or destroyed without "
+                "close() or commit() (" +
+                counts + ")";
+      break;
+  }
+  if (!leftover_.empty())
+    message += "; the new file could not be removed and is left at " + quoted(leftover_) + " (" +
+               std::strerror(leftover_error_) + ")";
+  return message;
+}
+
+}  // namespace fastout::detail

@@ -1,0 +1,146 @@
+// What close() does beyond closing a descriptor: syncing the file and its
+// directory, releasing preallocated space, and -- for open_mode::replace --
+// creating a new file beside the target and putting it in place.
+//
+// fastout::file keeps a close_plan only when its options ask for one of
+// these (sync, sync_directory, preallocate, replace); a plain writer has
+// none and closes as before. Every system call goes through the table in
+// system_calls_internal.h, so tests can fail any step. This header is
+// internal: it is not installed.
+#ifndef FASTOUT_REPLACE_INTERNAL_H_
+#define FASTOUT_REPLACE_INTERNAL_H_
+
+#include <fastout/file.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <string>
+
+#include <sys/stat.h>
+
+namespace fastout::detail {
+
+// The step of close() that failed: it decides the message and the error
+// handler's report.
+enum class close_stage {
+  none,
+  write,           // the last flush, or an earlier sticky error
+  trim,            // releasing preallocated space (ftruncate)
+  sync,            // fsync/fdatasync of the file
+  close,           // close() of the file
+  place,           // giving the new file its permissions and owner, linking, renaming
+  directory_sync,  // fsync of the directory, after the file is in place
+  remove_old,      // removing the target's old content after an exchange
+  canceled,        // replace: destroyed without close() or commit(), or cancel()
+};
+
+// The file a path names once symbolic links are followed: its directory (an
+// open descriptor), its name there, and what is there now.
+struct resolved_path {
+  int directory = -1;
+  std::string shown;  // the resolved path, for messages only; never compared
+  std::string name;
+  bool exists = false;
+  int links_followed = 0;
+  struct stat st = {};
+};
+
+class close_plan {
+ public:
+  // Whether a writer with these options needs a plan at all.
+  static bool needed(const file_options& options) noexcept;
+
+  // Opens `path` as `options` say and returns the plan; `fd` receives the
+  // descriptor to write to (the new file, with open_mode::replace).
+  // `open_flags` are open()'s flags for the other modes. Throws
+  // std::system_error naming the path and the cause.
+  static close_plan* open_path(const std::string& path, const file_options& options, int open_flags,
+                               int& fd);
+  // For an adopted or borrowed descriptor: sync and preallocate only. Throws
+  // std::system_error(EINVAL) for options that need a path.
+  static close_plan* for_descriptor(const std::string& name, const file_options& options);
+
+  ~close_plan();
+  close_plan(const close_plan&) = delete;
+  close_plan& operator=(const close_plan&) = delete;
+
+  // Reserves the preallocation asked for, from the file's current end.
+  // Failures are not errors: the writer writes without it.
+  void preallocate(int fd) noexcept;
+
+  // Everything close() does once the buffer is flushed (`error_number` is
+  // the flush's or an earlier sticky error, which came from `earlier`: a
+  // write or a sync; or 0). Closes `fd` if `owns_fd`. With `commit` false
+  // (the destructor, move-assignment, cancel()) a replacement is
+  // discarded. Returns the errno of the first failure (ECANCELED for a
+  // discarded replacement without one), or 0.
+  int finish(int fd, bool owns_fd, int error_number, close_stage earlier, bool commit) noexcept;
+
+  bool replacing() const noexcept { return replace_; }
+  close_stage failed_stage() const noexcept { return stage_; }
+  // A replacement that was not put in place (discarded, or failed before).
+  bool not_replaced() const noexcept { return replace_ && !placed_; }
+  // A new file that could not be removed after a discarded replacement.
+  bool left_behind() const noexcept { return !leftover_.empty(); }
+
+  // The message of the failure finish() returned, naming `path` and saying
+  // what reached the file and what became of the target. The cause (errno)
+  // is appended by std::system_error.
+  std::string describe_failure(const std::string& path, std::uint64_t written,
+                               std::uint64_t accepted) const;
+
+ private:
+  close_plan() = default;
+  void open_replacement(const std::string& path, const file_options& options, int& fd);
+  void create_temporary(const std::string& path, int& fd);
+  int fail(close_stage stage, int error_number, std::string detail = {}) noexcept;
+  int finish_replacement(int fd, bool owns_fd) noexcept;
+  int finish_plain(int fd, bool owns_fd, int error_number, close_stage earlier) noexcept;
+  int trim(int fd) noexcept;
+  int set_owner_and_mode(int fd, const struct stat* target) noexcept;
+  int link_temporary(int fd) noexcept;
+  int put_in_place(bool target_exists) noexcept;
+  int sync_directory() noexcept;
+  int check_target(bool& exists, struct stat& now) noexcept;
+  void discard(int fd, bool owns_fd) noexcept;
+  void close_directory() noexcept;
+
+  // What was asked.
+  bool replace_ = false;
+  bool sync_ = false;
+  bool sync_directory_ = false;
+  bool follow_links_ = true;
+  unsigned permissions_ = 0666;
+  std::uint64_t preallocate_ = 0;
+
+  // Where the file is: the directory that holds its (final) name.
+  int directory_ = -1;
+  std::string shown_;            // the resolved path when links were followed, else empty
+  std::string directory_shown_;  // the directory's path, for messages
+  std::string name_;
+
+  // open_mode::replace: the new file.
+  bool unnamed_ = false;   // O_TMPFILE: no name until it is linked
+  std::string temporary_;  // its name in directory_ (a named one, or once linked)
+  bool target_existed_ = false;
+
+  // Preallocation: the end of the reserved range, 0 if none was made.
+  std::uint64_t reserved_end_ = 0;
+
+  // The outcome.
+  bool placed_ = false;
+  close_stage stage_ = close_stage::none;
+  std::string detail_;    // what the failing step adds to the message
+  std::string leftover_;  // a file that could not be removed, for the message
+  int leftover_error_ = 0;
+};
+
+// The errno that sending `count` bytes would not have met: pwritev2's flags
+// are not supported by the kernel or the filesystem.
+inline bool unsupported_write_flags(int error_number) noexcept {
+  return error_number == EOPNOTSUPP || error_number == EINVAL || error_number == ENOSYS;
+}
+
+}  // namespace fastout::detail
+
+#endif  // FASTOUT_REPLACE_INTERNAL_H_
