@@ -1,0 +1,282 @@
+// Crash tests for open_mode::replace with real processes: a child replaces
+// a file over and over, generation after generation, and is killed with
+// SIGKILL at a random moment. After every kill the target must hold exactly
+// one complete generation: the last one whose close() returned, or the one
+// being committed when the kill came. Whatever the child left in the
+// directory is classified (docs/safe-replace.md says how such leftovers are
+// named and found) and removed before the next trial.
+//
+// The child records the system call it is in through the system-call
+// table, so the test can say where the kills landed; the seed is fixed, so
+// a failure can be replayed.
+#include <fastout/file.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "system_calls_internal.h"
+#include "test_util.h"
+
+namespace {
+
+using fastout::file;
+using fastout_test::read_file;
+using fastout_test::temp_dir;
+
+constexpr unsigned seed = 11;  // the number: any fixed value replays the same kills
+constexpr int trials = 240;
+
+// Generation g of the content: a header that names it, then bytes taken
+// from a fixed random block at an offset that depends on g (cheap to make,
+// so that the child spends its time in fastout). Sizes vary from 16 KiB to
+// ~400 KiB.
+std::string generation(int g) {
+  static const std::string block = [] {
+    std::string bytes(1 << 20, '\0');
+    std::mt19937 rng(seed);
+    for (char& c : bytes) c = static_cast<char>('a' + rng() % 26);
+    return bytes;
+  }();
+  std::size_t size = 16384 + static_cast<std::size_t>(g * 7919 % 97) * 4096;
+  std::string content = "fastout crash test, generation " + std::to_string(g) + ", " +
+                        std::to_string(size) + " bytes\n";
+  std::size_t offset = static_cast<std::size_t>(g * 104729 % 65536);
+  content.append(block, offset, size - content.size());
+  return content;
+}
+
+// The generation `content` is, exactly; -1 if it is not exactly one.
+int generation_of(const std::string& content) {
+  int g = -1;
+  if (std::sscanf(content.c_str(), "fastout crash test, generation %d,", &g) != 1) return -1;
+  return g >= 0 && content == generation(g) ? g : -1;
+}
+
+// Where the child was: shared with the parent through MAP_SHARED memory.
+enum step : int {
+  starting,
+  opening,
+  writing,
+  fsync_file,
+  link_file,
+  close_file,
+  exchange,
+  rename_file,
+  unlink_old,
+  fsync_directory,
+  between,
+  step_count
+};
+const char* const step_names[step_count] = {
+    "starting", "opening",  "writing",  "fsync",    "linkat",          "close",  //
+    "exchange", "renameat", "unlinkat", "fsync directory", "between"};
+
+struct shared_state {
+  std::atomic<int> committed;  // the last generation whose close() returned
+  std::atomic<int> at;         // the step the child is in
+};
+shared_state* shared = nullptr;
+
+const fastout::detail::system_call_table& real() { return fastout::detail::real_system_calls; }
+
+// The child's system calls: note the step, then make the real call.
+int noting_fsync(int fd) {
+  struct stat st;
+  shared->at = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) ? fsync_directory : fsync_file;
+  return real().fsync(fd);
+}
+int noting_linkat(int old_dir, const char* old_path, int new_dir, const char* new_path, int flags) {
+  shared->at = link_file;
+  return real().linkat(old_dir, old_path, new_dir, new_path, flags);
+}
+int noting_close(int fd) {
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags != -1 && (flags & O_ACCMODE) == O_WRONLY) shared->at = close_file;
+  return real().close(fd);
+}
+int noting_renameat2(int old_dir, const char* old_path, int new_dir, const char* new_path,
+                     unsigned flags) {
+  shared->at = exchange;
+  return real().renameat2(old_dir, old_path, new_dir, new_path, flags);
+}
+int noting_renameat(int old_dir, const char* old_path, int new_dir, const char* new_path) {
+  shared->at = rename_file;
+  return real().renameat(old_dir, old_path, new_dir, new_path);
+}
+int noting_unlinkat(int dir, const char* path, int flags) {
+  shared->at = unlink_old;
+  return real().unlinkat(dir, path, flags);
+}
+int refusing_tmpfile(int dir, const char* path, int flags, mode_t mode) {
+  if ((flags & O_TMPFILE) == O_TMPFILE) {
+    errno = EOPNOTSUPP;  // as a filesystem without O_TMPFILE answers
+    return -1;
+  }
+  return real().openat(dir, path, flags, mode);
+}
+
+struct configuration {
+  const char* name;
+  bool named;       // no O_TMPFILE: a named temporary file
+  bool durable;     // sync + sync_directory: fsync and renameat
+  bool new_target;  // the child removes the target before each generation
+  int max_delay_us;
+};
+
+const configuration configurations[] = {
+    {"O_TMPFILE, exchange", false, false, false, 15000},
+    {"named, exchange", true, false, false, 15000},
+    {"O_TMPFILE, sync + rename", false, true, false, 40000},
+    {"named, sync + rename", true, true, false, 40000},
+    {"O_TMPFILE, new target", false, false, true, 15000},
+    {"named, new target", true, false, true, 15000},
+};
+
+// Replaces `target` with generation after generation, from `first`, until
+// it is killed.
+[[noreturn]] void replace_forever(const std::string& target, const configuration& c, int first) {
+  fastout::detail::system_calls.fsync = noting_fsync;
+  fastout::detail::system_calls.linkat = noting_linkat;
+  fastout::detail::system_calls.close = noting_close;
+  fastout::detail::system_calls.renameat2 = noting_renameat2;
+  fastout::detail::system_calls.renameat = noting_renameat;
+  fastout::detail::system_calls.unlinkat = noting_unlinkat;
+  if (c.named) fastout::detail::system_calls.openat = refusing_tmpfile;
+  fastout::file_options options;
+  options.mode = fastout::open_mode::replace;
+  options.sync = c.durable;
+  options.sync_directory = c.durable;
+  options.buffer_size = 16384;
+  try {
+    for (int g = first;; ++g) {
+      std::string content = generation(g);
+      shared->at = opening;
+      if (c.new_target) ::unlink(target.c_str());
+      file f(target, options);
+      shared->at = writing;
+      for (std::size_t i = 0; i < content.size(); i += 5000)
+        f.write(content.data() + i, std::min<std::size_t>(5000, content.size() - i));
+      f.close();
+      shared->committed = g;
+      shared->at = between;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "child: %s\n", e.what());
+  }
+  ::_exit(1);
+}
+
+TEST(CrashTest, SigkillAtRandomMomentsLeavesOneWholeGeneration) {
+  auto started = std::chrono::steady_clock::now();
+  void* memory = ::mmap(nullptr, sizeof(shared_state), PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(memory, MAP_FAILED);
+  shared = new (memory) shared_state{};
+
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  std::mt19937 rng(seed);
+  std::map<std::string, std::map<std::string, int>> kills;  // configuration -> step -> count
+  std::map<std::string, std::map<std::string, int>> left;   // configuration -> kind -> count
+  std::map<std::string, int> generations_committed;
+  int next = 1;
+  fastout_test::write_file(target, generation(0));
+
+  for (int trial = 0; trial < trials; ++trial) {
+    const configuration& c = configurations[static_cast<std::size_t>(trial) %
+                                            (sizeof configurations / sizeof configurations[0])];
+    SCOPED_TRACE("trial " + std::to_string(trial) + ", " + c.name);
+    const int first = next;
+    shared->committed = first - 1;
+    shared->at = starting;
+    std::fflush(nullptr);
+    pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) replace_forever(target, c, first);
+    std::uniform_int_distribution<int> delay(0, c.max_delay_us);
+    ::usleep(static_cast<useconds_t>(delay(rng)));
+    ASSERT_EQ(::kill(child, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+        << fastout_test::describe_status(status) << " (the child stopped on its own)";
+    const int committed = shared->committed;
+    const int at = shared->at;
+    ++kills[c.name][step_names[at]];
+    generations_committed[c.name] += committed - (first - 1);
+
+    // The target: exactly the last committed generation or the next one;
+    // missing only where the child itself had removed it.
+    int g = -1;
+    if (std::filesystem::exists(target)) {
+      g = generation_of(read_file(target));
+      EXPECT_TRUE(g == committed || g == committed + 1)
+          << "the target holds "
+          << (g < 0 ? "no whole generation" : "generation " + std::to_string(g))
+          << "; committed: " << committed << ", killed at " << step_names[at];
+    } else {
+      EXPECT_TRUE(c.new_target) << "the target is gone; killed at " << step_names[at];
+    }
+    next = std::max(g, committed) + 1;
+
+    // What the killed child left: its temporary files, each either part of
+    // the generation it was writing, a whole new one, or the old one.
+    for (const std::string& name : fastout_test::temporaries_in(dir.path())) {
+      EXPECT_EQ(name.size(), 9u + 16u + 1u + 6u) << name;
+      EXPECT_EQ(name.substr(25), "-target") << name;
+      std::string content = read_file(dir.file(name));
+      std::string being_written = generation(committed + 1);
+      std::string kind;
+      if (generation_of(content) == committed + 1) {
+        kind = "a whole new generation";
+      } else if (generation_of(content) == committed) {
+        kind = "the old generation";
+      } else if (being_written.compare(0, content.size(), content) == 0) {
+        kind = "part of the generation being written";
+      } else {
+        ADD_FAILURE() << name << ": " << content.size() << " bytes of nothing expected";
+        kind = "unexpected";
+      }
+      ++left[c.name][kind];
+      std::filesystem::remove(dir.file(name));
+    }
+    EXPECT_EQ(fastout_test::names_in(dir.path()).size(), std::filesystem::exists(target) ? 1u : 0u);
+    if (!std::filesystem::exists(target)) fastout_test::write_file(target, generation(next++));
+    if (testing::Test::HasFailure()) break;
+  }
+
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::printf("%d trials (seed %u) in %.1f s; target always one whole generation\n", trials, seed,
+              seconds);
+  for (const configuration& c : configurations) {
+    std::printf("  %-26s %4d generations committed; killed at:", c.name,
+                generations_committed[c.name]);
+    for (const auto& [where, count] : kills[c.name]) std::printf(" %s %d,", where.c_str(), count);
+    std::printf("\n  %-26s left behind:", "");
+    if (left[c.name].empty()) std::printf(" nothing");
+    for (const auto& [kind, count] : left[c.name]) std::printf(" %d %s,", count, kind.c_str());
+    std::printf("\n");
+  }
+  ::munmap(memory, sizeof(shared_state));
+  shared = nullptr;
+}
+
+}  // namespace
