@@ -35,8 +35,9 @@
 // fastout_putc() or fastout_printf() as stdio's call putc() and fprintf(); an
 // iostream adapter over fastout whose out() is a std::ostream&, which takes
 // ofstream's rows as they are; writers to standard output as sinks that point
-// fd 1 at the path for the run and put it back in close(); fsync'd outputs as
-// a field of sink_options that each sink's close() honours.
+// fd 1 at the path for the run and put it back in close(). A sink honours
+// every field of sink_options its library can (sink_options::sync, which
+// W11 and W12 use, in every sink's close()).
 //
 // Adding a workload: a workload_xxx.cpp with its input (made with fixed seeds,
 // outside the timed region; none needed when options.list_only), an
@@ -45,7 +46,9 @@
 // workloads.cpp (id, name, the line --help shows); a section in
 // docs/benchmarks.md. A workload may name its own reference and baseline
 // contenders and give a check_output for outputs that are right without
-// being byte-identical (W7 in workload_format.cpp does both). Its bars are
+// being byte-identical (W7 in workload_format.cpp does both), and a
+// prepare() that puts something at the path before every run, untimed (W11
+// puts the file it rewrites). Its bars are
 // rows in bars.cpp. Later workloads take their own W-numbers.
 #ifndef FASTOUT_BENCH_BENCH_H_
 #define FASTOUT_BENCH_BENCH_H_
@@ -84,6 +87,13 @@ struct workload {
   std::string name;     ///< "lines"
   std::string summary;  ///< one line for the table header
   std::uint64_t bytes = 0;  ///< the size of every contender's output
+  /// What one run writes, when a run writes its output more than once (W11
+  /// rewrites its file several times in a row): what MB/s counts. 0: `bytes`.
+  std::uint64_t bytes_per_run = 0;
+  /// Runs before every run of every contender, the reference's too, outside
+  /// the timed region, with the path the run will write: W11 puts the file
+  /// to be rewritten there. Empty: the path does not exist when a run starts.
+  std::function<void(const std::string& path)> prepare;
   /// The contender whose output every other one must match, and the limit the
   /// ratios compare against. It also makes one untimed warm-up run.
   std::string reference = "limit";
@@ -120,6 +130,8 @@ workload make_bytes(const workload_options& options);   // W2
 workload make_echo(const workload_options& options);    // W4
 workload make_sweep(const workload_options& options);   // W5
 workload make_big(const workload_options& options);     // W10
+workload make_replace(const workload_options& options);  // W11
+workload make_durable(const workload_options& options);  // W12
 // workload_format.cpp
 workload make_lines_print(const workload_options& options);  // W1f
 workload make_ints(const workload_options& options);         // W6

@@ -121,6 +121,22 @@ std::string human_bytes(std::uint64_t bytes) {
   return fmt::format("{:.0f} MiB", static_cast<double>(bytes) / (1 << 20));
 }
 
+// Writes 1 MiB with fastout's page_cache::drop into `directory` and asks the
+// writer whether the kernel and filesystem took RWF_DONTCACHE.
+std::string probe_dontcache(const std::string& directory) {
+  const std::string path = directory + "/dontcache-probe";
+  std::string answer = "unknown";
+  try {
+    fastout::file probe = fastout::output_file(path, fastout::page_cache::drop);
+    probe.write(std::string(std::size_t{1} << 20, 'p'));
+    probe.close();
+    answer = probe.drops_page_cache() ? "yes" : "no";
+  } catch (const std::exception&) {
+  }
+  ::unlink(path.c_str());
+  return answer;
+}
+
 }  // namespace
 
 machine_info collect_machine_info(const std::string& directory) {
@@ -147,6 +163,7 @@ machine_info collect_machine_info(const std::string& directory) {
   // statfs() cannot tell ext2, ext3 and ext4 apart; the mount table can.
   if (info.filesystem == "ext2/ext3/ext4" && info.mount_type.compare(0, 3, "ext") == 0)
     info.filesystem = info.mount_type;
+  info.dontcache = probe_dontcache(directory);
 
   std::ifstream loadavg("/proc/loadavg");
   std::string one, five, fifteen;
@@ -189,6 +206,13 @@ std::vector<machine_field> machine_info::fields() const {
       {"mount_type", nullptr, mount_type, false},
       {"mount_options", nullptr, mount_options, false},
       {nullptr, "mount", mount, false},
+      {"rwf_dontcache", nullptr, dontcache, false},
+      {nullptr, "dontcache",
+       dontcache == "yes"  ? "RWF_DONTCACHE works here (W12's fastout_durable uses it)"
+       : dontcache == "no" ? "RWF_DONTCACHE is not supported here: fastout_durable writes as "
+                             "fastout_sync"
+                           : "unknown (the probe could not write here)",
+       false},
       {"load_average", "load average", load_average, false},
       {"compiler", "compiler", compiler, false},
       {"optimized", nullptr, optimized ? "true" : "false", true},

@@ -27,6 +27,10 @@ struct machine_info {
   std::string mount_source;
   std::string mount_type;
   std::string mount_options;
+  /// Whether writes to `directory` with RWF_DONTCACHE (fastout's
+  /// page_cache::drop, W12's fastout_durable) are taken: "yes", "no" or
+  /// "unknown" (the probe could not write there).
+  std::string dontcache;
   std::string load_average;    ///< /proc/loadavg at the start: others' work skews times
   std::string compiler;
   bool optimized = false;      ///< the driver was built with optimization
@@ -39,7 +43,9 @@ struct machine_info {
   std::vector<struct machine_field> fields() const;
 };
 
-/// Looks at this machine and at `directory` (which must exist).
+/// Looks at this machine and at `directory` (which must exist, and in which
+/// it writes and removes one small file to see whether RWF_DONTCACHE works
+/// there).
 machine_info collect_machine_info(const std::string& directory);
 
 }  // namespace fastout_bench

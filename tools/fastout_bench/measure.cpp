@@ -236,6 +236,7 @@ workload_result run_workload(const workload& w, work_dir& dir, int runs, progres
   result.name = w.name;
   result.summary = w.summary;
   result.bytes = w.bytes;
+  result.bytes_per_run = w.bytes_per_run;
   result.reference = w.reference;
   // A workload without its baseline contender has no such column.
   bool has_baseline = std::any_of(w.contenders.begin(), w.contenders.end(),
@@ -261,6 +262,7 @@ workload_result run_workload(const workload& w, work_dir& dir, int runs, progres
   bar.step(label, w.reference + " (reference, untimed)");
   const std::string reference_path = dir.file(file_name(w, "reference"));
   try {
+    if (w.prepare) w.prepare(reference_path);
     reference->run(reference_path.c_str());
   } catch (const std::exception& e) {
     result.error = std::string("the reference failed: ") + e.what();
@@ -288,6 +290,15 @@ workload_result run_workload(const workload& w, work_dir& dir, int runs, progres
       if (!r.error.empty()) continue;  // it failed before; once is enough
       bar.step(label, c.name);
       const std::string path = dir.file(file_name(w, c.name));
+      if (w.prepare) {
+        try {
+          w.prepare(path);
+        } catch (const std::exception& e) {
+          r.error = std::string("preparing its file failed: ") + e.what();
+          dir.remove(path);
+          continue;
+        }
+      }
 
       // Nothing else in this process may write between the two readings of
       // syscw: whatever stdio holds for stdout or stderr goes out now.

@@ -70,6 +70,7 @@ struct workload_result {
   std::string name;
   std::string summary;
   std::uint64_t bytes = 0;
+  std::uint64_t bytes_per_run = 0;  ///< see workload::bytes_per_run
   std::string reference;
   std::string baseline;
   std::vector<contender_result> contenders;  ///< in the workload's order

@@ -96,7 +96,9 @@ void print_workload(const workload_result& w, int runs) {
     std::string fastest = c.seconds.empty() ? "-" : format_time(c.min_seconds());
     std::int64_t calls = c.median_write_calls();
     std::string speed =
-        c.ok() ? fmt::format("{:.0f}", static_cast<double>(w.bytes) / c.median_seconds() / 1e6)
+        c.ok() ? fmt::format("{:.0f}", static_cast<double>(w.bytes_per_run > 0 ? w.bytes_per_run
+                                                                                : w.bytes) /
+                                           c.median_seconds() / 1e6)
                : "-";
     std::printf("  %-22s %10s %10s %9s %8s %12s %7s  %s\n", c.name.c_str(), median.c_str(),
                 fastest.c_str(),
@@ -149,10 +151,11 @@ std::string write_json(const std::string& path, const machine_info& machine,
   first = true;
   for (const auto& w : results) {
     out += fmt::format(
-        "{}\n    {{\"id\": {}, \"name\": {}, \"summary\": {}, \"bytes\": {}, \"reference\": {}, "
-        "\"baseline\": {}, \"interrupted\": {}, \"error\": {}}}",
+        "{}\n    {{\"id\": {}, \"name\": {}, \"summary\": {}, \"bytes\": {}, "
+        "\"bytes_per_run\": {}, \"reference\": {}, \"baseline\": {}, \"interrupted\": {}, "
+        "\"error\": {}}}",
         first ? "" : ",", json_string(w.id), json_string(w.name), json_string(w.summary), w.bytes,
-        json_string(w.reference), w.baseline.empty() ? "null" : json_string(w.baseline),
+        w.bytes_per_run > 0 ? w.bytes_per_run : w.bytes, json_string(w.reference), w.baseline.empty() ? "null" : json_string(w.baseline),
         w.interrupted, w.error.empty() ? "null" : json_string(w.error));
     first = false;
   }

@@ -26,10 +26,12 @@
 #define FASTOUT_BENCH_SINKS_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <string>
 
 // fastout first: its fmt_compat.h keeps GCC 12 from a false -Warray-bounds
 // inside {fmt} 12, which would otherwise reach the compiled double writer.
@@ -47,6 +49,21 @@ struct sink_options {
   /// The buffer the library is given, in bytes; 0 for the library's own
   /// (stdio's and libstdc++'s default, fastout's 256 KiB, the limit's 1 MiB).
   std::size_t buffer_size = 0;
+  /// close() returns only once the data is on disk (W11, W12): fsync() of
+  /// the sink's descriptor after the last write, for stdio, the limit and
+  /// write() per call; fsync() through a descriptor of its own after the
+  /// stream closes, for ofstream and {fmt}, which hide theirs;
+  /// fastout::sync = true for fastout, which makes it fdatasync() (fsync()
+  /// when replacing).
+  bool sync = false;
+  /// stdio only: write "<path>.tmp" and rename() it over the path in
+  /// close(), the replacement people write by hand (W11).
+  bool rename_into_place = false;
+  /// fastout only: how it opens the path, what it asks of the page cache,
+  /// and how much it preallocates (W11, W12).
+  fastout::open_mode fastout_mode = fastout::open_mode::truncate;
+  fastout::page_cache fastout_cache = fastout::page_cache::keep;
+  std::uint64_t fastout_preallocate = 0;
 };
 
 /// A 1 MiB buffer: the limit's own, and the one the `_1m` contenders give
@@ -69,7 +86,10 @@ void write_all(int fd, const char* data, std::size_t size, const char* path);
 
 /// stdio: fopen(path, "w"), with a buffer of options.buffer_size set by
 /// setvbuf() if it is not 0. out() is the FILE*, for fprintf, fputs, putc,
-/// putc_unlocked, fwrite_unlocked. close() checks ferror() and fclose().
+/// putc_unlocked, fwrite_unlocked. close() checks ferror() and fclose(),
+/// after fflush() and fsync() with options.sync. With
+/// options.rename_into_place it writes "<path>.tmp" and renames it over
+/// the path in close().
 class stdio_sink {
  public:
   stdio_sink(const char* path, const sink_options& options);
@@ -86,6 +106,8 @@ class stdio_sink {
   std::unique_ptr<char[]> buffer_;
   std::FILE* file_ = nullptr;
   const char* path_;
+  std::string temporary_;  // with rename_into_place: what is written, then renamed
+  bool sync_;
 };
 
 /// iostreams: a std::ofstream opened binary and truncating, with a buffer of
@@ -105,6 +127,7 @@ class ofstream_sink {
   std::unique_ptr<char[]> buffer_;  // declared before out_: it outlives the stream
   std::ofstream out_;
   const char* path_;
+  bool sync_;
 };
 
 /// {fmt}: fmt::output_file(path), with fmt::buffer_size if
@@ -121,10 +144,7 @@ class fmt_file_sink {
   fmt_file_sink& operator=(const fmt_file_sink&) = delete;
 
   fmt::ostream& out() noexcept { return out_; }
-  void close() {
-    out_.close();
-    closed_ = true;
-  }
+  void close();
 
  private:
   // fmt::ostream's destructor flushes what is buffered and throws if that
@@ -137,6 +157,8 @@ class fmt_file_sink {
     fmt::ostream out_;
   };
   bool closed_ = false;
+  const char* path_;
+  bool sync_;
 };
 
 /// No buffer at all: open(), then one write() per call (the
@@ -161,6 +183,7 @@ class unbuffered_sink {
  private:
   int fd_ = -1;
   const char* path_;
+  bool sync_;
 };
 
 /// The hand-written limit: the fastest reasonable code with no library, a
@@ -196,6 +219,7 @@ class limit_sink {
   char* end_ = nullptr;
   char* pos_ = nullptr;  // where the last cursor left off
   const char* path_;
+  bool sync_;
 };
 
 /// The limit's fill position and end in locals. The cursor is a local object
@@ -250,18 +274,27 @@ class limit_sink::cursor {
 inline limit_sink::cursor limit_sink::out() noexcept { return cursor(*this); }
 
 /// fastout: fastout::output_file(path), with fastout::buffer_size if
-/// options.buffer_size is not 0. out() is the fastout::file, for put, write,
-/// print and <<. close() is fastout's, which throws on any failure.
+/// options.buffer_size is not 0, and the open mode, sync, page cache and
+/// preallocation the options ask for. out() is the fastout::file, for put,
+/// write, print and <<. close() is fastout's, which throws on any failure
+/// (and, replacing, puts the new file in place).
 class fastout_sink {
  public:
   fastout_sink(const char* path, const sink_options& options);
 
   fastout::file& out() noexcept { return file_; }
-  void close() { file_.close(); }
+  void close();
 
  protected:
   fastout::file file_;
+  bool drop_cache_;
 };
+
+/// What the kernel made of fastout::page_cache::drop (RWF_DONTCACHE) the
+/// last time a fastout sink asked for it in this run: W12's bar is judged
+/// only where it was taken.
+enum class dontcache_support { untried, taken, refused };
+dontcache_support last_dontcache_support() noexcept;
 
 /// fastout through the cursor of file::make_cursor(), for byte-at-a-time
 /// loops (the `fastout_cursor` contender). The cursor hands its position back
