@@ -39,6 +39,9 @@ const std::vector<workload_entry>& workload_registry() {
        make_doubles},
       {"W8", "csv", "1,000,000 rows of id,price,name,qty (500,000 --quick)", make_csv},
       {"W10", "big", "1 GiB in 1 MiB pieces (256 MiB with --quick)", make_big},
+      {"W11", "replace", "an existing 256 MiB file rewritten 3 times (64 MiB with --quick)",
+       make_replace},
+      {"W12", "durable", "1 GiB made durable before close (256 MiB with --quick)", make_durable},
   };
   return registry;
 }
