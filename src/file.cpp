@@ -630,7 +630,7 @@ void file::cancel() {
   error_ = earlier_error;
   if (close_plan_->left_behind()) {
     file_stats s = stats();
-    throw std::system_error(ENOTEMPTY, std::system_category(),
+    throw std::system_error(close_plan_->leftover_error(), std::system_category(),
                             close_plan_->describe_failure(path_, s.bytes_written,
                                                           s.bytes_accepted));
   }

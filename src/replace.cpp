@@ -351,7 +351,6 @@ void close_plan::open_replacement(const std::string& path, const file_options& o
     throw_error(refusal_errno(target.st.st_mode),
                 prefix + ": " + what + ", and only a regular file can be replaced");
   }
-  target_existed_ = target.exists;
   create_temporary(path, fd);
 }
 

@@ -80,8 +80,10 @@ class close_plan {
   close_stage failed_stage() const noexcept { return stage_; }
   // A replacement that was not put in place (discarded, or failed before).
   bool not_replaced() const noexcept { return replace_ && !placed_; }
-  // A new file that could not be removed after a discarded replacement.
+  // A new file that could not be removed after a discarded replacement,
+  // and why (the errno of unlinkat).
   bool left_behind() const noexcept { return !leftover_.empty(); }
+  int leftover_error() const noexcept { return leftover_error_; }
 
   // The message of the failure finish() returned, naming `path` and saying
   // what reached the file and what became of the target. The cause (errno)
@@ -122,7 +124,6 @@ class close_plan {
   // open_mode::replace: the new file.
   bool unnamed_ = false;   // O_TMPFILE: no name until it is linked
   std::string temporary_;  // its name in directory_ (a named one, or once linked)
-  bool target_existed_ = false;
 
   // Preallocation: the end of the reserved range, 0 if none was made.
   std::uint64_t reserved_end_ = 0;

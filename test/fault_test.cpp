@@ -1891,6 +1891,29 @@ TEST_F(FakeTest, OldContentThatCannotBeRemovedIsNamed) {
   EXPECT_EQ(read_file(target), "new");
 }
 
+// cancel() is quiet, unless the new file cannot be removed: then it throws,
+// naming what is left.
+TEST_F(FakeTest, ACancelThatCannotRemoveTheNewFileSaysWhereItIs) {
+  std::string target = path("target");
+  fastout_test::write_file(target, old_content);
+  plan.tmpfile_unsupported = true;
+  plan.unlink_error = EBUSY;
+  file f = fastout::output_file(target, fastout::open_mode::replace);
+  f.write("abandoned");
+  try {
+    f.cancel();
+    ADD_FAILURE() << "no error";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code(), system_error_code(EBUSY));
+    std::vector<std::string> left = fastout_test::temporaries_in(dir_.path());
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_TRUE(contains(e.what(), dir_.file(left[0]))) << e.what();
+    EXPECT_TRUE(contains(e.what(), "\"" + target + "\" was not replaced")) << e.what();
+  }
+  EXPECT_FALSE(f.is_open());
+  EXPECT_EQ(read_file(target), old_content);
+}
+
 TEST_F(FakeTest, ADirectorySyncThatFailsAfterReplacingSaysTheContentIsInPlace) {
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
