@@ -106,7 +106,8 @@ inline bool fd_is_open(int fd) { return ::fcntl(fd, F_GETFD) != -1 || errno != E
 inline std::vector<std::string> names_in(const std::string& directory) {
   std::vector<std::string> names;
   DIR* dir = ::opendir(directory.c_str());
-  if (dir == nullptr) throw std::system_error(errno, std::system_category(), "opendir " + directory);
+  if (dir == nullptr)
+    throw std::system_error(errno, std::system_category(), "opendir " + directory);
   while (const struct dirent* entry = ::readdir(dir)) {
     std::string name = entry->d_name;
     if (name != "." && name != "..") names.push_back(name);

@@ -155,7 +155,8 @@ std::string write_json(const std::string& path, const machine_info& machine,
         "\"bytes_per_run\": {}, \"reference\": {}, \"baseline\": {}, \"interrupted\": {}, "
         "\"error\": {}}}",
         first ? "" : ",", json_string(w.id), json_string(w.name), json_string(w.summary), w.bytes,
-        w.bytes_per_run > 0 ? w.bytes_per_run : w.bytes, json_string(w.reference), w.baseline.empty() ? "null" : json_string(w.baseline),
+        w.bytes_per_run > 0 ? w.bytes_per_run : w.bytes, json_string(w.reference),
+        w.baseline.empty() ? "null" : json_string(w.baseline),
         w.interrupted, w.error.empty() ? "null" : json_string(w.error));
     first = false;
   }
