@@ -80,7 +80,7 @@ std::vector<contender> replace_contenders(const std::shared_ptr<const replace_in
 }  // namespace
 
 workload make_replace(const workload_options& options) {
-  const std::size_t piece_size = std::size_t{1} << 20;
+  constexpr std::size_t piece_size = std::size_t{1} << 20;
   const std::size_t mib = options.quick ? 64 : 256;
   auto input = std::make_shared<replace_input>();
   input->count = mib;
@@ -96,7 +96,7 @@ workload make_replace(const workload_options& options) {
                           mib, rewrites);
   w.bytes = std::uint64_t{piece_size} * mib;
   w.bytes_per_run = w.bytes * rewrites;
-  w.prepare = [mib, piece_size](const std::string& path) { put_old_file(path, mib, piece_size); };
+  w.prepare = [mib](const std::string& path) { put_old_file(path, mib, piece_size); };
   w.reference = "fastout";
   w.baseline.clear();
   w.contenders = replace_contenders(input);
