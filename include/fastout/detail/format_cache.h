@@ -64,6 +64,7 @@
 #define FASTOUT_DETAIL_FORMAT_CACHE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <new>
@@ -308,14 +309,62 @@ const char* parse_specs(void* slot, unsigned arg, const char* begin, const char*
 
 // ------------------------------------------------------------- formatting
 
-// Copies short literal text inline ("\n", ", ") rather than through fmt's
-// append and a memcpy call.
+// Short texts are copied and compared here with a few loads of 8, 4 or 1
+// bytes, overlapping, rather than through calls to memcpy and memcmp: the
+// texts of a format ("\n", ", ") and most format strings are that short.
+template <typename Word>
+FASTOUT_ALWAYS_INLINE Word load_word(const char* from) {
+  Word word;
+  std::memcpy(&word, from, sizeof word);
+  return word;
+}
+template <typename Word>
+FASTOUT_ALWAYS_INLINE void store_word(char* to, Word word) {
+  std::memcpy(to, &word, sizeof word);
+}
+
+// Copies `size` bytes, at most 16.
+FASTOUT_ALWAYS_INLINE void copy_short(char* to, const char* from, std::size_t size) {
+  if (size >= 8) {
+    auto first = load_word<std::uint64_t>(from);
+    auto last = load_word<std::uint64_t>(from + size - 8);
+    store_word(to, first);
+    store_word(to + size - 8, last);
+  } else if (size >= 4) {
+    auto first = load_word<std::uint32_t>(from);
+    auto last = load_word<std::uint32_t>(from + size - 4);
+    store_word(to, first);
+    store_word(to + size - 4, last);
+  } else if (size != 0) {  // 1 to 3 bytes: these three cover them
+    char first = from[0], middle = from[size / 2], last = from[size - 1];
+    to[0] = first;
+    to[size / 2] = middle;
+    to[size - 1] = last;
+  }
+}
+
+// Whether `size` bytes at a and b are the same, for any size.
+FASTOUT_ALWAYS_INLINE bool same_text(const char* a, const char* b, std::size_t size) {
+  if (size < 8) {
+    if (size >= 4) {
+      return ((load_word<std::uint32_t>(a) ^ load_word<std::uint32_t>(b)) |
+              (load_word<std::uint32_t>(a + size - 4) ^ load_word<std::uint32_t>(b + size - 4))) ==
+             0;
+    }
+    return size == 0 || (a[0] == b[0] && a[size / 2] == b[size / 2] && a[size - 1] == b[size - 1]);
+  }
+  std::uint64_t difference = 0;
+  for (std::size_t i = 0; i + 8 < size; i += 8)
+    difference |= load_word<std::uint64_t>(a + i) ^ load_word<std::uint64_t>(b + i);
+  difference |= load_word<std::uint64_t>(a + size - 8) ^ load_word<std::uint64_t>(b + size - 8);
+  return difference == 0;
+}
+
 FASTOUT_ALWAYS_INLINE void append_text(fmt_buffer_base& out, const char* begin,
                                        std::size_t size) {
   std::size_t used = out.size();
   if (size <= 16 && out.capacity() - used >= size) {
-    char* to = out.data() + used;
-    for (std::size_t i = 0; i < size; ++i) to[i] = begin[i];
+    copy_short(out.data() + used, begin, size);
     out.try_resize(used + size);
     return;
   }
@@ -338,6 +387,19 @@ FASTOUT_ALWAYS_INLINE void write_plain(fmt_buffer_base& out, As value) {
   } else {
     // Not for strings: the compiled "{}" of a string type differs (a null C
     // string); for the others it calls the writer of fmt's runtime "{}".
+    if constexpr (std::is_arithmetic<As>::value && !std::is_same<As, bool>::value &&
+                  !std::is_same<As, char>::value && !std::is_same<As, long double>::value) {
+      // Through a char* where the longest text fits: fmt's fastest output.
+      // An integer has at most 20 digits and a sign; the shortest double,
+      // "-2.2250738585072014e-308", 24 chars.
+      constexpr std::size_t longest = 32;
+      const std::size_t used = out.size();
+      if (FASTOUT_LIKELY(out.capacity() - used >= longest)) {
+        char* end = fmt::format_to(out.data() + used, FMT_COMPILE("{}"), value);
+        out.try_resize(static_cast<std::size_t>(end - out.data()));
+        return;
+      }
+    }
     fmt::format_to(fmt::appender(out), FMT_COMPILE("{}"), value);
   }
 }
@@ -416,8 +478,7 @@ FASTOUT_ALWAYS_INLINE void format_static(fmt_buffer_base& out, fmt::string_view 
   } else {
     const format_plan<std::remove_cv_t<A>...>& plan = last_plan<std::remove_cv_t<A>...>;
     if (FASTOUT_LIKELY(plan.format_size == format.size() &&
-                       (format.size() == 0 ||  // no null pointer for memcmp
-                        std::memcmp(plan.format, format.data(), format.size()) == 0))) {
+                       same_text(plan.format, format.data(), format.size()))) {
       if (FASTOUT_LIKELY(!plan.by_fmt)) {
         replay(out, plan, format.data(), args...);
       } else {
