@@ -1496,6 +1496,126 @@ TEST(FormatCacheTest, EmptyFormats) {
   EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full}, {8, buffering::full}, {8, buffering::line}}));
 }
 
+// A format string the same length as the cached one, differing in one
+// character, at every position of every length a plan holds: the cache
+// compares the whole text (short texts without memcmp). The character is an
+// argument index, so that taking one string for the other shows.
+TEST(FormatCacheTest, FormatsDifferingInOneCharacter) {
+  std::vector<std::string> formats;
+  for (std::size_t size = 3; size <= 66; ++size) {
+    std::string text(size, 'a');
+    for (std::size_t i = 0; i < size; ++i) text[i] = static_cast<char>('a' + i % 26);
+    for (std::size_t at = 1; at + 1 < size; ++at) {
+      std::string format = text;
+      format.replace(at - 1, 3, "{0}");
+      formats.push_back(format);
+      format[at] = '1';
+      formats.push_back(format);
+    }
+    formats.push_back(text);  // and text alone, copied whole at every length
+  }
+  std::vector<piece_case> cases;
+  for (const std::string& format : formats) {
+    cases.push_back({format, reference_into([&format](fmt::memory_buffer& out) {
+                       fmt::format_to(fmt::appender(out), fmt::runtime(format), 1, 2);
+                     }),
+                     [&format](file& f) { f.print(fmt::runtime(format), 1, 2); }});
+  }
+  EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full}, {5, buffering::full}, {64, buffering::full}, {4096, buffering::full}}));
+}
+
+// Every type formatted without fmt's type-erased arguments, with and without
+// specs, each format twice in a row (the second call replays the plan), with
+// new values every round.
+TEST(FormatCacheTest, EveryBuiltInTypeReplayed) {
+  random_source r(2718);
+  std::vector<piece_case> cases;
+  static char buffer[] = "mutable";
+  static const char array[] = "array";
+  static int target = 0;
+  for (int round = 0; round < 40; ++round) {
+    const auto i8 = r.integer<signed char>();
+    const auto u8 = r.integer<unsigned char>();
+    const auto i16 = r.integer<short>();
+    const auto u16 = r.integer<unsigned short>();
+    const auto i32 = r.integer<int>();
+    const auto u32 = r.integer<unsigned>();
+    const auto il = r.integer<long>();
+    const auto ul = r.integer<unsigned long>();
+    const auto ill = r.integer<long long>();
+    const auto ull = r.integer<unsigned long long>();
+    const double d = r.floating();
+    const float f = r.single();
+    const long double ld = r.extended();
+    const bool b = r.chance(50);
+    const char c = static_cast<char>(r.between(32, 126));
+    const std::string s = r.text(true);
+    const void* p = r.chance(20) ? nullptr : static_cast<const void*>(&target);
+    auto add = [&](std::string name, outcome want, std::function<void(file&)> print) {
+      cases.push_back({name, want, print});
+      cases.push_back({name + ", again", want, print});
+    };
+#define ADD_RUNTIME_CASE(S, ...)                                                                    \
+  add("print(runtime(" #S "))",                                                                     \
+      reference_into([=](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime(S), __VA_ARGS__); }), \
+      [=](file& out) { out.print(fmt::runtime(S), __VA_ARGS__); })
+    ADD_RUNTIME_CASE("{} {} {} {} {} {} {} {} {} {}|", i8, u8, i16, u16, i32, u32, il, ul, ill, ull);
+    ADD_RUNTIME_CASE("{:+} {:#x} {:o} {:>5} {:<6} {:^7} {:08} {:b} {:X} {:#b}|", i8, u8, i16, u16, i32, u32, il, ul, ill, ull);
+    ADD_RUNTIME_CASE("{} {} {}|{:.3e}|{:>10.2f}|{:g}", d, f, ld, d, f, ld);
+    ADD_RUNTIME_CASE("{} {} {:d} {:>3} {:x} {:s}|", b, c, c, c, b, b);
+    ADD_RUNTIME_CASE("{}|{:>9}|{:.2}|{}|{:*<8}", s, s, std::string_view(s), fmt::string_view(s), std::string_view(s));
+    ADD_RUNTIME_CASE("{} {} {:>8} {:<9}|", array, buffer, array, static_cast<char*>(buffer));
+    ADD_RUNTIME_CASE("{} {} {:>20} {}|", p, nullptr, static_cast<void*>(&target), static_cast<const void*>(nullptr));
+    ADD_RUNTIME_CASE("{1}{0}{1}|{0:>4}", i32, s);
+#undef ADD_RUNTIME_CASE
+  }
+  EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full}, {7, buffering::full}, {4096, buffering::full}}));
+}
+
+#ifdef FASTOUT_FORMAT_CACHE
+// What the cache plans, and what it leaves to fmt: a planner that planned
+// nothing would pass every test above, fmt formatting everything.
+TEST(FormatCacheTest, PlansWhatItCanAndLeavesTheRestToFmt) {
+  temp_dir dir;
+  file f(dir.file("out"));
+  const std::string s = "s";
+  struct expectation {
+    const char* format;
+    int planned;  // 1: planned, 0: fmt's, -1: not remembered at all
+  };
+  static const expectation expectations[] = {
+      {"{}\n", 1}, {"{} {}", 1}, {"{1}{0}", 1}, {"{:>5}|{:<3}", 1}, {"{{}}{}}}{}", 1}, {"", 1},
+      {"{:x}:{:.1}", 1}, {"{0}a{1}b{0}c{1}", 1},  // 7 segments
+      {"{}{0}", -1},                    // an error: mixed indexing
+      {"{:{}}", -1},                    // an error: the width is a string
+      {"{1:{0}}", 0},                   // a width from an argument
+      {"{:>8}{:d}", -1},                // an error
+      {"{name}", -1},                   // an error: no such name
+      {"x{0}a{1}b{0}c{1}d{0}e", 0},     // 11 segments
+      {"{0}{1}{0}{1}{0}{1}{0}{1}", 1},  // 8 segments
+      {"{0}{1}{0}{1}{0}{1}{0}{1}{0}", 0},
+      {"{}12345678901234567890123456789012345678901234567890123456789012", 1},  // 64
+      {"{}123456789012345678901234567890123456789012345678901234567890123", -1},  // 65
+  };
+  for (const expectation& e : expectations) {
+    SCOPED_TRACE(e.format);
+    try {
+      f.print(fmt::runtime(e.format), 42, s);
+    } catch (const fmt::format_error&) {
+    }
+    const auto& plan = fastout::detail::last_plan<int, std::string>;
+    const std::size_t size = std::strlen(e.format);
+    if (e.planned < 0) {
+      EXPECT_NE(plan.format_size, size);
+    } else {
+      ASSERT_EQ(plan.format_size, size);
+      EXPECT_EQ(std::string_view(plan.format, size), e.format);
+      EXPECT_EQ(plan.by_fmt, e.planned == 0);
+    }
+  }
+}
+#endif
+
 // ------------------------------------------------------------------ errors
 
 // A format error throws fmt::format_error and leaves nothing of that print
