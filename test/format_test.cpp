@@ -1348,9 +1348,10 @@ TEST(FormatCacheTest, RuntimeFormatReusedAtTheSameAddress) {
   EXPECT_EQ(read_file(dir.file("out")), expected);
 }
 
-// Formats of 64 characters and 8 segments are cached, longer ones and ones
-// with more segments are not; both stay right as values change, and formats
-// that share a prefix with a cached one are not taken for it.
+// Formats of 64 characters and 8 steps (a field and the text after it) are
+// planned, longer ones and ones with more steps are not; both stay right as
+// values change, and formats that share a prefix with a cached one are not
+// taken for it.
 TEST(FormatCacheTest, LongFormatsAndFormatsWithManySegments) {
   std::vector<std::string> formats;
   for (std::size_t size : size_list{63, 64, 65, 66, 200}) {
@@ -1359,7 +1360,11 @@ TEST(FormatCacheTest, LongFormatsAndFormatsWithManySegments) {
     formats.push_back("{}" + padding.substr(1) + ",{}|{}");  // differs near the end
     formats.push_back("{2}" + padding.substr(2) + "{1}{0}");
   }
-  // 7, 8, 9 and 10 segments, with and without text between fields.
+  // 8 and 9 steps, and formats with text between fields (and errors).
+  formats.push_back("{0}{1}{2}{0}{1}{2}{0}{1}");
+  formats.push_back("{0}{1}{2}{0}{1}{2}{0}{1}{2}");
+  formats.push_back("x{0}{1}{2}{0}{1}{2}{0}{1}");
+  formats.push_back("x{0}-{1}-{2}-{0}-{1}-{2}-{0}|");
   formats.push_back("{}a{}b{}c{}");
   formats.push_back("{}a{}b{}c{}d");
   formats.push_back("{}a{}b{}c{}d{}");
@@ -1585,15 +1590,19 @@ TEST(FormatCacheTest, PlansWhatItCanAndLeavesTheRestToFmt) {
   };
   static const expectation expectations[] = {
       {"{}\n", 1}, {"{} {}", 1}, {"{1}{0}", 1}, {"{:>5}|{:<3}", 1}, {"{{}}{}}}{}", 1}, {"", 1},
-      {"{:x}:{:.1}", 1}, {"{0}a{1}b{0}c{1}", 1},  // 7 segments
+      {"{:x}:{:.1}", 1}, {"{0}a{1}b{0}c{1}", 1},
       {"{}{0}", -1},                    // an error: mixed indexing
       {"{:{}}", -1},                    // an error: the width is a string
       {"{1:{0}}", 0},                   // a width from an argument
       {"{:>8}{:d}", -1},                // an error
       {"{name}", -1},                   // an error: no such name
-      {"x{0}a{1}b{0}c{1}d{0}e", 0},     // 11 segments
-      {"{0}{1}{0}{1}{0}{1}{0}{1}", 1},  // 8 segments
-      {"{0}{1}{0}{1}{0}{1}{0}{1}{0}", 0},
+      {"x{0}a{1}b{0}c{1}d{0}e", 1},           // 6 steps: "x", then a field and its text
+      {"{0}{1}{0}{1}{0}{1}{0}{1}", 1},        // 8 steps
+      {"{0}{1}{0}{1}{0}{1}{0}{1}{0}", 0},     // 9
+      {"x{0}{1}{0}{1}{0}{1}{0}{1}", 0},       // 9
+      {"{{{0}{1}{0}{1}{0}{1}{0}", 1},         // 8
+      {"{0}{{{1}{0}{1}}}{0}{1}{0}{1}", 1},    // 8: "{" and "}" are text after a field
+      {"a{{b{0}{1}{0}{1}{0}{1}{0}", 0},       // 9: "a{" and "b" are two steps
       {"{}12345678901234567890123456789012345678901234567890123456789012", 1},  // 64
       {"{}123456789012345678901234567890123456789012345678901234567890123", -1},  // 65
   };

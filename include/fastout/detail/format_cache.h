@@ -10,10 +10,10 @@
 //   (plan_format(): the replacement-field grammar -- literal text, "{{" and
 //   "}}", automatic or manual argument indices, ':' and specs), with
 //   fmt::formatter<T> of each field's argument type parsing the field's
-//   specs, as fmt's runtime path does. The plan -- text segments, fields,
-//   and the formatters holding the parsed specs -- is kept per thread for
-//   each list of argument types: a format_plan.
-// - The next call with the same text only compares it (memcmp) and replays
+//   specs, as fmt's runtime path does. The plan -- fields, each with the
+//   text after it, and the formatters holding the parsed specs -- is kept
+//   per thread for each list of argument types: a format_plan.
+// - The next call with the same text only compares it and replays
 //   the plan: text is copied, a field without specs is written as fmt's "{}"
 //   writes its type, a field with specs by its formatter's format(). The
 //   arguments are formatted through their static types.
@@ -21,7 +21,8 @@
 // The rest stays fmt's, every call: arguments of types that are not fmt's
 // built-in ones (user types, named arguments, ...), and format strings the
 // planner does not take -- named fields, a width or precision from an
-// argument, more than 8 segments or 64 characters. A format string fmt
+// argument, more than 8 fields (or 7 after leading text, or fewer with
+// "{{" and "}}"), more than 64 characters. A format string fmt
 // rejects is never planned, so its error is always fmt's own, from fmt's
 // place in the string; a replayed plan can only meet the errors that
 // depend on a value (a null C string), in the same order as fmt.
@@ -157,18 +158,19 @@ FASTOUT_ALWAYS_INLINE static_arg_t<T> static_value(const T& value) {
 
 // ---------------------------------------------------------------- the plan
 
-// One segment of a planned format: literal text (offset and size in the
-// format string) or a field (an argument index).
-struct plan_segment {
-  enum kind_type : unsigned char { text, field, field_with_specs };
+// One step of a planned format: a field (or none, for text at the start or
+// after "{{" and "}}"), then the literal text that follows it (an offset and
+// a size in the format string, 0 for none). "{},{:.2f}\n" is two steps.
+struct plan_step {
+  enum kind_type : unsigned char { text_only, field, field_with_specs };
   kind_type kind;
   unsigned char arg;
-  unsigned short offset, size;
+  unsigned short text_offset, text_size;
 };
 
 struct plan_limits {
   static constexpr std::size_t max_format_size = 64;
-  static constexpr std::size_t max_segments = 8;
+  static constexpr std::size_t max_steps = 8;
 };
 
 constexpr std::size_t max_of(std::initializer_list<std::size_t> values) {
@@ -194,9 +196,9 @@ struct format_plan : plan_limits {
   char format[max_format_size];
   // True when fmt formats this string: plan_format() did not take it.
   bool by_fmt;
-  std::size_t segment_count;
-  plan_segment segments[max_segments];
-  formatter_slot<A...> formatters[max_segments];  // of fields with specs
+  std::size_t step_count;
+  plan_step steps[max_steps];
+  formatter_slot<A...> formatters[max_steps];  // of fields with specs
 };
 
 // Parses the specs in [begin, end) of a field of argument `arg` with the
@@ -204,30 +206,36 @@ struct format_plan : plan_limits {
 using parse_specs_function = const char* (*)(void* slot, unsigned arg, const char* begin,
                                              const char* end);
 
-// Scans a format string into segments: the replacement-field grammar of
-// fmt's format strings, without named fields or nested replacement fields.
-// Returns the number of segments, or -1 if fmt must format this string
+// Scans a format string into steps: the replacement-field grammar of fmt's
+// format strings, without named fields or nested replacement fields.
+// Returns the number of steps, or -1 if fmt must format this string
 // (anything not planned, including every syntax error: fmt reports it).
 // Lets a formatter's parse() throw.
 inline FASTOUT_NOINLINE int plan_format(const char* format, std::size_t size,
-                                        std::size_t arg_count, plan_segment* segments,
+                                        std::size_t arg_count, plan_step* steps,
                                         void* formatters, std::size_t formatter_size,
                                         parse_specs_function parse_specs) {
   if (size > plan_limits::max_format_size) return -1;
   const char* const end = format + size;
   std::size_t count = 0;
-  auto add = [&](plan_segment::kind_type kind, std::size_t arg, const char* begin,
-                 const char* last) {
-    if (count == plan_limits::max_segments) return false;
-    segments[count] = {kind, static_cast<unsigned char>(arg),
-                       static_cast<unsigned short>(begin - format),
-                       static_cast<unsigned short>(last - begin)};
-    ++count;
+  auto add_field = [&](plan_step::kind_type kind, std::size_t arg) {
+    if (count == plan_limits::max_steps) return false;
+    steps[count++] = {kind, static_cast<unsigned char>(arg), 0, 0};
+    return true;
+  };
+  // Text after a field without text yet is the field's; other text (at the
+  // start, after an escape) takes a step of its own.
+  auto add_text = [&](const char* begin, const char* last) {
+    if (count == 0 || steps[count - 1].text_size != 0) {
+      if (!add_field(plan_step::text_only, 0)) return false;
+    }
+    steps[count - 1].text_offset = static_cast<unsigned short>(begin - format);
+    steps[count - 1].text_size = static_cast<unsigned short>(last - begin);
     return true;
   };
   enum { no_index, automatic, manual } indexing = no_index;
   std::size_t next_arg = 0;
-  const char* text = format;  // the literal text not yet in a segment
+  const char* text = format;  // the literal text not yet in a step
   const char* p = format;
   while (p != end) {
     const char c = *p;
@@ -236,13 +244,13 @@ inline FASTOUT_NOINLINE int plan_format(const char* format, std::size_t size,
       continue;
     }
     if (p + 1 != end && p[1] == c) {  // "{{" or "}}": the text up to one of them
-      if (!add(plan_segment::text, 0, text, p + 1)) return -1;
+      if (!add_text(text, p + 1)) return -1;
       p += 2;
       text = p;
       continue;
     }
     if (c == '}') return -1;  // unmatched
-    if (p != text && !add(plan_segment::text, 0, text, p)) return -1;
+    if (p != text && !add_text(text, p)) return -1;
     if (++p == end) return -1;
     std::size_t arg;
     if (*p == '}' || *p == ':') {
@@ -265,9 +273,9 @@ inline FASTOUT_NOINLINE int plan_format(const char* format, std::size_t size,
     }
     if (arg >= arg_count) return -1;
     if (*p == '}') {
-      if (!add(plan_segment::field, arg, p, p)) return -1;
+      if (!add_field(plan_step::field, arg)) return -1;
     } else {
-      if (count == plan_limits::max_segments) return -1;
+      if (count == plan_limits::max_steps) return -1;
       const char* specs = ++p;
       p = parse_specs(static_cast<unsigned char*>(formatters) + count * formatter_size,
                       static_cast<unsigned>(arg), specs, end);
@@ -275,11 +283,11 @@ inline FASTOUT_NOINLINE int plan_format(const char* format, std::size_t size,
       // A width or precision from an argument differs per call; a '{' fill
       // is an error.
       if (std::memchr(specs, '{', static_cast<std::size_t>(p - specs)) != nullptr) return -1;
-      add(plan_segment::field_with_specs, arg, specs, p);
+      add_field(plan_step::field_with_specs, arg);
     }
     text = ++p;
   }
-  if (text != end && !add(plan_segment::text, 0, text, end)) return -1;
+  if (text != end && !add_text(text, end)) return -1;
   return static_cast<int>(count);
 }
 
@@ -416,25 +424,25 @@ FASTOUT_ALWAYS_INLINE void write_with_specs(fmt_buffer_base& out, const formatte
 template <typename... A>
 FASTOUT_ALWAYS_INLINE void replay(fmt_buffer_base& out, const format_plan<A...>& plan,
                                   const char* format, const A&... args) {
-  for (std::size_t i = 0; i < plan.segment_count; ++i) {
-    const plan_segment& s = plan.segments[i];
-    switch (s.kind) {
-      case plan_segment::text:
-        append_text(out, format + s.offset, s.size);
+  for (std::size_t i = 0; i < plan.step_count; ++i) {
+    const plan_step& step = plan.steps[i];
+    switch (step.kind) {
+      case plan_step::text_only:
         break;
-      case plan_segment::field:
-        visit_arg(s.arg, [&](const auto& value) { write_plain(out, static_value(value)); },
+      case plan_step::field:
+        visit_arg(step.arg, [&](const auto& value) { write_plain(out, static_value(value)); },
                   args...);
         break;
-      case plan_segment::field_with_specs:
+      case plan_step::field_with_specs:
         visit_arg(
-            s.arg,
+            step.arg,
             [&](const auto& value) {
               write_with_specs(out, plan.formatters[i], static_value(value));
             },
             args...);
         break;
     }
+    if (step.text_size != 0) append_text(out, format + step.text_offset, step.text_size);
   }
 }
 
@@ -454,7 +462,7 @@ FASTOUT_NOINLINE void format_and_plan(fmt_buffer_base& out, fmt::string_view for
   if (format.size() > plan.max_format_size) return;
   int count = -1;
   try {
-    count = plan_format(format.data(), format.size(), sizeof...(A), plan.segments,
+    count = plan_format(format.data(), format.size(), sizeof...(A), plan.steps,
                         plan.formatters, sizeof(plan.formatters[0]),
                         &parse_specs<std::remove_cv_t<A>...>);
   } catch (const fmt::format_error&) {
@@ -463,7 +471,7 @@ FASTOUT_NOINLINE void format_and_plan(fmt_buffer_base& out, fmt::string_view for
   // An empty format may have no storage: memcpy must not see its null.
   if (format.size() != 0) std::memcpy(plan.format, format.data(), format.size());
   plan.by_fmt = count < 0;
-  plan.segment_count = count < 0 ? 0 : static_cast<std::size_t>(count);
+  plan.step_count = count < 0 ? 0 : static_cast<std::size_t>(count);
   plan.format_size = format.size();  // last: a throw above leaves no plan
 }
 
