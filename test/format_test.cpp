@@ -1348,9 +1348,10 @@ TEST(FormatCacheTest, RuntimeFormatReusedAtTheSameAddress) {
   EXPECT_EQ(read_file(dir.file("out")), expected);
 }
 
-// Formats of 64 characters and 8 segments are cached, longer ones and ones
-// with more segments are not; both stay right as values change, and formats
-// that share a prefix with a cached one are not taken for it.
+// Formats of 64 characters and 8 steps (a field and the text after it) are
+// planned, longer ones and ones with more steps are not; both stay right as
+// values change, and formats that share a prefix with a cached one are not
+// taken for it.
 TEST(FormatCacheTest, LongFormatsAndFormatsWithManySegments) {
   std::vector<std::string> formats;
   for (std::size_t size : size_list{63, 64, 65, 66, 200}) {
@@ -1359,7 +1360,11 @@ TEST(FormatCacheTest, LongFormatsAndFormatsWithManySegments) {
     formats.push_back("{}" + padding.substr(1) + ",{}|{}");  // differs near the end
     formats.push_back("{2}" + padding.substr(2) + "{1}{0}");
   }
-  // 7, 8, 9 and 10 segments, with and without text between fields.
+  // 8 and 9 steps, and formats with text between fields (and errors).
+  formats.push_back("{0}{1}{2}{0}{1}{2}{0}{1}");
+  formats.push_back("{0}{1}{2}{0}{1}{2}{0}{1}{2}");
+  formats.push_back("x{0}{1}{2}{0}{1}{2}{0}{1}");
+  formats.push_back("x{0}-{1}-{2}-{0}-{1}-{2}-{0}|");
   formats.push_back("{}a{}b{}c{}");
   formats.push_back("{}a{}b{}c{}d");
   formats.push_back("{}a{}b{}c{}d{}");
@@ -1495,6 +1500,130 @@ TEST(FormatCacheTest, EmptyFormats) {
   }
   EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full}, {8, buffering::full}, {8, buffering::line}}));
 }
+
+// A format string the same length as the cached one, differing in one
+// character, at every position of every length a plan holds: the cache
+// compares the whole text (short texts without memcmp). The character is an
+// argument index, so that taking one string for the other shows.
+TEST(FormatCacheTest, FormatsDifferingInOneCharacter) {
+  std::vector<std::string> formats;
+  for (std::size_t size = 3; size <= 66; ++size) {
+    std::string text(size, 'a');
+    for (std::size_t i = 0; i < size; ++i) text[i] = static_cast<char>('a' + i % 26);
+    for (std::size_t at = 1; at + 1 < size; ++at) {
+      std::string format = text;
+      format.replace(at - 1, 3, "{0}");
+      formats.push_back(format);
+      format[at] = '1';
+      formats.push_back(format);
+    }
+    formats.push_back(text);  // and text alone, copied whole at every length
+  }
+  std::vector<piece_case> cases;
+  for (const std::string& format : formats) {
+    cases.push_back({format, reference_into([&format](fmt::memory_buffer& out) {
+                       fmt::format_to(fmt::appender(out), fmt::runtime(format), 1, 2);
+                     }),
+                     [&format](file& f) { f.print(fmt::runtime(format), 1, 2); }});
+  }
+  EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full}, {5, buffering::full}, {64, buffering::full}, {4096, buffering::full}}));
+}
+
+// Every type formatted without fmt's type-erased arguments, with and without
+// specs, each format twice in a row (the second call replays the plan), with
+// new values every round.
+TEST(FormatCacheTest, EveryBuiltInTypeReplayed) {
+  random_source r(2718);
+  std::vector<piece_case> cases;
+  static char buffer[] = "mutable";
+  static const char array[] = "array";
+  static int target = 0;
+  for (int round = 0; round < 40; ++round) {
+    const auto i8 = r.integer<signed char>();
+    const auto u8 = r.integer<unsigned char>();
+    const auto i16 = r.integer<short>();
+    const auto u16 = r.integer<unsigned short>();
+    const auto i32 = r.integer<int>();
+    const auto u32 = r.integer<unsigned>();
+    const auto il = r.integer<long>();
+    const auto ul = r.integer<unsigned long>();
+    const auto ill = r.integer<long long>();
+    const auto ull = r.integer<unsigned long long>();
+    const double d = r.floating();
+    const float f = r.single();
+    const long double ld = r.extended();
+    const bool b = r.chance(50);
+    const char c = static_cast<char>(r.between(32, 126));
+    const std::string s = r.text(true);
+    const void* p = r.chance(20) ? nullptr : static_cast<const void*>(&target);
+    auto add = [&](std::string name, outcome want, std::function<void(file&)> print) {
+      cases.push_back({name, want, print});
+      cases.push_back({name + ", again", want, print});
+    };
+#define ADD_RUNTIME_CASE(S, ...)                                                                    \
+  add("print(runtime(" #S "))",                                                                     \
+      reference_into([=](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime(S), __VA_ARGS__); }), \
+      [=](file& out) { out.print(fmt::runtime(S), __VA_ARGS__); })
+    ADD_RUNTIME_CASE("{} {} {} {} {} {} {} {} {} {}|", i8, u8, i16, u16, i32, u32, il, ul, ill, ull);
+    ADD_RUNTIME_CASE("{:+} {:#x} {:o} {:>5} {:<6} {:^7} {:08} {:b} {:X} {:#b}|", i8, u8, i16, u16, i32, u32, il, ul, ill, ull);
+    ADD_RUNTIME_CASE("{} {} {}|{:.3e}|{:>10.2f}|{:g}", d, f, ld, d, f, ld);
+    ADD_RUNTIME_CASE("{} {} {:d} {:>3} {:x} {:s}|", b, c, c, c, b, b);
+    ADD_RUNTIME_CASE("{}|{:>9}|{:.2}|{}|{:*<8}", s, s, std::string_view(s), fmt::string_view(s), std::string_view(s));
+    ADD_RUNTIME_CASE("{} {} {:>8} {:<9}|", array, buffer, array, static_cast<char*>(buffer));
+    ADD_RUNTIME_CASE("{} {} {:>20} {}|", p, nullptr, static_cast<void*>(&target), static_cast<const void*>(nullptr));
+    ADD_RUNTIME_CASE("{1}{0}{1}|{0:>4}", i32, s);
+#undef ADD_RUNTIME_CASE
+  }
+  EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full}, {7, buffering::full}, {4096, buffering::full}}));
+}
+
+#ifdef FASTOUT_FORMAT_CACHE
+// What the cache plans, and what it leaves to fmt: a planner that planned
+// nothing would pass every test above, fmt formatting everything.
+TEST(FormatCacheTest, PlansWhatItCanAndLeavesTheRestToFmt) {
+  temp_dir dir;
+  file f(dir.file("out"));
+  const std::string s = "s";
+  struct expectation {
+    const char* format;
+    int planned;  // 1: planned, 0: fmt's, -1: not remembered at all
+  };
+  static const expectation expectations[] = {
+      {"{}\n", 1}, {"{} {}", 1}, {"{1}{0}", 1}, {"{:>5}|{:<3}", 1}, {"{{}}{}}}{}", 1}, {"", 1},
+      {"{:x}:{:.1}", 1}, {"{0}a{1}b{0}c{1}", 1},
+      {"{}{0}", -1},                    // an error: mixed indexing
+      {"{:{}}", -1},                    // an error: the width is a string
+      {"{1:{0}}", 0},                   // a width from an argument
+      {"{:>8}{:d}", -1},                // an error
+      {"{name}", -1},                   // an error: no such name
+      {"x{0}a{1}b{0}c{1}d{0}e", 1},           // 6 steps: "x", then a field and its text
+      {"{0}{1}{0}{1}{0}{1}{0}{1}", 1},        // 8 steps
+      {"{0}{1}{0}{1}{0}{1}{0}{1}{0}", 0},     // 9
+      {"x{0}{1}{0}{1}{0}{1}{0}{1}", 0},       // 9
+      {"{{{0}{1}{0}{1}{0}{1}{0}", 1},         // 8
+      {"{0}{{{1}{0}{1}}}{0}{1}{0}{1}", 1},    // 8: "{" and "}" are text after a field
+      {"a{{b{0}{1}{0}{1}{0}{1}{0}", 0},       // 9: "a{" and "b" are two steps
+      {"{}12345678901234567890123456789012345678901234567890123456789012", 1},  // 64
+      {"{}123456789012345678901234567890123456789012345678901234567890123", -1},  // 65
+  };
+  for (const expectation& e : expectations) {
+    SCOPED_TRACE(e.format);
+    try {
+      f.print(fmt::runtime(e.format), 42, s);
+    } catch (const fmt::format_error&) {
+    }
+    const auto& plan = fastout::detail::last_plan<int, std::string>;
+    const std::size_t size = std::strlen(e.format);
+    if (e.planned < 0) {
+      EXPECT_NE(plan.format_size, size);
+    } else {
+      ASSERT_EQ(plan.format_size, size);
+      EXPECT_EQ(std::string_view(plan.format, size), e.format);
+      EXPECT_EQ(plan.by_fmt, e.planned == 0);
+    }
+  }
+}
+#endif
 
 // ------------------------------------------------------------------ errors
 

@@ -729,10 +729,9 @@ FASTOUT_ALWAYS_INLINE void file::format_with(F& format) {
 template <typename... T>
 void file::print(fmt::format_string<T...> format, T&&... args) {
 #ifdef FASTOUT_FORMAT_CACHE
-  auto format_args = fmt::make_format_args(args...);
   fmt::string_view format_string = format;
   auto format_into = [&](detail::fmt_buffer_base& out) {
-    detail::format_static(out, format_string, format_args, args...);
+    detail::format_static(out, format_string, args...);
   };
   format_with(format_into);
 #else
@@ -760,13 +759,12 @@ void file::print(const S& format, T&&... args) {
 
 template <typename... T>
 void file::println(fmt::format_string<T...> format, T&&... args) {
-  auto format_args = fmt::make_format_args(args...);
   fmt::string_view format_string = format;
   auto format_into = [&](detail::fmt_buffer_base& out) {
 #ifdef FASTOUT_FORMAT_CACHE
-    detail::format_static(out, format_string, format_args, args...);
+    detail::format_static(out, format_string, args...);
 #else
-    fmt::vformat_to(fmt::appender(out), format_string, format_args);
+    fmt::vformat_to(fmt::appender(out), format_string, fmt::make_format_args(args...));
 #endif
     out.push_back('\n');
   };

@@ -15,7 +15,9 @@
 //   across a flush; a piece larger than the whole buffer streams to the
 //   file as fmt makes it. Every argument is formatted exactly once.
 // - Runtime format strings go through the format cache (detail/
-//   format_cache.h) where the {fmt} version has it, else fmt::vformat_to.
+//   format_cache.h): fmt's formatters through the arguments' static types,
+//   and a per-thread plan of each format string; without that header,
+//   fmt::vformat_to.
 //
 // This header does not need the writer's definition: the parts that touch
 // the writer are out of line, in src/format.cpp.

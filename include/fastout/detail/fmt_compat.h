@@ -36,8 +36,8 @@
 // 6. fmt::buffer_size, the output_file() parameter: a fmt::detail::
 //    buffer_size in every version, declared here so that output_file() can
 //    accept it from code that includes <fmt/os.h>.
-// The runtime format cache (format_cache.h) relies on more of fmt 9's
-// internals and lists them there.
+// The runtime format cache (format_cache.h) uses 1 and 4, and otherwise
+// fmt's public formatters; it lists what it relies on there.
 #ifndef FASTOUT_DETAIL_FMT_COMPAT_H_
 #define FASTOUT_DETAIL_FMT_COMPAT_H_
 

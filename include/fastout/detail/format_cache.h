@@ -1,261 +1,505 @@
 // The runtime format cache: print("{} {}\n", a, b) faster than fmt::vformat_to.
 //
-// fmt's own runtime formatting (fmt::detail::vformat_to in fmt/format.h)
-// with two changes. An argument of a built-in type is formatted through its
-// static type instead of a type-erased fmt::basic_format_arg; and the parsed
-// format -- literal text, fields and their parsed specs -- is remembered per
-// thread for each list of argument types, so that the next call with the
-// same format string only compares it and replays. Parsing, specs, writers
-// and errors are all fmt's, so the text is the same.
+// fmt's runtime formatting (fmt::vformat_to) parses the format string on
+// every call and formats each argument through a type-erased
+// fmt::basic_format_arg. This header avoids both for a format string used
+// again with the same argument types:
 //
-// It relies on fmt 9's internals, more of them than anything else in
-// fastout: parse_format_string and its handler protocol, specs_checker and
-// specs_handler, basic_format_specs, arg_formatter, default_arg_formatter,
-// custom_formatter, arg_mapper, mapped_type_constant and get_arg. With any
-// other fmt version this header defines nothing, and print() takes
-// fmt::vformat_to; deleting it (and its include in format.h) removes the
-// cache and nothing else.
+// - The first call with a format string is fmt's own: fmt::vformat_to
+//   formats it, errors and all. If fmt took it, fastout then plans it
+//   (plan_format(): the replacement-field grammar -- literal text, "{{" and
+//   "}}", automatic or manual argument indices, ':' and specs), with
+//   fmt::formatter<T> of each field's argument type parsing the field's
+//   specs, as fmt's runtime path does. The plan -- fields, each with the
+//   text after it, and the formatters holding the parsed specs -- is kept
+//   per thread for each list of argument types: a format_plan.
+// - The next call with the same text only compares it and replays
+//   the plan: text is copied, a field without specs is written as fmt's "{}"
+//   writes its type, a field with specs by its formatter's format(). The
+//   arguments are formatted through their static types.
+//
+// The rest stays fmt's, every call: arguments of types that are not fmt's
+// built-in ones (user types, named arguments, ...), and format strings the
+// planner does not take -- named fields, a width or precision from an
+// argument, more than 8 fields (or 7 after leading text, or fewer with
+// "{{" and "}}"), more than 64 characters. A format string fmt
+// rejects is never planned, so its error is always fmt's own, from fmt's
+// place in the string; a replayed plan can only meet the errors that
+// depend on a value (a null C string), in the same order as fmt.
+//
+// What it relies on, public API unless marked:
+// - fmt::formatter<T> for the built-in types (integers, bool, char, floating
+//   point, C strings, string views, pointers): parse() of a
+//   format_parse_context holding the specs, returning where they end, and a
+//   const format() to a format_context. fmt's runtime path parses and
+//   writes a field with the same functions as these formatters (9.x and
+//   10.x: formatter<T> keeps a dynamic_format_specs; 11.0 and later:
+//   native_formatter), so the text is the same; test/format_test.cpp checks
+//   it on every version. A plan keeps formatters as raw bytes, so they must
+//   be trivially destructible (they are from 9.1 to 12.1; a type whose
+//   formatter is not stays fmt's). In 9.x a formatter writes a null C
+//   string with specs as fmt's runtime path does (it crashes); without
+//   specs fastout has fmt's runtime "{}" report the error.
+// - fmt::format_parse_context(string_view) and fmt::format_context(appender,
+//   format_args), constructors in every version (the parse context's second
+//   parameter is an error handler in 9.x, the next argument id from 10.0;
+//   the context is basic_format_context<appender, char> until 10.x and
+//   fmt::context from 11.0). Formatters of built-in types read arguments
+//   only for a width or precision from an argument, never planned, so the
+//   context has none.
+// - FMT_COMPILE("{}") with fmt::format_to, for fields without specs: the
+//   writer fmt's runtime "{}" calls (detail::write, in every version), not
+//   for strings, whose compiled "{}" differs (a null C string).
+// - fmt::make_format_args: fmt recognizes a named argument only if it is
+//   not const (11.0 and later), so the arguments keep print()'s constness.
+// - Internal: fmt_compat.h's fmt_buffer_base (1), the buffer formatted
+//   into, and fmt_type_of (4), the argument type fmt maps a C++ type to: an
+//   argument is formatted as the type fmt's runtime path would format it
+//   as (long as long long, std::string as a string view, a char array as a
+//   C string, ...), and a type whose mapping differs from static_arg's stays
+//   fmt's.
+//
+// Deleting this header (and its include in format.h) removes the cache and
+// nothing else: print() then takes fmt::vformat_to.
 #ifndef FASTOUT_DETAIL_FORMAT_CACHE_H_
 #define FASTOUT_DETAIL_FORMAT_CACHE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
-#include <tuple>
+#include <initializer_list>
+#include <new>
+#include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include <fastout/config.h>
 #include <fastout/detail/fmt_compat.h>
 
-#if FMT_VERSION >= 90000 && FMT_VERSION < 100000
-#  define FASTOUT_FORMAT_CACHE 1
+#define FASTOUT_FORMAT_CACHE 1
 
 namespace fastout {
 namespace detail {
 
-// One parsed format string. Trivial, so a thread_local costs no guard.
-struct format_plan {
-  static constexpr std::size_t max_format_size = 64;
-  static constexpr std::size_t max_segments = 8;
-  enum kind : unsigned char { text, field, field_with_specs };
-  struct segment {
-    kind what;
-    unsigned char arg;
-    unsigned short offset, size;  // of a text segment, in the format string
-    fmt::basic_format_specs<char> specs;
-  };
-  // The format string the plan was made for; a size of -1 matches none.
-  std::size_t format_size;
-  char format[max_format_size];
-  std::size_t segment_count;
-  segment segments[max_segments];
+// ------------------------------------------------- built-in argument types
+
+// The type fmt's runtime path formats an argument of type T as, when fastout
+// formats it statically; void for the types left to fmt. fmt maps arguments
+// the same way (fmt::detail::arg_mapper, or type_mapper from 11.0):
+// small integers widen, long is long long where they have the same size,
+// strings become string views, char arrays C strings.
+template <typename T>
+struct static_arg {
+  using type = void;
+};
+template <typename T, typename As>
+struct static_arg_as {
+  using type = As;
+};
+template <> struct static_arg<bool> : static_arg_as<bool, bool> {};
+template <> struct static_arg<char> : static_arg_as<char, char> {};
+template <> struct static_arg<signed char> : static_arg_as<signed char, int> {};
+template <> struct static_arg<short> : static_arg_as<short, int> {};
+template <> struct static_arg<int> : static_arg_as<int, int> {};
+template <> struct static_arg<unsigned char> : static_arg_as<unsigned char, unsigned> {};
+template <> struct static_arg<unsigned short> : static_arg_as<unsigned short, unsigned> {};
+template <> struct static_arg<unsigned> : static_arg_as<unsigned, unsigned> {};
+template <>
+struct static_arg<long>
+    : static_arg_as<long, std::conditional_t<sizeof(long) == sizeof(long long), long long, int>> {};
+template <>
+struct static_arg<unsigned long>
+    : static_arg_as<unsigned long, std::conditional_t<sizeof(unsigned long) == sizeof(unsigned long long),
+                                                      unsigned long long, unsigned>> {};
+template <> struct static_arg<long long> : static_arg_as<long long, long long> {};
+template <>
+struct static_arg<unsigned long long> : static_arg_as<unsigned long long, unsigned long long> {};
+template <> struct static_arg<float> : static_arg_as<float, float> {};
+template <> struct static_arg<double> : static_arg_as<double, double> {};
+template <> struct static_arg<long double> : static_arg_as<long double, long double> {};
+template <> struct static_arg<const char*> : static_arg_as<const char*, const char*> {};
+template <> struct static_arg<char*> : static_arg_as<char*, const char*> {};
+template <std::size_t N>
+struct static_arg<char[N]> : static_arg_as<char[N], const char*> {};
+template <> struct static_arg<std::string> : static_arg_as<std::string, fmt::string_view> {};
+template <>
+struct static_arg<std::string_view> : static_arg_as<std::string_view, fmt::string_view> {};
+template <>
+struct static_arg<fmt::string_view> : static_arg_as<fmt::string_view, fmt::string_view> {};
+template <> struct static_arg<const void*> : static_arg_as<const void*, const void*> {};
+template <> struct static_arg<void*> : static_arg_as<void*, const void*> {};
+template <> struct static_arg<std::nullptr_t> : static_arg_as<std::nullptr_t, const void*> {};
+
+template <typename T>
+using static_arg_t = typename static_arg<T>::type;
+
+template <typename T, typename As = static_arg_t<T>>
+constexpr bool formats_statically() {
+  if constexpr (std::is_void<As>::value) {
+    return false;
+  } else {
+    // fmt agrees on the type, and its formatter can live in a plan.
+    return fmt_type_of<T>() == fmt_type_of<As>() &&
+           std::is_trivially_destructible<fmt::formatter<As>>::value;
+  }
+}
+
+// An argument as the type it is formatted as.
+template <typename T>
+FASTOUT_ALWAYS_INLINE static_arg_t<T> static_value(const T& value) {
+  using as = static_arg_t<T>;
+  if constexpr (std::is_same<as, fmt::string_view>::value) {
+    return fmt::string_view(value.data(), value.size());
+  } else {
+    return static_cast<as>(value);
+  }
+}
+
+// ---------------------------------------------------------------- the plan
+
+// One step of a planned format: a field (or none, for text at the start or
+// after "{{" and "}}"), then the literal text that follows it (an offset and
+// a size in the format string, 0 for none). "{},{:.2f}\n" is two steps.
+struct plan_step {
+  enum kind_type : unsigned char { text_only, field, field_with_specs };
+  kind_type kind;
+  unsigned char arg;
+  unsigned short text_offset, text_size;
 };
 
-// Copies short literal text inline ("\n", ", ") rather than through fmt's
-// append and a memcpy call.
+struct plan_limits {
+  static constexpr std::size_t max_format_size = 64;
+  static constexpr std::size_t max_steps = 8;
+};
+
+constexpr std::size_t max_of(std::initializer_list<std::size_t> values) {
+  std::size_t result = 1;
+  for (std::size_t v : values) result = v > result ? v : result;
+  return result;
+}
+
+// Room for the formatter of any of the types A.
+template <typename... A>
+struct alignas(max_of({alignof(fmt::formatter<static_arg_t<A>>)...}))
+    formatter_slot {
+  unsigned char bytes[max_of({sizeof(fmt::formatter<static_arg_t<A>>)...})];
+};
+
+// A format string planned for arguments of types A. Trivial, so that a
+// thread_local costs no guard. Zero-initialized, it is the plan of the empty
+// format, which writes nothing.
+template <typename... A>
+struct format_plan : plan_limits {
+  // The format string the plan is for; a size of -1 matches none.
+  std::size_t format_size;
+  char format[max_format_size];
+  // True when fmt formats this string: plan_format() did not take it.
+  bool by_fmt;
+  std::size_t step_count;
+  plan_step steps[max_steps];
+  formatter_slot<A...> formatters[max_steps];  // of fields with specs
+};
+
+// Parses the specs in [begin, end) of a field of argument `arg` with the
+// argument type's formatter, constructed in `slot`; returns where they end.
+using parse_specs_function = const char* (*)(void* slot, unsigned arg, const char* begin,
+                                             const char* end);
+
+// Scans a format string into steps: the replacement-field grammar of fmt's
+// format strings, without named fields or nested replacement fields.
+// Returns the number of steps, or -1 if fmt must format this string
+// (anything not planned, including every syntax error: fmt reports it).
+// Lets a formatter's parse() throw.
+inline FASTOUT_NOINLINE int plan_format(const char* format, std::size_t size,
+                                        std::size_t arg_count, plan_step* steps,
+                                        void* formatters, std::size_t formatter_size,
+                                        parse_specs_function parse_specs) {
+  if (size > plan_limits::max_format_size) return -1;
+  const char* const end = format + size;
+  std::size_t count = 0;
+  auto add_field = [&](plan_step::kind_type kind, std::size_t arg) {
+    if (count == plan_limits::max_steps) return false;
+    steps[count++] = {kind, static_cast<unsigned char>(arg), 0, 0};
+    return true;
+  };
+  // Text after a field without text yet is the field's; other text (at the
+  // start, after an escape) takes a step of its own.
+  auto add_text = [&](const char* begin, const char* last) {
+    if (count == 0 || steps[count - 1].text_size != 0) {
+      if (!add_field(plan_step::text_only, 0)) return false;
+    }
+    steps[count - 1].text_offset = static_cast<unsigned short>(begin - format);
+    steps[count - 1].text_size = static_cast<unsigned short>(last - begin);
+    return true;
+  };
+  enum { no_index, automatic, manual } indexing = no_index;
+  std::size_t next_arg = 0;
+  const char* text = format;  // the literal text not yet in a step
+  const char* p = format;
+  while (p != end) {
+    const char c = *p;
+    if (c != '{' && c != '}') {
+      ++p;
+      continue;
+    }
+    if (p + 1 != end && p[1] == c) {  // "{{" or "}}": the text up to one of them
+      if (!add_text(text, p + 1)) return -1;
+      p += 2;
+      text = p;
+      continue;
+    }
+    if (c == '}') return -1;  // unmatched
+    if (p != text && !add_text(text, p)) return -1;
+    if (++p == end) return -1;
+    std::size_t arg;
+    if (*p == '}' || *p == ':') {
+      if (indexing == manual) return -1;
+      indexing = automatic;
+      arg = next_arg++;
+    } else if (*p >= '0' && *p <= '9') {
+      if (indexing == automatic) return -1;
+      indexing = manual;
+      arg = 0;
+      if (*p == '0') {
+        ++p;  // fmt takes no other digit after a leading 0
+      } else {
+        while (p != end && *p >= '0' && *p <= '9' && arg < 256)
+          arg = arg * 10 + static_cast<std::size_t>(*p++ - '0');
+      }
+      if (p == end || (*p != '}' && *p != ':')) return -1;
+    } else {
+      return -1;  // a name, or not an index at all
+    }
+    if (arg >= arg_count) return -1;
+    if (*p == '}') {
+      if (!add_field(plan_step::field, arg)) return -1;
+    } else {
+      if (count == plan_limits::max_steps) return -1;
+      const char* specs = ++p;
+      p = parse_specs(static_cast<unsigned char*>(formatters) + count * formatter_size,
+                      static_cast<unsigned>(arg), specs, end);
+      if (p == end || *p != '}') return -1;
+      // A width or precision from an argument differs per call; a '{' fill
+      // is an error.
+      if (std::memchr(specs, '{', static_cast<std::size_t>(p - specs)) != nullptr) return -1;
+      add_field(plan_step::field_with_specs, arg);
+    }
+    text = ++p;
+  }
+  if (text != end && !add_text(text, end)) return -1;
+  return static_cast<int>(count);
+}
+
+// Calls f(value) with the argument number `index` of args.
+template <typename F, typename... A>
+FASTOUT_ALWAYS_INLINE void visit_arg(std::size_t index, F&& f, const A&... args) {
+  std::size_t i = 0;
+  (void)((i++ == index ? (f(args), true) : false) || ...);
+}
+
+template <typename As>
+const char* parse_specs_as(void* slot, const char* begin, const char* end) {
+  auto* formatter = ::new (slot) fmt::formatter<As>();
+  fmt::format_parse_context context(fmt::string_view(begin, static_cast<std::size_t>(end - begin)));
+  return formatter->parse(context);
+}
+
+template <typename... A>
+const char* parse_specs(void* slot, unsigned arg, const char* begin, const char* end) {
+  const char* result = end;  // with no arguments, never called
+  std::size_t i = 0;
+  (void)slot, (void)begin;
+  (void)((i++ == arg ? (result = parse_specs_as<static_arg_t<A>>(slot, begin, end), true) : false) ||
+         ...);
+  return result;
+}
+
+// ------------------------------------------------------------- formatting
+
+// Short texts are copied and compared here with a few loads of 8, 4 or 1
+// bytes, overlapping, rather than through calls to memcpy and memcmp: the
+// texts of a format ("\n", ", ") and most format strings are that short.
+template <typename Word>
+FASTOUT_ALWAYS_INLINE Word load_word(const char* from) {
+  Word word;
+  std::memcpy(&word, from, sizeof word);
+  return word;
+}
+template <typename Word>
+FASTOUT_ALWAYS_INLINE void store_word(char* to, Word word) {
+  std::memcpy(to, &word, sizeof word);
+}
+
+// Copies `size` bytes, at most 16.
+FASTOUT_ALWAYS_INLINE void copy_short(char* to, const char* from, std::size_t size) {
+  if (size >= 8) {
+    auto first = load_word<std::uint64_t>(from);
+    auto last = load_word<std::uint64_t>(from + size - 8);
+    store_word(to, first);
+    store_word(to + size - 8, last);
+  } else if (size >= 4) {
+    auto first = load_word<std::uint32_t>(from);
+    auto last = load_word<std::uint32_t>(from + size - 4);
+    store_word(to, first);
+    store_word(to + size - 4, last);
+  } else if (size != 0) {  // 1 to 3 bytes: these three cover them
+    char first = from[0], middle = from[size / 2], last = from[size - 1];
+    to[0] = first;
+    to[size / 2] = middle;
+    to[size - 1] = last;
+  }
+}
+
+// Whether `size` bytes at a and b are the same, for any size.
+FASTOUT_ALWAYS_INLINE bool same_text(const char* a, const char* b, std::size_t size) {
+  if (size < 8) {
+    if (size >= 4) {
+      return ((load_word<std::uint32_t>(a) ^ load_word<std::uint32_t>(b)) |
+              (load_word<std::uint32_t>(a + size - 4) ^ load_word<std::uint32_t>(b + size - 4))) ==
+             0;
+    }
+    return size == 0 || (a[0] == b[0] && a[size / 2] == b[size / 2] && a[size - 1] == b[size - 1]);
+  }
+  std::uint64_t difference = 0;
+  for (std::size_t i = 0; i + 8 < size; i += 8)
+    difference |= load_word<std::uint64_t>(a + i) ^ load_word<std::uint64_t>(b + i);
+  difference |= load_word<std::uint64_t>(a + size - 8) ^ load_word<std::uint64_t>(b + size - 8);
+  return difference == 0;
+}
+
 FASTOUT_ALWAYS_INLINE void append_text(fmt_buffer_base& out, const char* begin,
                                        std::size_t size) {
   std::size_t used = out.size();
   if (size <= 16 && out.capacity() - used >= size) {
-    char* to = out.data() + used;
-    for (std::size_t i = 0; i < size; ++i) to[i] = begin[i];
+    copy_short(out.data() + used, begin, size);
     out.try_resize(used + size);
     return;
   }
   out.append(begin, begin + size);
 }
 
-template <typename... T>
-class static_formatter {
- public:
-  static_formatter(fmt_buffer_base& out, fmt::format_args format_args,
-                   const T&... args)
-      : out_(out), context_(fmt::appender(out), format_args), args_(args...) {}
-
-  // Replays a plan made by record().
-  FASTOUT_ALWAYS_INLINE void replay(const format_plan& plan) {
-    for (std::size_t i = 0; i < plan.segment_count; ++i) {
-      const format_plan::segment& s = plan.segments[i];
-      switch (s.what) {
-        case format_plan::text:
-          append_text(out_, plan.format + s.offset, s.size);
-          break;
-        case format_plan::field:
-          visit_builtin(s.arg, [&](auto value) { write_default(value); });
-          break;
-        case format_plan::field_with_specs:
-          visit_builtin(s.arg, [&](auto value) { write_with_specs(value, s.specs); });
-          break;
-      }
+// A field without specs, as fmt's runtime "{}" writes it.
+template <typename As>
+FASTOUT_ALWAYS_INLINE void write_plain(fmt_buffer_base& out, As value) {
+  if constexpr (std::is_same<As, fmt::string_view>::value) {
+    append_text(out, value.data(), value.size());
+  } else if constexpr (std::is_same<As, const char*>::value) {
+    if (FASTOUT_UNLIKELY(value == nullptr)) {
+      // fmt's error for a null C string, from fmt's runtime "{}" (its
+      // formatter does not check in 9.x).
+      fmt::vformat_to(fmt::appender(out), "{}", fmt::make_format_args(value));
+      return;
     }
-  }
-
-  // Formats by fmt's parser; records a plan into `plan` when the format can
-  // be replayed (short enough, no user-defined types, no dynamic width).
-  void record(fmt::string_view format, format_plan* plan) {
-    plan_ = plan;
-    if (plan_ != nullptr) {
-      plan_->format_size = static_cast<std::size_t>(-1);  // matches nothing until done
-      plan_->segment_count = 0;
-      if (format.size() > format_plan::max_format_size) plan_ = nullptr;
-    }
-    format_begin_ = format.data();
-    fmt::detail::parse_format_string<false>(format, handler(*this, format));
-    if (plan_ != nullptr) {
-      // An empty format may have no storage: memcpy must not see its null.
-      if (format.size() != 0) std::memcpy(plan_->format, format.data(), format.size());
-      plan_->format_size = format.size();  // last: a throw above leaves no plan
-    }
-  }
-
- private:
-  // The handler fmt's parse_format_string() calls.
-  struct handler : fmt::detail::error_handler {
-    handler(static_formatter& formatter, fmt::string_view format)
-        : self(formatter), parse_context(format) {}
-    static_formatter& self;
-    fmt::format_parse_context parse_context;
-
-    void on_text(const char* begin, const char* end) {
-      std::size_t size = static_cast<std::size_t>(end - begin);
-      if (size == 0) return;
-      append_text(self.out_, begin, size);
-      if (format_plan::segment* s = self.add_segment(format_plan::text, 0)) {
-        s->offset = static_cast<unsigned short>(begin - self.format_begin_);
-        s->size = static_cast<unsigned short>(size);
-      }
-    }
-    int on_arg_id() { return parse_context.next_arg_id(); }
-    int on_arg_id(int id) {
-      parse_context.check_arg_id(id);
-      return id;
-    }
-    int on_arg_id(fmt::string_view name) {
-      // The position a name stands for is the caller's, and differs between
-      // calls with the same argument types: never part of a plan.
-      self.plan_ = nullptr;
-      int id = self.context_.arg_id(name);
-      if (id < 0) on_error("argument not found");
-      return id;
-    }
-
-    void on_replacement_field(int id, const char*) {
-      if (self.visit_builtin(id, [&](auto value) { self.write_default(value); })) {
-        self.add_segment(format_plan::field, id);
+    append_text(out, value, std::strlen(value));
+  } else {
+    // Not for strings: the compiled "{}" of a string type differs (a null C
+    // string); for the others it calls the writer of fmt's runtime "{}".
+    if constexpr (std::is_arithmetic<As>::value && !std::is_same<As, bool>::value &&
+                  !std::is_same<As, char>::value && !std::is_same<As, long double>::value) {
+      // Through a char* where the longest text fits: fmt's fastest output.
+      // An integer has at most 20 digits and a sign; the shortest double,
+      // "-2.2250738585072014e-308", 24 chars.
+      constexpr std::size_t longest = 32;
+      const std::size_t used = out.size();
+      if (FASTOUT_LIKELY(out.capacity() - used >= longest)) {
+        char* end = fmt::format_to(out.data() + used, FMT_COMPILE("{}"), value);
+        out.try_resize(static_cast<std::size_t>(end - out.data()));
         return;
       }
-      self.plan_ = nullptr;  // a user-defined type: fmt's own path
-      auto& context = self.context_;
-      context.advance_to(fmt::visit_format_arg(
-          fmt::detail::default_arg_formatter<char>{context.out(), context.args(),
-                                                   context.locale()},
-          fmt::detail::get_arg(context, id)));
     }
+    fmt::format_to(fmt::appender(out), FMT_COMPILE("{}"), value);
+  }
+}
 
-    const char* on_format_specs(int id, const char* begin, const char* end) {
-      auto& context = self.context_;
-      fmt::detail::type arg_type = fmt::detail::type::custom_type;
-      self.visit_builtin(id, [&](auto value) {
-        arg_type = fmt::detail::mapped_type_constant<decltype(value), fmt::format_context>::value;
-      });
-      if (arg_type == fmt::detail::type::custom_type) {
-        self.plan_ = nullptr;
-        auto arg = fmt::detail::get_arg(context, id);
-        parse_context.advance_to(parse_context.begin() + (begin - &*parse_context.begin()));
-        fmt::visit_format_arg(fmt::detail::custom_formatter<char>{parse_context, context}, arg);
-        return parse_context.begin();
-      }
-      const char* specs_begin = begin;
-      auto specs = fmt::basic_format_specs<char>();
-      fmt::detail::specs_checker<fmt::detail::specs_handler<char>> checker(
-          fmt::detail::specs_handler<char>(specs, parse_context, context), arg_type);
-      begin = fmt::detail::parse_format_specs(begin, end, checker);
-      if (begin == end || *begin != '}') on_error("missing '}' in format string");
-      self.visit_builtin(id, [&](auto value) { self.write_with_specs(value, specs); });
-      // A width or precision taken from an argument differs per call.
-      if (std::memchr(specs_begin, '{', static_cast<std::size_t>(begin - specs_begin)) != nullptr)
-        self.plan_ = nullptr;
-      if (format_plan::segment* s = self.add_segment(format_plan::field_with_specs, id))
-        s->specs = specs;
-      return begin;
+template <typename As, typename... A>
+FASTOUT_ALWAYS_INLINE void write_with_specs(fmt_buffer_base& out, const formatter_slot<A...>& slot,
+                                            As value) {
+  const auto& formatter =
+      *std::launder(reinterpret_cast<const fmt::formatter<As>*>(slot.bytes));
+  fmt::format_context context{fmt::appender(out), fmt::format_args()};
+  formatter.format(value, context);
+}
+
+template <typename... A>
+FASTOUT_ALWAYS_INLINE void replay(fmt_buffer_base& out, const format_plan<A...>& plan,
+                                  const char* format, const A&... args) {
+  for (std::size_t i = 0; i < plan.step_count; ++i) {
+    const plan_step& step = plan.steps[i];
+    switch (step.kind) {
+      case plan_step::text_only:
+        break;
+      case plan_step::field:
+        visit_arg(step.arg, [&](const auto& value) { write_plain(out, static_value(value)); },
+                  args...);
+        break;
+      case plan_step::field_with_specs:
+        visit_arg(
+            step.arg,
+            [&](const auto& value) {
+              write_with_specs(out, plan.formatters[i], static_value(value));
+            },
+            args...);
+        break;
     }
-  };
-
-  format_plan::segment* add_segment(format_plan::kind what, int arg) {
-    if (plan_ == nullptr) return nullptr;
-    if (plan_->segment_count == format_plan::max_segments) {
-      plan_ = nullptr;
-      return nullptr;
-    }
-    format_plan::segment* s = &plan_->segments[plan_->segment_count++];
-    s->what = what;
-    s->arg = static_cast<unsigned char>(arg);
-    return s;
+    if (step.text_size != 0) append_text(out, format + step.text_offset, step.text_size);
   }
-
-  template <typename V>
-  FASTOUT_ALWAYS_INLINE void write_default(V value) {
-    context_.advance_to(fmt::detail::write<char>(context_.out(), value));
-  }
-  template <typename V>
-  FASTOUT_ALWAYS_INLINE void write_with_specs(V value, const fmt::basic_format_specs<char>& specs) {
-    context_.advance_to(
-        fmt::detail::arg_formatter<char>{context_.out(), specs, context_.locale()}(value));
-  }
-
-  // Calls f with the id-th argument as fmt maps it (long -> long long,
-  // std::string -> string_view, ...) if that is a built-in type; returns
-  // false for a user-defined type or an id out of range.
-  template <typename F>
-  FASTOUT_ALWAYS_INLINE bool visit_builtin(int id, F&& f) {
-    return visit_builtin(id, f, std::index_sequence_for<T...>());
-  }
-  template <typename F, std::size_t... I>
-  FASTOUT_ALWAYS_INLINE bool visit_builtin(int id, F& f, std::index_sequence<I...>) {
-    bool done = false;
-    ((static_cast<int>(I) == id ? (done = visit_one(f, std::get<I>(args_))) : false), ...);
-    return done;
-  }
-  template <typename F, typename A>
-  FASTOUT_ALWAYS_INLINE bool visit_one(F& f, const A& arg) {
-    constexpr auto type = fmt::detail::mapped_type_constant<A, fmt::format_context>::value;
-    if constexpr (type == fmt::detail::type::custom_type || type == fmt::detail::type::none_type) {
-      return false;
-    } else {
-      f(fmt::detail::arg_mapper<fmt::format_context>().map(arg));
-      return true;
-    }
-  }
-
-  fmt_buffer_base& out_;
-  fmt::format_context context_;
-  std::tuple<const T&...> args_;
-  format_plan* plan_ = nullptr;
-  const char* format_begin_ = nullptr;
-};
+}
 
 // The plan for the format string last used with these argument types on
 // this thread.
-template <typename... T>
-inline thread_local format_plan last_plan{};
+template <typename... A>
+inline thread_local format_plan<A...> last_plan{};
 
-template <typename... T>
-FASTOUT_ALWAYS_INLINE void format_static(fmt_buffer_base& out, fmt::string_view format,
-                                         fmt::format_args format_args, const T&... args) {
-  static_formatter<T...> formatter(out, format_args, args...);
-  format_plan& plan = last_plan<T...>;
-  if (FASTOUT_LIKELY(plan.format_size == format.size() &&
-                     (format.size() == 0 ||  // no null pointer for memcmp
-                      std::memcmp(plan.format, format.data(), format.size()) == 0))) {
-    formatter.replay(plan);
-    return;
+// The first call with a format string: fmt formats it, errors and all, and
+// a string fmt took is then planned for the next calls, or marked as fmt's.
+template <typename... A>
+FASTOUT_NOINLINE void format_and_plan(fmt_buffer_base& out, fmt::string_view format,
+                                      A&... args) {
+  format_plan<std::remove_cv_t<A>...>& plan = last_plan<std::remove_cv_t<A>...>;
+  plan.format_size = static_cast<std::size_t>(-1);  // matches nothing until done
+  fmt::vformat_to(fmt::appender(out), format, fmt::make_format_args(args...));
+  if (format.size() > plan.max_format_size) return;
+  int count = -1;
+  try {
+    count = plan_format(format.data(), format.size(), sizeof...(A), plan.steps,
+                        plan.formatters, sizeof(plan.formatters[0]),
+                        &parse_specs<std::remove_cv_t<A>...>);
+  } catch (const fmt::format_error&) {
+    // Specs fmt took and its formatter did not: fmt's, to be safe.
   }
-  // Slower, and rare in a loop: parse, and remember for next time. Only
-  // argument counts a plan can index are remembered.
-  formatter.record(format, sizeof...(T) <= 255 ? &plan : nullptr);
+  // An empty format may have no storage: memcpy must not see its null.
+  if (format.size() != 0) std::memcpy(plan.format, format.data(), format.size());
+  plan.by_fmt = count < 0;
+  plan.step_count = count < 0 ? 0 : static_cast<std::size_t>(count);
+  plan.format_size = format.size();  // last: a throw above leaves no plan
+}
+
+// print()'s formatting of a runtime format string. The arguments keep the
+// constness print() got them with: fmt recognizes a named argument only as a
+// non-const fmt::detail::named_arg (11.0 and later).
+template <typename... A>
+FASTOUT_ALWAYS_INLINE void format_static(fmt_buffer_base& out, fmt::string_view format,
+                                         A&... args) {
+  if constexpr (sizeof...(A) > 255 || !(formats_statically<std::remove_cv_t<A>>() && ...)) {
+    fmt::vformat_to(fmt::appender(out), format, fmt::make_format_args(args...));
+  } else {
+    const format_plan<std::remove_cv_t<A>...>& plan = last_plan<std::remove_cv_t<A>...>;
+    if (FASTOUT_LIKELY(plan.format_size == format.size() &&
+                       same_text(plan.format, format.data(), format.size()))) {
+      if (FASTOUT_LIKELY(!plan.by_fmt)) {
+        replay(out, plan, format.data(), args...);
+      } else {
+        fmt::vformat_to(fmt::appender(out), format, fmt::make_format_args(args...));
+      }
+      return;
+    }
+    // Slower, and rare in a loop: plan, and remember for next time.
+    format_and_plan(out, format, args...);
+  }
 }
 
 }  // namespace detail
 }  // namespace fastout
 
-#endif  // FMT_VERSION 9
 #endif  // FASTOUT_DETAIL_FORMAT_CACHE_H_
