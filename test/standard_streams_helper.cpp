@@ -7,6 +7,7 @@
 //
 // Each scenario writes something and ends in its own way (see below). Lines
 // starting with "helper:" on stderr are the helper's own reports.
+#include <fastout/iostream.h>
 #include <fastout/standard_streams.h>
 
 #include <cstdio>
@@ -95,6 +96,22 @@ int run(const std::string& scenario, long n) {
     }
     return 0;
   }
+  if (scenario == "cout-lines" || scenario == "printf-lines") {
+    // Through std::cout or printf, synced with fastout: errors set badbit
+    // or return -1, nothing throws, and the loop runs to the end.
+    fastout::sync_with_stdio();
+    for (long i = 0; i < n; ++i) {
+      if (scenario == "cout-lines") {
+        std::cout << "line " << i << '\n';
+      } else {
+        std::printf("line %ld\n", i);
+      }
+    }
+    std::fprintf(stderr, "helper: cout good %d, stdout error %d, write calls %llu\n",
+                 std::cout.good() ? 1 : 0, std::ferror(stdout) ? 1 : 0,
+                 static_cast<unsigned long long>(out.stats().write_calls));
+    return 0;
+  }
   if (scenario == "stderr") {
     fastout::file& err = standard_error();
     err.write("one ");
@@ -113,8 +130,31 @@ int run(const std::string& scenario, long n) {
     report_stats("stdout", out);
     return 0;
   }
+  if (scenario == "mixed-synced") {
+    // Every way of writing to standard output and error, interleaved.
+    fastout::sync_with_stdio();
+    std::printf("1 printf\n");
+    out.write("2 fastout\n");
+    std::cout << "3 cout " << 3.5 << '\n';
+    std::puts("4 puts");
+    out.print("{} fastout print\n", 5);
+    std::putchar('6');
+    std::putchar('\n');
+    std::fputs("7 fputs\n", stdout);
+    std::cout << "8 cout endl" << std::endl;
+    std::fwrite("9 fwrite\n", 1, 9, stdout);
+    out.write(std::string(300000, 'x'));  // larger than the buffer
+    out.put('\n');
+    std::printf("10 %s\n", std::string(5000, 'y').c_str());
+    std::fprintf(stderr, "e1 fprintf\n");
+    standard_error().write("e2 fastout\n");
+    std::cerr << "e3 cerr\n";
+    std::clog << "e4 clog\n";
+    std::fputs("e5 fputs\n", stderr);
+    return 0;
+  }
   if (scenario == "mixed-unsynced") {
-    // printf, std::cout and fastout: each flushes before the other writes.
+    // Without sync_with_stdio(): each flushes before the other writes.
     std::printf("1 printf\n");
     std::fflush(stdout);
     out.write("2 fastout\n");
@@ -122,6 +162,32 @@ int run(const std::string& scenario, long n) {
     std::cout << "3 cout\n";
     std::cout.flush();
     out.write("4 fastout\n");
+    return 0;
+  }
+  if (scenario == "sync-unsync") {
+    fastout::sync_with_stdio(true, fastout::flush_policy::on_close);
+    std::printf("1 printf synced\n");
+    std::cout << "2 cout synced" << std::endl;
+    bool was = fastout::sync_with_stdio(false);
+    std::printf("3 printf %d\n", was ? 1 : 0);
+    std::cout << "4 cout" << std::endl;
+    out.write("5 fastout\n");
+    return 0;
+  }
+  if (scenario == "cout-endl") {
+    // std::endl n times through std::cout synced with fastout, with the
+    // flush policy named by argv[2]: "standard" or "on_close".
+    fastout::sync_with_stdio(true, n == 0 ? fastout::flush_policy::standard
+                                          : fastout::flush_policy::on_close);
+    for (int i = 0; i < 5; ++i) std::cout << "line " << i << std::endl;
+    report_stats("stdout", out);
+    return 0;
+  }
+  if (scenario == "prompt") {
+    // On a terminal, printf's partial line is visible at once.
+    fastout::sync_with_stdio();
+    std::printf("name? ");
+    report_stats("stdout", out);
     return 0;
   }
   std::fprintf(stderr, "helper: unknown scenario \"%s\"\n", scenario.c_str());

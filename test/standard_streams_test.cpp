@@ -1,12 +1,13 @@
 // Tests of fastout::standard_output() and standard_error(): one writer each,
 // their buffering, the flush at exit and what an error does to the exit
 // status, SIGPIPE and `| head`, and the order of their text among printf's
-// and std::cout's.
+// and std::cout's (sync_with_stdio()).
 //
 // What happens when a process exits can only be seen from outside it, so
 // most tests run standard_streams_helper (standard_streams_helper.cpp) as a
 // real process, with its standard output on a file, /dev/full, a closed
 // descriptor, a pipe whose reader goes away, or a terminal.
+#include <fastout/iostream.h>
 #include <fastout/standard_streams.h>
 
 #include <gtest/gtest.h>
@@ -374,12 +375,78 @@ TEST(PipeTest, ReaderGoneBeforeTheExitFlushWithSigpipeIgnored) {
   EXPECT_EQ(r.err, "fastout: lost 6 bytes writing \"<stdout>\": Broken pipe\n");
 }
 
+TEST(PipeTest, CoutThroughFastoutStopsWritingAtTheFirstEpipe) {
+  // std::cout synced with fastout never throws: badbit stops it, the loop
+  // runs on, and one error is reported at exit.
+  std::string first;
+  helper_result r = run_into_pipe({"cout-lines", "1000000"}, true, 1, &first);
+  EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
+  EXPECT_EQ(first, "line 0\n");
+  ASSERT_EQ(count_lines(r.err), 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "helper: cout good 0, stdout error 0, write calls ")) << r.err;
+  // A 256 KiB buffer for 12 MB of lines: a handful of writes, not a write
+  // per line after the error.
+  std::size_t at = r.err.find("write calls ") + 12;
+  EXPECT_LE(std::stoul(r.err.substr(at)), 3u) << r.err;
+  EXPECT_TRUE(contains(r.err, "fastout: lost ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "writing \"<stdout>\": Broken pipe\n")) << r.err;
+}
+
+TEST(PipeTest, PrintfThroughFastoutStopsWritingAtTheFirstEpipe) {
+  std::string first;
+  helper_result r = run_into_pipe({"printf-lines", "1000000"}, true, 1, &first);
+  EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
+  ASSERT_EQ(count_lines(r.err), 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "helper: cout good 1, stdout error 1, write calls ")) << r.err;
+  std::size_t at = r.err.find("write calls ") + 12;
+  EXPECT_LE(std::stoul(r.err.substr(at)), 3u) << r.err;
+  EXPECT_TRUE(contains(r.err, "writing \"<stdout>\": Broken pipe\n")) << r.err;
+}
+
 // ------------------------------------------------------------ order with stdio
+
+TEST(OrderTest, SyncWithStdioKeepsEverythingInOrder) {
+  helper_result r = run_helper({"mixed-synced"});
+  EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
+  EXPECT_EQ(r.out, "1 printf\n2 fastout\n3 cout 3.5\n4 puts\n5 fastout print\n6\n7 fputs\n"
+                   "8 cout endl\n9 fwrite\n" +
+                       std::string(300000, 'x') + "\n10 " + std::string(5000, 'y') + "\n");
+  EXPECT_EQ(r.err, "e1 fprintf\ne2 fastout\ne3 cerr\ne4 clog\ne5 fputs\n");
+}
 
 TEST(OrderTest, WithoutSyncFlushingAtEachSwitchKeepsTheOrder) {
   helper_result r = run_helper({"mixed-unsynced"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "1 printf\n2 fastout\n3 cout\n4 fastout\n");
+}
+
+TEST(OrderTest, UnsyncPutsTheStreamsBackAfterFlushing) {
+  helper_result r = run_helper({"sync-unsync"});
+  EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
+  EXPECT_EQ(r.out, "1 printf synced\n2 cout synced\n3 printf 1\n4 cout\n5 fastout\n");
+}
+
+TEST(OrderTest, FlushPolicyOfCoutThroughFastout) {
+  const std::string lines = "line 0\nline 1\nline 2\nline 3\nline 4\n";
+  helper_result standard = run_helper({"cout-endl", "0"});
+  EXPECT_TRUE(exited_with(standard, 0)) << describe_status(standard.status);
+  EXPECT_EQ(standard.out, lines);
+  EXPECT_TRUE(contains(standard.err, "helper: stdout write calls 5, pending 0")) << standard.err;
+  helper_result on_close = run_helper({"cout-endl", "1"});
+  EXPECT_TRUE(exited_with(on_close, 0)) << describe_status(on_close.status);
+  EXPECT_EQ(on_close.out, lines);
+  EXPECT_TRUE(contains(on_close.err, "helper: stdout write calls 0, pending 35")) << on_close.err;
+}
+
+TEST(OrderTest, APromptOnATerminalIsVisibleAtOnce) {
+  terminal tty;
+  if (!tty.ok()) GTEST_SKIP() << "no pseudo-terminals here";
+  helper_setup setup;
+  setup.stdout_fd = tty.slave;
+  helper_result r = run_helper({"prompt"}, setup);
+  EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
+  EXPECT_TRUE(contains(r.err, "helper: stdout write calls 1, pending 0, line-buffered 1")) << r.err;
+  EXPECT_EQ(tty.read_available(), "name? ");
 }
 
 }  // namespace
