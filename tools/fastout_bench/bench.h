@@ -127,6 +127,7 @@ std::string with_commas(std::uint64_t n);
 // The factories, one per workload (workload_*.cpp).
 workload make_lines(const workload_options& options);   // W1
 workload make_bytes(const workload_options& options);   // W2
+workload make_results(const workload_options& options); // W3
 workload make_echo(const workload_options& options);    // W4
 workload make_sweep(const workload_options& options);   // W5
 workload make_big(const workload_options& options);     // W10
