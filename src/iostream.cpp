@@ -271,6 +271,7 @@ filebuf& filebuf::operator=(filebuf&& other) noexcept {
 void filebuf::swap(filebuf& other) noexcept {
   streambuf::swap(other);  // gives both writers their text back
   file_.swap(other.file_);
+  std::swap(requested_buffer_size_, other.requested_buffer_size_);
 }
 
 filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
@@ -288,7 +289,9 @@ filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
   file_options file_opts;
   file_opts.flags = flags;
   file_opts.permissions = options.permissions;
-  file_opts.buffer_size = options.buffer_size;
+  file_opts.buffer_size = requested_buffer_size_ >= 0
+                              ? static_cast<std::size_t>(requested_buffer_size_)
+                              : options.buffer_size;
   file_opts.buffer_mode = options.buffer_mode;
   try {
     file opened(path, file_opts);
@@ -311,6 +314,11 @@ filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
     return nullptr;
   }
   set_policy(options.flush);
+  return this;
+}
+
+std::streambuf* filebuf::setbuf(char_type*, std::streamsize size) {
+  if (!is_open() && size >= 0) requested_buffer_size_ = size;
   return this;
 }
 

@@ -302,6 +302,28 @@ TEST(OfstreamTest, ParametersInAnyOrder) {
   EXPECT_EQ(st.st_mode & 0777, 0640u & ~mask);
 }
 
+TEST(OfstreamTest, PubsetbufBeforeOpenSetsTheBufferSize) {
+  temp_dir dir;
+  // The seed's fix for std::ofstream, unchanged: a 1 MiB buffer.
+  static char memory[1 << 20];
+  fastout::ofstream big;
+  big.rdbuf()->pubsetbuf(memory, sizeof memory);
+  big.open(dir.file("big"));
+  EXPECT_EQ(big.rdbuf()->writer().buffer_capacity(), sizeof memory);
+  big << "text";
+  EXPECT_EQ(std::string(big.rdbuf()->writer().buffer_begin(), 4), "text");  // its own memory
+  // After open() it does nothing, as with libstdc++.
+  big.rdbuf()->pubsetbuf(nullptr, 0);
+  EXPECT_EQ(big.rdbuf()->writer().buffer_capacity(), sizeof memory);
+  // (nullptr, 0) before open(): unbuffered.
+  fastout::ofstream unbuffered;
+  unbuffered.rdbuf()->pubsetbuf(nullptr, 0);
+  unbuffered.open(dir.file("unbuffered"));
+  EXPECT_EQ(unbuffered.rdbuf()->writer().buffer_capacity(), 0u);
+  unbuffered << "at once";
+  EXPECT_EQ(read_file(dir.file("unbuffered")), "at once");
+}
+
 // The open modes of std::ofstream, against libstdc++'s own: the same file
 // afterwards, the same success or failure.
 TEST(OfstreamTest, OpenModesAsStdOfstream) {

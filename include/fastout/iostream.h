@@ -154,8 +154,15 @@ class FASTOUT_API filebuf : public streambuf {
   /// file is closed either way; error() says why).
   filebuf* close();
 
+ protected:
+  /// pubsetbuf() before open(), as with std::filebuf: (nullptr, 0) makes
+  /// the next open() unbuffered, and (p, n) gives it an n-byte buffer --
+  /// of its own: the memory at p is not used. After open() it does nothing.
+  std::streambuf* setbuf(char_type* buffer, std::streamsize size) override;
+
  private:
   file file_;
+  std::streamsize requested_buffer_size_ = -1;  // from setbuf(); -1: none
 };
 
 namespace detail {
