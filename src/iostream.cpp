@@ -456,10 +456,10 @@ std::FILE* open_cookie(file& writer) {
 
 }  // namespace
 
-bool sync_with_stdio(bool sync, flush_policy policy) {
+bool sync_with_stdio(bool on, flush_policy policy) {
   stdio_sync& s = sync_state;
   const bool was_synced = s.synced;
-  if (sync) {
+  if (on) {
     file& out = standard_output();
     file& err = standard_error();
     if (s.out == nullptr) {

@@ -258,7 +258,7 @@ inline void swap(ofstream& a, ofstream& b) { a.swap(b); }
 
 /// Keeps standard output in order between fastout, printf and std::cout.
 ///
-/// With `sync` true, std::cout writes into fastout::standard_output()
+/// With `on` true, std::cout writes into fastout::standard_output()
 /// through a fastout::streambuf with `policy`, and std::cerr and std::clog
 /// into fastout::standard_error(); C's stdout and stderr become stdio
 /// streams that hand every call to the same writers (a fopencookie()
@@ -269,13 +269,13 @@ inline void swap(ofstream& a, ofstream& b) { a.swap(b); }
 /// would flush it before reading stdin). What stdio and std::cout held
 /// before is flushed first.
 ///
-/// With `sync` false, the original streams come back, after fastout's
+/// With `on` false, the original streams come back, after fastout's
 /// writers are flushed (throws std::system_error if that fails). Returns
 /// whether they were synced before. Call it from one thread, before others
 /// use these streams, and after std::ios::sync_with_stdio(false) if the
 /// program calls that. Code that kept the old `stdout` pointer, wide
 /// streams, and write(1, ...) are not affected. docs/iostream.md has more.
-FASTOUT_API bool sync_with_stdio(bool sync = true, flush_policy policy = flush_policy::standard);
+FASTOUT_API bool sync_with_stdio(bool on = true, flush_policy policy = flush_policy::standard);
 
 }  // namespace fastout
 
