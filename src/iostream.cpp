@@ -181,7 +181,9 @@ streambuf::pos_type streambuf::seekoff(off_type offset, std::ios_base::seekdir w
     if (position < 0) return failed;
     return pos_type(off_type(position) + off_type(writer_->bytes_pending()));
   }
-  int whence = way == std::ios_base::beg ? SEEK_SET : way == std::ios_base::end ? SEEK_END : SEEK_CUR;
+  const int whence = way == std::ios_base::beg   ? SEEK_SET
+                     : way == std::ios_base::end ? SEEK_END
+                                                 : SEEK_CUR;
   try {
     if (lent_begin_ != nullptr) give_back(*writer_);
     writer_->flush();  // what is buffered belongs where it was written

@@ -62,8 +62,12 @@ void write_everything(std::ostream& out, int seed) {
       case 11: out.put('p').write("written", 7); break;
       case 12: out << std::setw(20) << std::right << "right" << std::setw(0); break;
       case 13: out << std::showpos << i << std::noshowpos << std::endl; break;
-      case 14: out << std::flush << std::uppercase << std::hex << 255 << std::nouppercase << std::dec; break;
-      case 15: out << std::numeric_limits<double>::max() << std::numeric_limits<long long>::min(); break;
+      case 14:
+        out << std::flush << std::uppercase << std::hex << 255 << std::nouppercase << std::dec;
+        break;
+      case 15:
+        out << std::numeric_limits<double>::max() << std::numeric_limits<long long>::min();
+        break;
     }
   }
   out << std::setfill(' ');

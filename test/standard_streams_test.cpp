@@ -58,8 +58,9 @@ struct helper_result {
 helper_result run_helper(const std::vector<std::string>& args, const helper_setup& setup = {}) {
   temp_dir dir;
   const std::string out_path = dir.file("out"), err_path = dir.file("err");
-  int out = setup.stdout_fd >= 0 ? -1 : ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  int err = setup.stderr_fd >= 0 ? -1 : ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  const int create = O_WRONLY | O_CREAT | O_TRUNC;
+  int out = setup.stdout_fd >= 0 ? -1 : ::open(out_path.c_str(), create, 0600);
+  int err = setup.stderr_fd >= 0 ? -1 : ::open(err_path.c_str(), create, 0600);
   int null_in = ::open("/dev/null", O_RDONLY);
   std::vector<std::string> argv_strings = {FASTOUT_STANDARD_STREAMS_HELPER};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
@@ -135,7 +136,8 @@ struct terminal {
     std::string text;
     char chunk[256];
     ssize_t n;
-    while ((n = ::read(master, chunk, sizeof chunk)) > 0) text.append(chunk, static_cast<std::size_t>(n));
+    while ((n = ::read(master, chunk, sizeof chunk)) > 0)
+      text.append(chunk, static_cast<std::size_t>(n));
     ::fcntl(master, F_SETFL, flags);
     return text;
   }
@@ -314,8 +316,8 @@ helper_result run_into_pipe(const std::vector<std::string>& args, bool ignore_si
   setup.stdout_fd = fds[1];
   setup.ignore_sigpipe = ignore_sigpipe;
   if (lines_to_read < 0) ::close(fds[0]);
-  // The helper runs in a child while this thread reads: the helper blocks
-  // on the full pipe until the reader goes.
+  // A child process reads, as head does, while the helper runs: the helper
+  // blocks on the full pipe until the reader goes.
   helper_result result;
   std::fflush(nullptr);
   pid_t reader = -1;
@@ -330,7 +332,7 @@ helper_result run_into_pipe(const std::vector<std::string>& args, bool ignore_si
         text += c;
         if (c == '\n') ++seen;
       }
-      // What was read goes back through a file named by the parent.
+      // Whether the first line was "line 0" goes back as the exit status.
       ::_exit(text == "line 0\n" ? 0 : 1);
     }
     ::close(fds[0]);  // only the reader holds the read end now
@@ -340,7 +342,8 @@ helper_result run_into_pipe(const std::vector<std::string>& args, bool ignore_si
   if (reader > 0) {
     int status = 0;
     ::waitpid(reader, &status, 0);
-    if (read_back != nullptr) *read_back = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "line 0\n" : "?";
+    const bool first_line_read = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (read_back != nullptr) *read_back = first_line_read ? "line 0\n" : "?";
   }
   return result;
 }
