@@ -6,7 +6,7 @@
 // cursor keeps the buffer position in registers for the whole loop, where
 // file::put() would reload it after every byte. With --stats it tells on
 // standard error how many bytes it wrote and in how many write calls.
-#include <fastout/file.h>
+#include <fastout/standard_streams.h>
 
 #include <cstdio>
 #include <cstring>
@@ -21,8 +21,9 @@ char to_upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' 
 int main(int argc, char** argv) {
   bool show_stats = argc > 1 && std::strcmp(argv[1], "--stats") == 0;
   try {
-    // Fully buffered into a file or a pipe, line-buffered on a terminal.
-    fastout::file out = fastout::stdout_file();
+    // The process-wide writer on standard output: fully buffered into a
+    // file or a pipe, line-buffered on a terminal.
+    fastout::file& out = fastout::standard_output();
     static char input[1 << 16];
     std::size_t size;
     while ((size = std::fread(input, 1, sizeof input, stdin)) > 0) {
@@ -33,7 +34,7 @@ int main(int argc, char** argv) {
       std::perror("upper: reading standard input");
       return 1;
     }
-    out.close();
+    out.flush();  // the checked way: throws if anything could not be written
     if (show_stats) {
       fastout::file_stats stats = out.stats();
       std::fprintf(stderr, "upper: %llu bytes in %llu write call%s\n",

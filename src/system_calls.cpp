@@ -47,9 +47,9 @@ ssize_t real_getrandom(void* data, size_t size, unsigned flags) {
 #define FASTOUT_REAL_SYSTEM_CALLS                                                          \
   {                                                                                        \
     real_open, real_openat, ::write, ::writev, real_pwritev2, ::close, real_fstat,         \
-        real_fstatat, ::readlinkat, ::read, ::isatty, ::poll, ::fsync, ::fdatasync,        \
-        ::renameat, real_renameat2, ::linkat, ::unlinkat, ::fchmod, ::fchown, ::umask,     \
-        real_fallocate, real_ftruncate, real_getrandom,                                    \
+        real_fstatat, ::readlinkat, ::read, ::isatty, ::poll, ::lseek, ::fsync,            \
+        ::fdatasync, ::renameat, real_renameat2, ::linkat, ::unlinkat, ::fchmod, ::fchown, \
+        ::umask, real_fallocate, real_ftruncate, real_getrandom,                           \
   }
 
 const system_call_table real_system_calls = FASTOUT_REAL_SYSTEM_CALLS;

@@ -36,6 +36,9 @@ struct system_call_table {
   ssize_t (*read)(int fd, void* data, size_t size);  // /proc/self/status, for the umask
   int (*isatty)(int fd);
   int (*poll)(struct pollfd* fds, nfds_t count, int timeout_ms);
+  // Where the next write lands: the iostream adapter's tellp(), seekp() and
+  // std::ios::ate.
+  off_t (*lseek)(int fd, off_t offset, int whence);
   // Durability and putting files in place.
   int (*fsync)(int fd);
   int (*fdatasync)(int fd);

@@ -8,6 +8,7 @@
 // versions built on malloc/free (which ASan still watches), which can also
 // be told to refuse large requests, to make a buffer allocation fail.
 #include <fastout/file.h>
+#include <fastout/iostream.h>
 
 #include <gtest/gtest.h>
 
@@ -207,6 +208,31 @@ TEST(AllocationTest, NoAllocationOnDevNullOrThroughMovesAndDestruction) {
   }  // the destructor flushes and frees
   heap_counts after = snapshot();
   EXPECT_EQ(after.allocations - before.allocations, 0u);
+}
+
+// The iostream adapter has no buffer of its own: after open, `<<` of every
+// kind, std::endl and flushes, under both flush policies, allocate nothing.
+TEST(AllocationTest, NoAllocationPerInsertionThroughTheStreamAdapter) {
+  fastout_test::temp_dir dir;
+  for (fastout::flush_policy policy :
+       {fastout::flush_policy::standard, fastout::flush_policy::on_close}) {
+    for (std::size_t buffer : std::initializer_list<std::size_t>{0, 7, 4096,
+                                                                 fastout::default_buffer_size}) {
+      SCOPED_TRACE("buffer " + std::to_string(buffer));
+      fastout::ofstream out(dir.file("stream"), policy, fastout::buffer_size = buffer);
+      const std::string word = "word";
+      static const char large[20000] = {'L'};
+      heap_counts before = snapshot();
+      for (int i = 0; i < 2000; ++i) {
+        out << i << ',' << i * 0.25 << ',' << word << ", a C string" << std::endl;
+        out.put('p').write(large, i % 7 == 0 ? sizeof large : 10);
+        out << std::flush;
+      }
+      heap_counts after = snapshot();
+      EXPECT_TRUE(out.good());
+      EXPECT_EQ(after.allocations - before.allocations, 0u);
+    }
+  }
 }
 
 // Every print path, with argument types whose formatting by fmt does not

@@ -701,8 +701,11 @@ file output_file(detail::cstring_view path, const Params&... params) {
   return file(path, options);
 }
 
-/// A writer to standard output (fd 1, not owned), named "<stdout>". As with
-/// stdio, it is line-buffered on a terminal and fully buffered otherwise.
+/// A new writer to standard output (fd 1, not owned), named "<stdout>". As
+/// with stdio, it is line-buffered on a terminal and fully buffered
+/// otherwise. Each call makes a writer with a buffer of its own, which
+/// nothing flushes at exit; for the one process-wide writer that is, see
+/// standard_output() in <fastout/standard_streams.h>.
 FASTOUT_API file stdout_file(const file_options& options = {});
 /// A writer to standard error (fd 2, not owned), named "<stderr>".
 /// Unbuffered unless options say otherwise, as stdio's stderr.

@@ -34,7 +34,7 @@ struct bar_spec {
   bool needs_dontcache = false;
 };
 
-// The bars of issues 2 and 3. Later issues add theirs here.
+// The bars of issues 2, 3, 10 and 11. Later issues add theirs here.
 const bar_spec bar_specs[] = {
     {"W1", bar_kind::at_most_times, "fastout", "limit", 1.5},
     {"W1", bar_kind::faster_at_least, "fastout", "fprintf", 5, "limit"},
@@ -67,6 +67,14 @@ const bar_spec bar_specs[] = {
     // the fast durable mode beats a hand-written buffer plus fsync.
     {"W11", bar_kind::at_most_times, "fastout_replace", "fastout", 1.05},
     {"W12", bar_kind::faster_at_least, "fastout_durable", "limit_sync", 1.5, nullptr, true},
+    // Issue 10: iostreams and standard output.
+    {"W3", bar_kind::faster_at_least, "fastout_ostream_deferred", "ofstream_endl", 6,
+     "ofstream_1m"},
+    {"W3", bar_kind::at_most_times, "fastout_ostream_deferred", "ofstream_1m", 1.05},
+    {"W3", bar_kind::faster_at_least, "fastout", "ofstream_1m", 2},
+    {"W1", bar_kind::faster_at_least, "fastout_stdout", "stdout_printf", 5, "limit"},
+    {"W1", bar_kind::write_calls, "fastout_stdout", nullptr,
+     static_cast<double>(fastout::default_buffer_size)},
 };
 
 std::vector<std::string> split(const std::string& list) {

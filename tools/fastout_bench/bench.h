@@ -9,7 +9,8 @@
 //
 // A contender is three things (contenders.h): a name; a sink, the library it
 // writes with (sinks.h: stdio_sink, ofstream_sink, fmt_file_sink,
-// unbuffered_sink, limit_sink, fastout_sink, fastout_cursor_sink), opened with
+// unbuffered_sink, limit_sink, fastout_sink, fastout_cursor_sink,
+// fastout_ostream_sink, and the standard-output sinks), opened with
 // sink_options such as buffer_1m; and a row, a lambda `row(out, i)` that
 // writes row i in the contender's idiom through what the sink's out()
 // returns. Every contender runs the same loop, write_rows(): open, every row,
@@ -32,12 +33,10 @@
 // throwing. If the loop's state must stay in registers, out() returns a
 // cursor by value (limit_sink::cursor). Then its rows in each workload.
 // For instance: a C API sink whose out() is the C handle, its rows calling
-// fastout_putc() or fastout_printf() as stdio's call putc() and fprintf(); an
-// iostream adapter over fastout whose out() is a std::ostream&, which takes
-// ofstream's rows as they are; writers to standard output as sinks that point
-// fd 1 at the path for the run and put it back in close(). A sink honours
-// every field of sink_options its library can (sink_options::sync, which
-// W11 and W12 use, in every sink's close()).
+// fastout_putc() or fastout_printf() as stdio's call putc() and fprintf().
+// A sink honours every field of sink_options its library can
+// (sink_options::sync, which W11 and W12 use, in every sink's close();
+// deferred_flushes, the iostream adapter's flush policy).
 //
 // Adding a workload: a workload_xxx.cpp with its input (made with fixed seeds,
 // outside the timed region; none needed when options.list_only), an
@@ -127,6 +126,7 @@ std::string with_commas(std::uint64_t n);
 // The factories, one per workload (workload_*.cpp).
 workload make_lines(const workload_options& options);   // W1
 workload make_bytes(const workload_options& options);   // W2
+workload make_results(const workload_options& options); // W3
 workload make_echo(const workload_options& options);    // W4
 workload make_sweep(const workload_options& options);   // W5
 workload make_big(const workload_options& options);     // W10

@@ -2,12 +2,19 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <system_error>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#if defined(__GLIBCXX__)
+#include <ext/stdio_filebuf.h>
+#endif
 
 namespace fastout_bench {
 namespace {
@@ -240,6 +247,166 @@ void fastout_sink::close() {
 
 dontcache_support last_dontcache_support() noexcept {
   return static_cast<dontcache_support>(dontcache_seen.load());
+}
+
+// fastout's iostream adapter --------------------------------------------------
+
+fastout_ostream_sink::fastout_ostream_sink(const char* path, const sink_options& options)
+    : path_(path) {
+  fastout::stream_options stream;
+  if (options.buffer_size > 0) stream.buffer_size = options.buffer_size;
+  stream.flush = options.deferred_flushes ? fastout::flush_policy::on_close
+                                          : fastout::flush_policy::standard;
+  out_.open(path, std::ios::binary | std::ios::trunc, stream);
+  if (!out_.is_open()) throw std::runtime_error(out_.error_message());
+}
+
+void fastout_ostream_sink::close() {
+  bool failed = !out_.good();
+  out_.close();
+  if (failed || out_.fail())
+    throw std::runtime_error("cannot write (fastout::ofstream) \"" + std::string(path_) +
+                             "\": " + out_.error_message());
+}
+
+// Standard output -----------------------------------------------------------
+
+namespace {
+// stdio's stdout buffer while fd 1 is redirected. It outlives every run:
+// stdout keeps using it for the driver's own text afterwards.
+char stdout_buffer[BUFSIZ];
+}  // namespace
+
+stdout_redirect::stdout_redirect(const char* path) : path_(path) {
+  std::fflush(stdout);  // the driver's own text goes to its own stdout
+  int fd = open_fd(path);
+  saved_ = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 10);
+  if (saved_ < 0 || ::dup2(fd, STDOUT_FILENO) < 0) {
+    int error = errno;
+    ::close(fd);
+    if (saved_ >= 0) ::close(saved_);
+    saved_ = -1;
+    errno = error;
+    throw_errno("redirect standard output to", path);
+  }
+  ::close(fd);
+  // glibc's choice for a program whose stdout is this file
+  // (_IO_file_doallocate): st_blksize bytes, or BUFSIZ if that is larger.
+  struct stat st;
+  std::size_t size = BUFSIZ;
+  if (::fstat(STDOUT_FILENO, &st) == 0 && st.st_blksize > 0 &&
+      static_cast<std::size_t>(st.st_blksize) < size)
+    size = static_cast<std::size_t>(st.st_blksize);
+  std::setvbuf(stdout, stdout_buffer, _IOFBF, size);
+}
+
+stdout_redirect::~stdout_redirect() {
+  if (saved_ < 0) return;
+  std::fflush(stdout);
+  std::clearerr(stdout);
+  ::dup2(saved_, STDOUT_FILENO);
+  ::close(saved_);
+  std::setvbuf(stdout, nullptr, ::isatty(STDOUT_FILENO) == 1 ? _IOLBF : _IOFBF, 0);
+}
+
+void stdout_redirect::restore() {
+  int saved = saved_;
+  saved_ = -1;
+  int result = ::dup2(saved, STDOUT_FILENO);
+  int error = errno;
+  ::close(saved);
+  std::setvbuf(stdout, nullptr, ::isatty(STDOUT_FILENO) == 1 ? _IOLBF : _IOFBF, 0);
+  if (result < 0) {
+    errno = error;
+    throw_errno("restore standard output after", path_);
+  }
+}
+
+stdout_stdio_sink::stdout_stdio_sink(const char* path, const sink_options&)
+    : redirect_(path), path_(path) {}
+
+void stdout_stdio_sink::close() {
+  bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+  std::clearerr(stdout);
+  redirect_.restore();
+  if (failed) throw_failure("write (stdout)", path_);
+}
+
+cout_sink::cout_sink(const char* path, const sink_options&) : redirect_(path), path_(path) {}
+
+std::ostream& cout_sink::out() noexcept { return std::cout; }
+
+void cout_sink::close() {
+  bool failed = !std::cout.flush().good() || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+  std::cout.clear();
+  std::clearerr(stdout);
+  redirect_.restore();
+  if (failed) throw_failure("write (std::cout)", path_);
+}
+
+#if defined(__GLIBCXX__)
+cout_unsynced_sink::cout_unsynced_sink(const char* path, const sink_options&)
+    : redirect_(path), path_(path) {
+  std::cout.flush();
+  buffer_.reset(new __gnu_cxx::stdio_filebuf<char>(stdout, std::ios::out));
+  saved_ = std::cout.rdbuf(buffer_.get());
+}
+
+cout_unsynced_sink::~cout_unsynced_sink() {
+  if (saved_ != nullptr) std::cout.rdbuf(saved_);
+}
+
+std::ostream& cout_unsynced_sink::out() noexcept { return std::cout; }
+
+void cout_unsynced_sink::close() {
+  bool failed = !std::cout.flush().good();
+  std::cout.rdbuf(saved_);  // also clears cout's state
+  saved_ = nullptr;
+  buffer_.reset();
+  redirect_.restore();
+  if (failed) throw_failure("write (std::cout, unsynced)", path_);
+}
+#endif
+
+fastout_stdout_sink::fastout_stdout_sink(const char* path, const sink_options& options)
+    : redirect_(path) {
+  fastout::file_options chosen;
+  if (options.buffer_size > 0) chosen.buffer_size = options.buffer_size;
+  fastout::set_standard_output_options(chosen);  // automatic: fully buffered, on a file
+}
+
+void fastout_stdout_sink::close() {
+  fastout::standard_output().flush();
+  redirect_.restore();
+}
+
+fastout_synced_sink::fastout_synced_sink(const char* path, const sink_options& options)
+    : redirect_(path), path_(path) {
+  fastout::set_standard_output_options({});
+  fastout::sync_with_stdio(true, options.deferred_flushes ? fastout::flush_policy::on_close
+                                                          : fastout::flush_policy::standard);
+  synced_ = true;
+}
+
+fastout_synced_sink::~fastout_synced_sink() {
+  if (!synced_) return;
+  try {
+    fastout::sync_with_stdio(false);
+  } catch (const std::exception&) {
+    // A run that failed already reported why.
+  }
+}
+
+std::ostream& fastout_synced_sink::out() noexcept { return std::cout; }
+
+void fastout_synced_sink::close() {
+  bool failed = !std::cout.flush().good() || std::ferror(stdout) != 0;
+  std::clearerr(stdout);  // the stdio stream in fastout's stead, used again next run
+  synced_ = false;
+  fastout::sync_with_stdio(false);  // flushes fastout's writer; throws if it cannot
+  std::cout.clear();
+  redirect_.restore();
+  if (failed) throw_failure("write (std::cout or printf through fastout)", path_);
 }
 
 }  // namespace fastout_bench

@@ -22,6 +22,11 @@
 //
 // `path` must outlive the sink. A sink's out() is called once per run, and
 // what it returns lives until the loop is done, before close().
+//
+// The standard-output sinks (stdout_redirect and below) point the driver's
+// own fd 1 at the path for the run, so that printf, std::cout and
+// fastout::standard_output() write as they do in a program whose output is
+// redirected to a file.
 #ifndef FASTOUT_BENCH_SINKS_H_
 #define FASTOUT_BENCH_SINKS_H_
 
@@ -31,11 +36,14 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <ostream>
 #include <string>
 
 // fastout first: its fmt_compat.h keeps GCC 12 from a false -Warray-bounds
 // inside {fmt} 12, which would otherwise reach the compiled double writer.
 #include <fastout/file.h>
+#include <fastout/iostream.h>
+#include <fastout/standard_streams.h>
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -64,11 +72,20 @@ struct sink_options {
   fastout::open_mode fastout_mode = fastout::open_mode::truncate;
   fastout::page_cache fastout_cache = fastout::page_cache::keep;
   std::uint64_t fastout_preallocate = 0;
+  /// For fastout's iostream adapter: fastout::flush_policy::on_close, so
+  /// that std::endl and std::flush do not write.
+  bool deferred_flushes = false;
 };
 
 /// A 1 MiB buffer: the limit's own, and the one the `_1m` contenders give
 /// their library.
 inline constexpr sink_options buffer_1m{std::size_t{1} << 20};
+/// The iostream adapter with fastout::flush_policy::on_close.
+inline constexpr sink_options deferred_flushes = [] {
+  sink_options options;
+  options.deferred_flushes = true;
+  return options;
+}();
 /// A 256 KiB buffer, fastout's default: the `_256k` stdio contenders set it
 /// with setvbuf(), and `limit_256k` is the hand-written limit with it. Where
 /// a core's L2 cache holds 1 MiB or less, the 1 MiB buffer and the
@@ -304,6 +321,133 @@ class fastout_cursor_sink : public fastout_sink {
   using fastout_sink::fastout_sink;
 
   fastout::cursor out() noexcept { return file_.make_cursor(); }
+};
+
+
+/// fastout's iostream adapter: a fastout::ofstream(path), with
+/// fastout::buffer_size if options.buffer_size is not 0 and
+/// flush_policy::on_close if options.deferred_flushes. out() is the stream,
+/// so ofstream's rows serve it as they are. close() throws, with the
+/// stream's error_message(), if the stream failed.
+class fastout_ostream_sink {
+ public:
+  fastout_ostream_sink(const char* path, const sink_options& options);
+
+  fastout::ofstream& out() noexcept { return out_; }
+  void close();
+
+ private:
+  fastout::ofstream out_;
+  const char* path_;
+};
+
+// ------------------------------------------------------- standard output
+
+/// Points fd 1 at `path` for one run, as a shell's `> path` does for a
+/// program, and puts the driver's own standard output back in restore() or
+/// the destructor. stdio's stdout is given what glibc gives a program whose
+/// stdout is that file: full buffering, with st_blksize bytes (BUFSIZ at
+/// most), in a buffer of the driver's; restore() puts back line buffering
+/// if fd 1 is a terminal. The driver's own text must be flushed first (the
+/// measuring loop does).
+class stdout_redirect {
+ public:
+  explicit stdout_redirect(const char* path);
+  ~stdout_redirect();
+  stdout_redirect(const stdout_redirect&) = delete;
+  stdout_redirect& operator=(const stdout_redirect&) = delete;
+
+  /// Puts the driver's own fd 1 back; throws if it cannot.
+  void restore();
+
+ private:
+  int saved_ = -1;  // the driver's own fd 1
+  const char* path_;
+};
+
+/// C's stdout redirected to the file: out() is stdout, for printf and
+/// putchar_unlocked rows. close() flushes it and throws if stdio saw an
+/// error.
+class stdout_stdio_sink {
+ public:
+  stdout_stdio_sink(const char* path, const sink_options& options);
+
+  std::FILE* out() const noexcept { return stdout; }
+  void close();
+
+ private:
+  stdout_redirect redirect_;
+  const char* path_;
+};
+
+/// std::cout redirected to the file, synced with stdio as it is by default:
+/// libstdc++ hands every insertion to stdio's stdout. out() is std::cout.
+class cout_sink {
+ public:
+  cout_sink(const char* path, const sink_options& options);
+
+  std::ostream& out() noexcept;
+  void close();
+
+ private:
+  stdout_redirect redirect_;
+  const char* path_;
+};
+
+#if defined(__GLIBCXX__)
+/// std::cout as std::ios::sync_with_stdio(false) makes it in libstdc++: a
+/// __gnu_cxx::stdio_filebuf<char> on stdout's descriptor with a BUFSIZ
+/// buffer of its own, which is what that call installs. It is installed
+/// with cout.rdbuf() for the run and removed after it, because
+/// sync_with_stdio(false) cannot be undone in a process that goes on to run
+/// the synced contenders. out() is std::cout.
+class cout_unsynced_sink {
+ public:
+  cout_unsynced_sink(const char* path, const sink_options& options);
+  ~cout_unsynced_sink();
+
+  std::ostream& out() noexcept;
+  void close();
+
+ private:
+  stdout_redirect redirect_;
+  std::unique_ptr<std::streambuf> buffer_;
+  std::streambuf* saved_ = nullptr;  // cout's own stream buffer
+  const char* path_;
+};
+#endif
+
+/// fastout::standard_output() on the redirected fd 1, with the buffering it
+/// would choose at the start of a program whose stdout is that file
+/// (set_standard_output_options()). out() is the writer. close() flushes it,
+/// throwing what it throws.
+class fastout_stdout_sink {
+ public:
+  fastout_stdout_sink(const char* path, const sink_options& options);
+
+  fastout::file& out() noexcept { return fastout::standard_output(); }
+  void close();
+
+ private:
+  stdout_redirect redirect_;
+};
+
+/// std::cout and printf after fastout::sync_with_stdio(): both write into
+/// fastout::standard_output(), on the redirected fd 1. out() is std::cout;
+/// a printf row ignores it. close() undoes the sync (which flushes) and
+/// throws if fastout's writer or std::cout failed.
+class fastout_synced_sink {
+ public:
+  fastout_synced_sink(const char* path, const sink_options& options);
+  ~fastout_synced_sink();
+
+  std::ostream& out() noexcept;
+  void close();
+
+ private:
+  stdout_redirect redirect_;
+  bool synced_ = false;
+  const char* path_;
 };
 
 }  // namespace fastout_bench

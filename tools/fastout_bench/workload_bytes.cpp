@@ -1,6 +1,9 @@
 // W2 `bytes`: 256 MiB (32 MiB with --quick) written one byte at a time.
 // W4 `echo`: 1 MiB written one char at a time, which is small enough for the
-// slow contenders too, including one write() per char.
+// slow contenders too, including one write() per char; and as an echo
+// writes it, to standard output redirected to the file: GNU echo's
+// putchar() (coreutils makes it putchar_unlocked()) into stdio's stdout,
+// and examples/echo.cpp's put() into fastout::standard_output().
 //
 // Byte i of the output is pattern[i & 63]: cheap to produce, the same for
 // every contender, and not something a compiler can turn into a memset.
@@ -88,9 +91,19 @@ workload make_echo(const workload_options&) {
   workload w;
   w.id = "W4";
   w.name = "echo";
-  w.summary = "1 MiB, one char at a time";
+  w.summary = "1 MiB, one char at a time; to stdout as GNU echo and examples/echo.cpp write";
   w.bytes = input->count;
   w.contenders = without(bytes_contenders(input), {"limit_256k"});
+  // echo's code paths: each char of an argument put on standard output.
+  const char* const pattern = input->pattern;
+  contender_list c(input, input->count);
+  c.add<stdout_stdio_sink>("stdout_putchar_unlocked", [pattern](std::FILE*, std::size_t i) {
+    putchar_unlocked(pattern[i & 63]);
+  });
+  c.add<fastout_stdout_sink>("fastout_stdout", [pattern](fastout::file& out, std::size_t i) {
+    out.put(pattern[i & 63]);
+  });
+  for (auto& echo : c.take()) w.contenders.push_back(std::move(echo));
   return w;
 }
 

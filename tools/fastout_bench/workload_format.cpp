@@ -91,7 +91,8 @@ std::vector<contender> lines_contenders(const std::shared_ptr<const lines_input>
 }
 
 // ---------------------------------------------------------------------------
-// W6 `ints`: int64 values spread over the whole range, one per line, "{}\n".
+// W6 `ints`: int64 values spread over the whole range, one per line, "{}\n",
+// to a file each contender opens, and to standard output redirected to it.
 
 struct ints_input {
   std::vector<std::int64_t> values;
@@ -122,6 +123,19 @@ std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& 
     out.print(FMT_COMPILE("{}\n"), values[i]);
   });
   c.add<fastout_sink>("fastout_shift", shift);
+
+  // Standard output, redirected to the file as by `> file`: printf,
+  // std::cout synced with stdio (the default) and not, std::cout and printf
+  // through fastout::sync_with_stdio(), and fastout::standard_output().
+  auto printf_row = [values](auto&, std::size_t i) { std::printf("%" PRId64 "\n", values[i]); };
+  c.add<stdout_stdio_sink>("stdout_printf", printf_row);
+  c.add<cout_sink>("cout", shift);
+#if defined(__GLIBCXX__)
+  c.add<cout_unsynced_sink>("cout_unsynced", shift);
+#endif
+  c.add<fastout_synced_sink>("cout_fastout", shift);
+  c.add<fastout_synced_sink>("stdout_printf_fastout", printf_row);
+  c.add<fastout_stdout_sink>("fastout_stdout", shift);
   return c.take();
 }
 

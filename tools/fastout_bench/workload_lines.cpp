@@ -1,9 +1,13 @@
 // W1 `lines`: 1,000,000 lines of "test data\n", each contender writing them
-// its own idiomatic way. W5 `sweep`: the same output from fastout with every
+// its own idiomatic way, to a file it opens or to standard output
+// redirected to the file (stdout_printf, cout, cout_unsynced, cout_fastout,
+// stdout_printf_fastout, fastout_stdout). W5 `sweep`: the same output from fastout with every
 // buffer size from 1 KiB to 8 MiB, beside W1's buffered contenders.
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -75,8 +79,25 @@ std::vector<contender> lines_contenders(const std::shared_ptr<const lines_input>
   c.add<limit_sink>("limit", whole_line);
   c.add<limit_sink>("limit_256k", whole_line, buffer_256k);
   c.add<fastout_sink>("fastout", fastout_line(text));
+
+  // Standard output, redirected to the file as by `> file`.
+  auto cout_line = [&text_string](std::ostream& out, std::size_t) { out << text_string << '\n'; };
+  auto printf_line = [text_c](auto&, std::size_t) { std::printf("%s\n", text_c); };
+  c.add<stdout_stdio_sink>("stdout_printf", printf_line);
+  c.add<cout_sink>("cout", cout_line);
+#if defined(__GLIBCXX__)
+  c.add<cout_unsynced_sink>("cout_unsynced", cout_line);
+#endif
+  c.add<fastout_synced_sink>("cout_fastout", cout_line);
+  c.add<fastout_synced_sink>("stdout_printf_fastout", printf_line);
+  c.add<fastout_stdout_sink>("fastout_stdout", fastout_line(text));
   return c.take();
 }
+
+// W1's contenders that write to standard output.
+const std::initializer_list<const char*> stdout_contenders = {
+    "stdout_printf", "cout", "cout_unsynced", "cout_fastout", "stdout_printf_fastout",
+    "fastout_stdout"};
 
 // "1k", "256k", "8m".
 std::string size_name(std::size_t bytes) {
@@ -114,6 +135,7 @@ workload make_sweep(const workload_options&) {
   // plot's reference lines were measured side by side with it. The two that
   // make a system call per line take 150 times as long: they are in W1.
   w.contenders = without(lines_contenders(input), {"ofstream_endl", "write_per_call", "fastout"});
+  w.contenders = without(std::move(w.contenders), stdout_contenders);
   contender_list c(input, input->count);
   for (std::size_t size = 1024; size <= (std::size_t{8} << 20); size *= 2)
     c.add<fastout_sink>("fastout_" + size_name(size), fastout_line(input->text),

@@ -1,0 +1,53 @@
+// fastout's standard output and standard error: one process-wide writer for
+// each, flushed when the process exits normally, as stdio's stdout and
+// stderr are.
+//
+//   auto& out = fastout::standard_output();
+//   out.print("{} items\n", count);   // goes out when the buffer fills, or at exit
+//
+// docs/guide.md ("Standard output and error") has the rules: buffering, what
+// happens at exit and on a write error, SIGPIPE, and the order of this
+// output relative to printf and std::cout (fastout::sync_with_stdio() in
+// <fastout/iostream.h> keeps them in order).
+#ifndef FASTOUT_STANDARD_STREAMS_H_
+#define FASTOUT_STANDARD_STREAMS_H_
+
+#include <fastout/file.h>
+
+#if __cplusplus >= 201703L
+
+namespace fastout {
+
+/// The process-wide writer to standard output (fd 1), named "<stdout>".
+///
+/// Made at the first call, with a buffer of default_buffer_size; as stdio's
+/// stdout, it is line-buffered on a terminal and fully buffered on a pipe or
+/// a file. Every call returns the same writer, so that every part of a
+/// program writes into one buffer, in order. It is flushed when the process
+/// exits normally (return from main(), exit()); an error met then is
+/// reported through the error handler and makes the exit status nonzero if
+/// it was 0 (see docs/guide.md). It is a writer like any other: for one
+/// thread at a time, and its errors are thrown and sticky. Throws
+/// std::system_error (ENOMEM) if its buffer cannot be allocated.
+FASTOUT_API file& standard_output();
+
+/// The process-wide writer to standard error (fd 2), named "<stderr>": as
+/// stdio's stderr, unbuffered, so that every call goes out at once. Flushed
+/// and checked at exit as standard_output() is.
+FASTOUT_API file& standard_error();
+
+/// Chooses how standard_output() buffers from now on, as setvbuf() does for
+/// stdout: `options.buffer_size` and `options.buffer_mode` (automatic looks
+/// at what fd 1 is now); the other fields do not apply to a descriptor that
+/// is already open. The writer stays the same object: references to it stay
+/// valid. What it holds is flushed first; throws std::system_error if that
+/// fails (the writer is then unchanged) or if the new buffer cannot be
+/// allocated.
+FASTOUT_API void set_standard_output_options(const file_options& options);
+/// The same for standard_error().
+FASTOUT_API void set_standard_error_options(const file_options& options);
+
+}  // namespace fastout
+
+#endif  // C++17
+#endif  // FASTOUT_STANDARD_STREAMS_H_

@@ -1,0 +1,506 @@
+// The iostream adapter (include/fastout/iostream.h): a std::streambuf whose
+// put area is a fastout writer's free space, an ofstream over it, and
+// sync_with_stdio(). It reaches the writer only through the writer's
+// internal interface (file.h): lend(), take_back(), end_call().
+#include <fastout/iostream.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <new>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fastout/standard_streams.h>
+
+#include "system_calls_internal.h"
+
+namespace fastout {
+
+// ------------------------------------------------------------- streambuf
+
+streambuf::~streambuf() { release(); }
+
+std::error_code streambuf::error() const noexcept {
+  if (error_) return error_;
+  return writer_ != nullptr ? writer_->error() : std::error_code();
+}
+
+std::string streambuf::error_message() const {
+  if (error_) return error_message_;
+  if (writer_ != nullptr && writer_->error())
+    return "cannot write to \"" + writer_->path() + "\": " + writer_->error().message();
+  return {};
+}
+
+void streambuf::record(const std::system_error& e) noexcept { record(e.code(), e.what()); }
+
+void streambuf::record(std::error_code code, const char* message) noexcept {
+  if (error_) return;  // the first failure is the one that explains the others
+  error_ = code;
+  try {
+    error_message_ = message;
+  } catch (const std::bad_alloc&) {
+    error_message_.clear();
+  }
+}
+
+void streambuf::clear_error() noexcept {
+  error_ = {};
+  error_message_.clear();
+}
+
+void streambuf::swap(streambuf& other) noexcept {
+  release();
+  other.release();
+  std::swap(policy_, other.policy_);
+  std::swap(error_, other.error_);
+  error_message_.swap(other.error_message_);
+}
+
+// The lent space is [lent_begin_, epptr()), and the text written into it is
+// [lent_begin_, pptr()).
+std::size_t streambuf::bytes_held() const noexcept {
+  return lent_begin_ != nullptr ? static_cast<std::size_t>(pptr() - lent_begin_) : 0;
+}
+
+void streambuf::give_back(file& writer) {
+  char* begin = lent_begin_;
+  char* end = pptr();
+  lent_begin_ = nullptr;
+  setp(nullptr, nullptr);
+  writer.take_back(end);
+  writer.end_call(begin);  // the line rule, for the text given back
+}
+
+void streambuf::release() noexcept {
+  if (lent_begin_ == nullptr) return;
+  try {
+    give_back(*writer_);
+  } catch (const std::system_error& e) {
+    record(e);  // and the writer keeps it as its sticky error
+  }
+}
+
+// Lends the writer's free space to the put area, where sputc() and `<<`
+// fill it inline. Only a fully buffered writer lends: on a line-buffered
+// one every call must go through the writer's line rule, and an unbuffered
+// one has no space. Called right after a call on the writer succeeded, so
+// the writer is open and well.
+void streambuf::borrow() noexcept {
+  file& writer = *writer_;
+  if (writer.line_buffered() || writer.buffer_capacity() == 0) return;
+  if (writer.hot_state().pos == writer.buffer_end()) return;  // full: the next call flushes
+  try {
+    char* begin = writer.lend(this).pos;
+    lent_begin_ = begin;
+    setp(begin, writer.buffer_end());
+  } catch (const std::system_error&) {
+    // Lent to a cursor (EBUSY): the next call goes to the writer, and fails.
+  }
+}
+
+// pbump() takes an int; a put area can be larger.
+void streambuf::advance(std::size_t size) noexcept {
+  while (size > 0) {
+    const std::size_t step = size < static_cast<std::size_t>(INT_MAX) ? size : INT_MAX;
+    pbump(static_cast<int>(step));
+    size -= step;
+  }
+}
+
+streambuf::int_type streambuf::overflow(int_type c) {
+  if (writer_ == nullptr) return traits_type::eof();
+  try {
+    if (lent_begin_ != nullptr) give_back(*writer_);
+    if (traits_type::eq_int_type(c, traits_type::eof())) {
+      // The text is with the writer; to tell whether it is well, ask it.
+      writer_->write(nullptr, 0);  // throws if the writer is closed or has failed
+      return traits_type::not_eof(c);
+    }
+    writer_->put(traits_type::to_char_type(c));
+    borrow();
+    return c;
+  } catch (const std::system_error& e) {
+    record(e);
+    return traits_type::eof();
+  }
+}
+
+std::streamsize streambuf::xsputn(const char_type* data, std::streamsize size) {
+  if (size <= 0) return 0;
+  const auto length = static_cast<std::size_t>(size);
+  if (length <= static_cast<std::size_t>(epptr() - pptr())) {
+    std::memcpy(pptr(), data, length);
+    advance(length);
+    return size;
+  }
+  if (writer_ == nullptr) return 0;
+  try {
+    if (lent_begin_ != nullptr) give_back(*writer_);
+    // The writer's own write(): a piece as large as the buffer goes out in
+    // one writev() with what is buffered, uncopied.
+    writer_->write(data, length);
+    borrow();
+    return size;
+  } catch (const std::system_error& e) {
+    record(e);
+    return 0;
+  }
+}
+
+int streambuf::sync() {
+  if (writer_ == nullptr) return -1;
+  if (policy_ == flush_policy::on_close) {
+    // Nothing to send; the text stays lent. A writer that has failed still
+    // fails the flush, so the stream learns of it.
+    return writer_->error() ? -1 : 0;
+  }
+  try {
+    if (lent_begin_ != nullptr) give_back(*writer_);
+    writer_->flush();
+    return 0;
+  } catch (const std::system_error& e) {
+    record(e);
+    return -1;
+  }
+}
+
+streambuf::pos_type streambuf::seekoff(off_type offset, std::ios_base::seekdir way,
+                                       std::ios_base::openmode which) {
+  const pos_type failed = pos_type(off_type(-1));
+  if (writer_ == nullptr || !writer_->is_open() || (which & std::ios_base::out) == 0) return failed;
+  const int fd = writer_->descriptor();
+  if (way == std::ios_base::cur && offset == 0) {
+    // tellp(): where the next byte will land, as libstdc++'s filebuf says
+    // it: the file position plus what is buffered, without writing.
+    off_t position = detail::system_calls.lseek(fd, 0, SEEK_CUR);
+    if (position < 0) return failed;
+    return pos_type(off_type(position) + off_type(writer_->bytes_pending()));
+  }
+  const int whence = way == std::ios_base::beg   ? SEEK_SET
+                     : way == std::ios_base::end ? SEEK_END
+                                                 : SEEK_CUR;
+  try {
+    if (lent_begin_ != nullptr) give_back(*writer_);
+    writer_->flush();  // what is buffered belongs where it was written
+  } catch (const std::system_error& e) {
+    record(e);
+    return failed;
+  }
+  off_t position = detail::system_calls.lseek(fd, static_cast<off_t>(offset), whence);
+  if (position < 0) return failed;
+  return pos_type(off_type(position));
+}
+
+streambuf::pos_type streambuf::seekpos(pos_type position, std::ios_base::openmode which) {
+  return seekoff(off_type(position), std::ios_base::beg, which);
+}
+
+// ------------------------------------------------------------- filebuf
+
+namespace {
+
+// libstdc++'s table (basic_file_stdio.cc, fopen_mode()) with fopen()'s
+// meaning of each mode, as fastout::file's {fmt}-style flags; -1 for a mode
+// std::filebuf refuses or cannot write with ("r").
+int open_flags(std::ios_base::openmode mode) {
+  using std::ios_base;
+  const ios_base::openmode in = ios_base::in, out = ios_base::out, trunc = ios_base::trunc,
+                           app = ios_base::app;
+  int flags = -1;
+  const ios_base::openmode m = mode & (in | out | trunc | app);
+  if (m == out || m == (out | trunc)) {
+    flags = file::WRONLY | file::CREATE | file::TRUNC;  // "w"
+  } else if (m == (out | app) || m == app) {
+    flags = file::WRONLY | file::CREATE | file::APPEND;  // "a"
+  } else if (m == (in | out)) {
+    flags = file::RDWR;  // "r+": the file must exist, and be readable
+  } else if (m == (in | out | trunc)) {
+    flags = file::RDWR | file::CREATE | file::TRUNC;  // "w+"
+  } else if (m == (in | out | app) || m == (in | app)) {
+    flags = file::RDWR | file::CREATE | file::APPEND;  // "a+"
+  }
+#ifdef __cpp_lib_ios_noreplace
+  if ((mode & ios_base::noreplace) != 0) {
+    // "wx" and "w+x": only with truncating modes.
+    if (flags == -1 || (flags & file::TRUNC) == 0) return -1;
+    flags = (flags & ~file::TRUNC) | file::EXCL;
+  }
+#endif
+  return flags;
+}
+
+std::string describe_mode(std::ios_base::openmode mode) {
+  std::string text;
+  const std::pair<std::ios_base::openmode, const char*> names[] = {
+      {std::ios_base::in, "in"},   {std::ios_base::out, "out"},
+      {std::ios_base::trunc, "trunc"}, {std::ios_base::app, "app"},
+      {std::ios_base::ate, "ate"}, {std::ios_base::binary, "binary"},
+  };
+  for (const auto& [bit, name] : names) {
+    if ((mode & bit) == 0) continue;
+    if (!text.empty()) text += '|';
+    text += name;
+  }
+  return text.empty() ? "none" : text;
+}
+
+std::string quoted(const char* path) { return std::string("\"") + path + "\""; }
+
+}  // namespace
+
+filebuf::~filebuf() {
+  // The writer's destructor closes the file and reports what it lost; the
+  // lent text goes back to it first.
+  release();
+}
+
+filebuf::filebuf(filebuf&& other) noexcept : streambuf(other.policy()) {
+  set_writer(&file_);
+  swap(other);
+}
+
+filebuf& filebuf::operator=(filebuf&& other) noexcept {
+  filebuf old(std::move(other));
+  swap(old);
+  return *this;
+}
+
+void filebuf::swap(filebuf& other) noexcept {
+  streambuf::swap(other);  // gives both writers their text back
+  file_.swap(other.file_);
+  std::swap(requested_buffer_size_, other.requested_buffer_size_);
+}
+
+filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
+                       const stream_options& options) {
+  if (is_open()) return nullptr;  // as std::filebuf; the stream says why
+  clear_error();
+  const int flags = open_flags(mode);
+  if (flags == -1) {
+    record(std::error_code(EINVAL, std::system_category()),
+           ("cannot open " + quoted(path.c_str()) + ": std::ios open mode " + describe_mode(mode) +
+            " is not one a std::ofstream can write with")
+               .c_str());
+    return nullptr;
+  }
+  file_options file_opts;
+  file_opts.flags = flags;
+  file_opts.permissions = options.permissions;
+  file_opts.buffer_size = requested_buffer_size_ >= 0
+                              ? static_cast<std::size_t>(requested_buffer_size_)
+                              : options.buffer_size;
+  file_opts.buffer_mode = options.buffer_mode;
+  try {
+    file opened(path, file_opts);
+    // Where the file position starts, which tellp() shows: fopen()'s "a"
+    // (glibc) starts at the end, "a+" at 0; and std::ios::ate starts at the
+    // end or, as libstdc++, does not open a file that has none (a pipe).
+    const bool append_only = (flags & file::APPEND) != 0 && (flags & file::RDWR) == 0;
+    const bool at_end = (mode & std::ios_base::ate) != 0;
+    if ((append_only || at_end) &&
+        detail::system_calls.lseek(opened.descriptor(), 0, SEEK_END) < 0 &&
+        (at_end || errno != ESPIPE)) {
+      int error_number = errno;
+      opened.close();
+      throw std::system_error(error_number, std::system_category(),
+                              "cannot open " + quoted(path.c_str()) + " at its end");
+    }
+    file_ = std::move(opened);
+  } catch (const std::system_error& e) {
+    record(e);
+    return nullptr;
+  }
+  set_policy(options.flush);
+  return this;
+}
+
+std::streambuf* filebuf::setbuf(char_type*, std::streamsize size) {
+  if (!is_open() && size >= 0) requested_buffer_size_ = size;
+  return this;
+}
+
+filebuf* filebuf::close() {
+  if (!is_open()) return nullptr;
+  release();
+  try {
+    file_.close();  // closed even when it throws
+  } catch (const std::system_error& e) {
+    record(e);
+    return nullptr;
+  }
+  return this;
+}
+
+// ------------------------------------------------------------- ofstream
+
+ofstream::ofstream(ofstream&& other) : std::ostream(std::move(other)), buf_(std::move(other.buf_)) {
+  set_rdbuf(&buf_);
+}
+
+ofstream& ofstream::operator=(ofstream&& other) {
+  std::ostream::operator=(std::move(other));
+  buf_ = std::move(other.buf_);
+  return *this;
+}
+
+void ofstream::swap(ofstream& other) {
+  std::ostream::swap(other);
+  buf_.swap(other.buf_);
+}
+
+ofstream::~ofstream() = default;
+
+// Sets failbit. With exceptions(failbit) set, throws a std::ios_base::failure
+// that says what failed (`message`, or else the stream buffer's first
+// failure), instead of the library's generic one.
+void ofstream::set_failbit(std::error_code code, const std::string& message) {
+  try {
+    setstate(std::ios_base::failbit);
+  } catch (const std::ios_base::failure&) {
+    if (!code) {
+      code = buf_.error();
+      if (!code) throw;
+      throw std::ios_base::failure(buf_.error_message(), code);
+    }
+    throw std::ios_base::failure(message, code);
+  }
+}
+
+void ofstream::open_with(detail::cstring_view path, std::ios_base::openmode mode,
+                         const stream_options& options) {
+  if (buf_.is_open()) {
+    set_failbit(std::error_code(EBUSY, std::system_category()),
+         "cannot open " + quoted(path.c_str()) + ": the stream is already open on " +
+             quoted(buf_.writer().path().c_str()));
+    return;
+  }
+  if (buf_.open(path, mode | std::ios_base::out, options) != nullptr) {
+    clear();
+  } else {
+    set_failbit();
+  }
+}
+
+void ofstream::close() {
+  if (!buf_.is_open()) {
+    set_failbit(std::error_code(EBADF, std::system_category()),
+         "cannot close the stream: it is not open");
+    return;
+  }
+  if (buf_.close() == nullptr) set_failbit();
+}
+
+// ------------------------------------------------------- sync_with_stdio
+
+namespace {
+
+// What sync_with_stdio() replaced, to put back. Everything here lives for
+// the rest of the process: std::cout may still flush through these stream
+// buffers while the process exits.
+struct stdio_sync {
+  bool synced = false;
+  streambuf* out = nullptr;
+  streambuf* err = nullptr;
+  std::FILE* cookie_out = nullptr;
+  std::FILE* cookie_err = nullptr;
+  std::streambuf* saved_cout = nullptr;
+  std::streambuf* saved_cerr = nullptr;
+  std::streambuf* saved_clog = nullptr;
+  std::FILE* saved_stdout = nullptr;
+  std::FILE* saved_stderr = nullptr;
+};
+stdio_sync sync_state;
+
+alignas(streambuf) unsigned char out_storage[sizeof(streambuf)];
+alignas(streambuf) unsigned char err_storage[sizeof(streambuf)];
+
+// The write function of the stdio streams that stand in for stdout and
+// stderr: every stdio call hands its text to the fastout writer, in order.
+// No exception may cross into the C library: a failure is errno and -1, and
+// the stdio stream's error indicator is set, as for any failed write.
+ssize_t write_to_writer(void* cookie, const char* data, std::size_t size) {
+  file& writer = *static_cast<file*>(cookie);
+  if (std::error_code error = writer.error()) {
+    // Failed for good: a printf loop after EPIPE fails each call at once,
+    // without building the writer's exception every time.
+    errno = error.value();
+    return -1;
+  }
+  try {
+    writer.write(data, size);
+    // On a terminal stdio would send a partial line (a prompt) before
+    // reading stdin; fastout cannot see that moment, so it sends at once.
+    if (writer.line_buffered()) writer.flush();
+    return static_cast<ssize_t>(size);
+  } catch (const std::system_error& e) {
+    errno = e.code().value();
+  } catch (...) {
+    errno = ENOMEM;
+  }
+  return -1;
+}
+
+std::FILE* open_cookie(file& writer) {
+  cookie_io_functions_t functions{};
+  functions.write = write_to_writer;
+  std::FILE* stream = ::fopencookie(&writer, "w", functions);
+  if (stream == nullptr)
+    throw std::system_error(errno, std::system_category(),
+                            "cannot make a stdio stream for " + writer.path());
+  std::setvbuf(stream, nullptr, _IONBF, 0);
+  return stream;
+}
+
+}  // namespace
+
+bool sync_with_stdio(bool on, flush_policy policy) {
+  stdio_sync& s = sync_state;
+  const bool was_synced = s.synced;
+  if (on) {
+    file& out = standard_output();
+    file& err = standard_error();
+    if (s.out == nullptr) {
+      s.cookie_out = open_cookie(out);
+      s.cookie_err = open_cookie(err);
+      s.out = new (out_storage) streambuf(out, policy);
+      s.err = new (err_storage) streambuf(err, flush_policy::standard);
+    }
+    s.out->set_policy(policy);
+    if (was_synced) return true;
+    // What the standard streams hold now goes out before anything written
+    // through fastout from here on.
+    std::cout.flush();
+    std::cerr.flush();
+    std::clog.flush();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    s.saved_cout = std::cout.rdbuf(s.out);
+    s.saved_cerr = std::cerr.rdbuf(s.err);
+    s.saved_clog = std::clog.rdbuf(s.err);
+    s.saved_stdout = stdout;
+    s.saved_stderr = stderr;
+    stdout = s.cookie_out;
+    stderr = s.cookie_err;
+    s.synced = true;
+    return false;
+  }
+  if (!was_synced) return false;
+  std::cout.rdbuf(s.saved_cout);
+  std::cerr.rdbuf(s.saved_cerr);
+  std::clog.rdbuf(s.saved_clog);
+  stdout = s.saved_stdout;
+  stderr = s.saved_stderr;
+  s.synced = false;
+  // Everything written while synced goes out before what the original
+  // streams write next.
+  standard_output().flush();
+  standard_error().flush();
+  return true;
+}
+
+}  // namespace fastout

@@ -1,0 +1,144 @@
+// The process-wide writers to standard output and standard error, and what
+// happens to them when the process exits.
+//
+// Each writer lives in static storage and is never destroyed, so that it
+// still works while the process exits: in static destructors, in exit
+// handlers, in std::cout's final flush. An exit handler flushes both, as
+// stdio does for its streams, and does what coreutils' close_stdout() does
+// with an error: reports it, and turns an exit status of 0 into a failure.
+//
+// The handler is registered with on_exit(), which passes it the exit status,
+// from a constructor that runs before any other of the program's, so that it
+// runs after every handler and static destructor registered later: text
+// those write is flushed too, and a failing exit (_exit) skips nothing of
+// the program's but C destructor functions and shared libraries' finalizers.
+#include <fastout/standard_streams.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <system_error>
+
+#include <unistd.h>
+
+namespace fastout {
+namespace {
+
+// One of the two writers.
+struct standard_stream {
+  int fd;
+  const char* name;
+  std::size_t default_buffer_size;
+  alignas(file) unsigned char storage[sizeof(file)];
+  // Set once the writer is made; read by the exit handler.
+  std::atomic<file*> writer;
+};
+
+standard_stream output{STDOUT_FILENO, "<stdout>", default_buffer_size, {}, {nullptr}};
+standard_stream error_output{STDERR_FILENO, "<stderr>", 0, {}, {nullptr}};
+
+// Once the exit handler has run, a writer made or remade after it (by a
+// destructor that runs later) is unbuffered: nothing would flush it.
+std::atomic<bool> exit_handler_ran{false};
+
+file_options default_options(const standard_stream& stream) {
+  file_options options;
+  options.buffer_size = exit_handler_ran.load() ? 0 : stream.default_buffer_size;
+  return options;
+}
+
+file& make(standard_stream& stream) {
+  file* writer = new (stream.storage)
+      file(file::borrow(stream.fd, default_options(stream), stream.name));
+  stream.writer.store(writer);
+  return *writer;
+}
+
+void set_options(file& writer, const standard_stream& stream, const file_options& options) {
+  file_options chosen = options;
+  if (exit_handler_ran.load()) chosen.buffer_size = 0;
+  file fresh = file::borrow(stream.fd, chosen, stream.name);  // may throw: nothing changed
+  writer.flush();  // may throw: nothing changed, and the error is the writer's
+  writer = std::move(fresh);  // the old one has nothing left to write
+}
+
+// Flushes one writer at exit. Returns true if it has failed, now or before.
+bool finish_at_exit(standard_stream& stream, int status) noexcept {
+  file* writer = stream.writer.load();
+  if (writer == nullptr) return false;
+  const bool failed_before = static_cast<bool>(writer->error());
+  try {
+    writer->flush();
+  } catch (const std::exception&) {
+    // The error is the writer's sticky error now (EBUSY, a cursor alive at
+    // exit, is not: its text was never handed over).
+  }
+  const bool failed = static_cast<bool>(writer->error());
+  try {
+    if (failed && (!failed_before || status == 0)) {
+      // Met now, or met before by a program that went on to exit with 0 as
+      // if all was well: the writer's destructor reports it through the
+      // error handler, with the bytes it lost.
+      file finished(std::move(*writer));
+    } else {
+      // Nothing to report, or an earlier error the program has already been
+      // told of (it was thrown) and that it answered with a failing status.
+      writer->close();
+    }
+  } catch (const std::exception&) {
+  }
+  // Text written after this (by a destructor that runs later) goes straight
+  // to the descriptor.
+  file_options unbuffered;
+  unbuffered.buffer_size = 0;
+  try {
+    *writer = file::borrow(stream.fd, unbuffered, stream.name);
+  } catch (const std::exception&) {
+  }
+  return failed;
+}
+
+void flush_at_exit(int status, void*) noexcept {
+  exit_handler_ran.store(true);
+  bool failed = finish_at_exit(output, status);
+  failed = finish_at_exit(error_output, status) || failed;
+  if (failed && status == 0) {
+    // As coreutils' close_stdout(): a process that lost output must not
+    // report success. _exit() is the only way to change the status from an
+    // exit handler; stdio's own flush, which exit() would have done after
+    // this handler, is done first.
+    std::fflush(nullptr);
+    ::_exit(EXIT_FAILURE);
+  }
+}
+
+// Priority 101, the first a program may use: before the constructors of the
+// program's own static objects, whose destructors therefore run before the
+// handler. The handler stays registered for the life of the process, so
+// libfastout.so is linked with -z nodelete: dlclose() never unmaps it.
+__attribute__((constructor(101))) void register_flush_at_exit() {
+  ::on_exit(flush_at_exit, nullptr);
+}
+
+}  // namespace
+
+file& standard_output() {
+  static file& writer = make(output);
+  return writer;
+}
+
+file& standard_error() {
+  static file& writer = make(error_output);
+  return writer;
+}
+
+void set_standard_output_options(const file_options& options) {
+  set_options(standard_output(), output, options);
+}
+
+void set_standard_error_options(const file_options& options) {
+  set_options(standard_error(), error_output, options);
+}
+
+}  // namespace fastout
