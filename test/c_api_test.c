@@ -12,6 +12,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <wchar.h>
 
@@ -186,6 +187,44 @@ TEST(printf_larger_than_the_buffer) {
     CHECK_FILE(path, expected, 300002);
     free(expected);
   }
+}
+
+/* Writes of 1 to 16 bytes copy without branches (fastout_copy_small): they
+ * must read only their own bytes -- the source here ends where an
+ * inaccessible page begins, so reading one byte more kills the test -- and
+ * land right at every position of buffers of every small size. */
+TEST(small_writes_read_only_their_bytes) {
+  long page = sysconf(_SC_PAGESIZE);
+  int zero = open("/dev/zero", O_RDONLY); /* MAP_ANONYMOUS is not POSIX */
+  char* pages = (char*)mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE, zero, 0);
+  char* page_end;
+  close(zero);
+  char expected[20000];
+  size_t buffer_size, used = 0, i;
+  CHECK(pages != MAP_FAILED);
+  CHECK_EQ(mprotect(pages + page, (size_t)page, PROT_NONE), 0);
+  page_end = pages + page;
+  for (i = 0; i < 16; ++i) page_end[-16 + (long)i] = (char)('a' + i);
+  for (buffer_size = 16; buffer_size <= 40; ++buffer_size) {
+    const char* path = c_test_path("out");
+    fastout_file* f = open_with_buffer(path, buffer_size);
+    size_t size, start;
+    CHECK(f != NULL);
+    used = 0;
+    for (start = 0; start < 17; ++start) {
+      for (size = 1; size <= 16; ++size) {
+        const char* from = page_end - size; /* its last byte is the page's last */
+        CHECK_EQ(fastout_write(from, size, 1, f), 1);
+        memcpy(expected + used, from, size);
+        used += size;
+      }
+      CHECK_EQ(fastout_putc('|', f), '|'); /* shifts where the next round lands */
+      expected[used++] = '|';
+    }
+    CHECK_EQ(fastout_close(f), 0);
+    CHECK_FILE(path, expected, used);
+  }
+  munmap(pages, (size_t)page * 2);
 }
 
 /* Data at least as large as the buffer goes out in one system call with
@@ -610,6 +649,7 @@ TEST(pipe_without_reader_raises_sigpipe_by_default) {
   X(vprintf_takes_a_va_list)                      \
   X(printf_positional_and_n)                      \
   X(printf_larger_than_the_buffer)                \
+  X(small_writes_read_only_their_bytes)           \
   X(large_write_is_one_system_call)               \
   X(flush_sends_everything)                       \
   X(line_buffering_sends_complete_lines)          \

@@ -173,21 +173,66 @@ FASTOUT_C_INLINE int fastout_putc(int c, fastout_file* file) FASTOUT_C_NOEXCEPT 
   return fastout_putc_slow(c, file);
 }
 
+/* Copies 1 to 16 bytes to `to`, which has room for 16, without a branch:
+ * the sizes of small binary writes are as unpredictable as their data, and
+ * one mispredicted branch costs more than this whole copy (W9 in
+ * docs/benchmarks.md). It reads only [from, from + size) and a block of
+ * zeros, and writes only [to, to + 16): each size class that does not apply
+ * copies zeros, which a smaller class or a later write overwrites. */
+FASTOUT_C_INLINE void fastout_copy_small(char* to, const char* from, size_t size) FASTOUT_C_NOEXCEPT {
+  static const char zeros[8] = {0};
+  const size_t eight = FASTOUT_C_CONVERT(size_t, 0) - FASTOUT_C_CONVERT(size_t, size >= 8);
+  const size_t four = FASTOUT_C_CONVERT(size_t, 0) - FASTOUT_C_CONVERT(size_t, size >= 4);
+  const uintptr_t source = FASTOUT_C_CAST(uintptr_t, from);
+  const uintptr_t zero = FASTOUT_C_CAST(uintptr_t, zeros);
+  const char* from8 = FASTOUT_C_CAST(const char*, (source & eight) | (zero & ~eight));
+  const char* from4 = FASTOUT_C_CAST(const char*, (source & four) | (zero & ~four));
+  const size_t tail8 = (size - 8) & eight;
+  const size_t tail4 = (size - 4) & four;
+  uint64_t head64, tail64;
+  uint32_t head32, tail32;
+  memcpy(&head64, from8, 8);
+  memcpy(&tail64, from8 + tail8, 8);
+  memcpy(to, &head64, 8);
+  memcpy(to + tail8, &tail64, 8);
+  memcpy(&head32, from4, 4);
+  memcpy(&tail32, from4 + tail4, 4);
+  memcpy(to, &head32, 4);
+  memcpy(to + tail4, &tail32, 4);
+  to[0] = from[0];
+  to[size / 2] = from[size / 2];
+  to[size - 1] = from[size - 1];
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+/* A size the compiler knows: memcpy becomes a few moves. */
+#  define FASTOUT_SIZE_IS_CONSTANT(size) __builtin_constant_p(size)
+#else
+#  define FASTOUT_SIZE_IS_CONSTANT(size) 0
+#endif
+
 /** Writes `count` items of `size` bytes, as fwrite(data, size, count, file).
  * Returns `count`, or 0 on failure with errno set (fastout_error() holds a
  * write error; a bad argument, -EINVAL or -EOVERFLOW, is not sticky). 0 when
- * size or count is 0. Inline while the data fits in the buffer; data at
- * least as large as the buffer goes to the file in one system call together
- * with what is buffered, without being copied. */
+ * size or count is 0. Inline while the data fits in the buffer, and without
+ * a branch on the size up to 16 bytes; data at least as large as the buffer
+ * goes to the file in one system call together with what is buffered,
+ * without being copied. */
 FASTOUT_C_INLINE size_t fastout_write(const void* data, size_t size, size_t count,
                                       fastout_file* file) FASTOUT_C_NOEXCEPT {
   fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
   /* Both below 2^16, so the product cannot overflow; fwrite(p, 1, n, f) and
    * fwrite(p, n, 1, f) of small pieces stay inline. */
   if (FASTOUT_LIKELY(state != NULL && data != NULL && ((size | count) >> 16) == 0)) {
-    size_t bytes = size * count;
+    const size_t bytes = size * count;
+    const size_t room = FASTOUT_C_CONVERT(size_t, state->limit - state->pos);
     /* bytes - 1: an empty write goes out of line (see fastout_write_slow). */
-    if (FASTOUT_LIKELY(bytes - 1 < FASTOUT_C_CONVERT(size_t, state->limit - state->pos))) {
+    if (!FASTOUT_SIZE_IS_CONSTANT(bytes) && bytes - 1 < 16 && room >= 16) {
+      fastout_copy_small(state->pos, FASTOUT_C_CAST(const char*, data), bytes);
+      state->pos += bytes;
+      return count;
+    }
+    if (FASTOUT_LIKELY(bytes - 1 < room)) {
       memcpy(state->pos, data, bytes);
       state->pos += bytes;
       return count;
