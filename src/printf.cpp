@@ -74,7 +74,8 @@ enum class length_modifier : unsigned char { none, hh, h, l, ll, L, j, z, t };
 // with the whole call: it has its own limits near INT_MAX.
 constexpr int largest_padding = 1 << 20;
 // Floating point with a larger precision goes to glibc, so that the longest
-// {fmt} text fits a small stack area: "%.128f" of 1e308 is 438 bytes.
+// {fmt} text fits a small area: "%.128f" of 1e308 is 438 bytes, and with
+// its sign 439.
 constexpr int largest_float_precision = 128;
 constexpr std::size_t float_area_size = 512;
 // A directive's text, for snprintf: "%-+ #0'I*.*lld" is 14 bytes.
@@ -598,9 +599,14 @@ char* printf_call::float_argument(char* pos, const directive& d) {
                     : (d.flags & flag_space)   ? ' '
                                                : '\0';
   const int precision = d.precision < 0 ? 6 : d.precision;
+  const bool alternate = (d.flags & flag_hash) != 0;
+  if (FASTOUT_LIKELY(d.width == 0 && room(pos) >= float_area_size)) {
+    // No padding: straight into the buffer.
+    if (sign != '\0') *pos++ = sign;
+    return format_magnitude(pos, std::fabs(value), conversion, precision, alternate);
+  }
   char text[float_area_size];
-  char* text_end = format_magnitude(text, std::fabs(value), conversion, precision,
-                                    (d.flags & flag_hash) != 0);
+  char* text_end = format_magnitude(text, std::fabs(value), conversion, precision, alternate);
   const auto size = static_cast<std::size_t>(text_end - text);
   const std::size_t sign_size = sign != '\0' ? 1 : 0;
   if (FASTOUT_LIKELY(static_cast<std::size_t>(d.width) <= size + sign_size)) {
