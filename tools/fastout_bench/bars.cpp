@@ -34,7 +34,7 @@ struct bar_spec {
   bool needs_dontcache = false;
 };
 
-// The bars of issues 2 and 3. Later issues add theirs here.
+// The bars of issues 2, 3 and 9. Later issues add theirs here.
 const bar_spec bar_specs[] = {
     {"W1", bar_kind::at_most_times, "fastout", "limit", 1.5},
     {"W1", bar_kind::faster_at_least, "fastout", "fprintf", 5, "limit"},
@@ -67,6 +67,16 @@ const bar_spec bar_specs[] = {
     // the fast durable mode beats a hand-written buffer plus fsync.
     {"W11", bar_kind::at_most_times, "fastout_replace", "fastout", 1.05},
     {"W12", bar_kind::faster_at_least, "fastout_durable", "limit_sync", 1.5, nullptr, true},
+    // Issue 9: the C API. fastout_putc() as fast as the limit's store;
+    // fastout_write() of small pieces well ahead of fwrite and of a
+    // memcpy, which is no limit there; fastout_printf() ahead of fprintf.
+    {"W2", bar_kind::at_most_times, "fastout_c", "limit", 1.3},
+    {"W2", bar_kind::write_calls, "fastout_c", nullptr,
+     static_cast<double>(fastout::default_buffer_size)},
+    {"W9", bar_kind::faster_at_least, "fastout_c", "fwrite_unlocked_256k", 3, "limit"},
+    {"W9", bar_kind::at_most_times, "fastout_c", "limit", 1.0},
+    {"W6", bar_kind::faster_at_least, "fastout_printf", "fprintf", 1.5},
+    {"W7", bar_kind::faster_at_least, "fastout_printf", "fprintf", 2},
 };
 
 std::vector<std::string> split(const std::string& list) {

@@ -35,6 +35,7 @@
 
 // fastout first: its fmt_compat.h keeps GCC 12 from a false -Warray-bounds
 // inside {fmt} 12, which would otherwise reach the compiled double writer.
+#include <fastout/fastout.h>
 #include <fastout/file.h>
 
 #include <fmt/compile.h>
@@ -304,6 +305,25 @@ class fastout_cursor_sink : public fastout_sink {
   using fastout_sink::fastout_sink;
 
   fastout::cursor out() noexcept { return file_.make_cursor(); }
+};
+
+/// fastout's C API: fastout_open(path, options) with options.buffer_size if
+/// it is not 0. out() is the fastout_file* handle, for fastout_putc,
+/// fastout_write and fastout_printf. close() is fastout_close(), whose
+/// negative result (the first error met, sticky) is thrown with its name.
+class fastout_c_sink {
+ public:
+  fastout_c_sink(const char* path, const sink_options& options);
+  ~fastout_c_sink() { fastout_close(file_); }
+  fastout_c_sink(const fastout_c_sink&) = delete;
+  fastout_c_sink& operator=(const fastout_c_sink&) = delete;
+
+  fastout_file* out() const noexcept { return file_; }
+  void close();
+
+ private:
+  fastout_file* file_;
+  const char* path_;
 };
 
 }  // namespace fastout_bench

@@ -1,6 +1,7 @@
 // W2 `bytes`: 256 MiB (32 MiB with --quick) written one byte at a time.
 // W4 `echo`: 1 MiB written one char at a time, which is small enough for the
-// slow contenders too, including one write() per char.
+// slow contenders too, including one write() per char. Both have fastout_c,
+// the C API's fastout_putc().
 //
 // Byte i of the output is pattern[i & 63]: cheap to produce, the same for
 // every contender, and not something a compiler can turn into a memset.
@@ -66,6 +67,10 @@ std::vector<contender> bytes_contenders(const std::shared_ptr<const bytes_input>
   c.add<limit_sink>("limit_256k", put, buffer_256k);
   c.add<fastout_sink>("fastout", put);
   c.add<fastout_cursor_sink>("fastout_cursor", put);
+  // The C API's inline fastout_putc(), as a C program's putc loop becomes.
+  c.add<fastout_c_sink>("fastout_c", [pattern](fastout_file* f, std::size_t i) {
+    fastout_putc(pattern[i & 63], f);
+  });
   return c.take();
 }
 
