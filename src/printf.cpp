@@ -472,7 +472,7 @@ char* printf_call::signed_argument(char* pos, const directive& d) {
   std::size_t digit_count = 0;
   if (magnitude != 0 || d.precision != 0)  // "%.0d" of 0 has no digits
     digit_count = static_cast<std::size_t>(format_digits(digits, magnitude, 'd') - digits);
-  return put_number(pos, d, sign, nullptr, 0, digits, digit_count, false);
+  return put_number(pos, d, sign, "", 0, digits, digit_count, false);
 }
 
 char* printf_call::unsigned_argument(char* pos, const directive& d) {
@@ -502,10 +502,10 @@ char* printf_call::unsigned_argument(char* pos, const directive& d) {
     digit_count = static_cast<std::size_t>(format_digits(digits, value, d.conversion) - digits);
   // '#': "0x" before a nonzero hexadecimal value; a leading 0 in octal.
   const bool hash = (d.flags & flag_hash) != 0;
-  const char* prefix = nullptr;
+  const char* prefix = "";  // never null: memcpy of 0 bytes from null is undefined
   if (hash && value != 0 && d.conversion == 'x') prefix = "0x";
   if (hash && value != 0 && d.conversion == 'X') prefix = "0X";
-  return put_number(pos, d, '\0', prefix, prefix != nullptr ? 2 : 0, digits, digit_count,
+  return put_number(pos, d, '\0', prefix, std::strlen(prefix), digits, digit_count,
                     hash && d.conversion == 'o');
 }
 
