@@ -313,6 +313,59 @@ int fastout_vprintf(fastout_file* handle, const char* format, va_list args) noex
   return print_formatted(handle, format, args);
 }
 
+// ---------------------------------------------------------------- cursor
+
+namespace {
+fastout_cursor stopped(fastout_cursor cursor, int error_number) noexcept {
+  errno = error_number;
+  cursor.pos = cursor.limit = nullptr;
+  cursor.error = -error_number;
+  return cursor;
+}
+}  // namespace
+
+fastout_cursor fastout_cursor_begin(fastout_file* handle) noexcept {
+  fastout_cursor cursor = {nullptr, nullptr, handle, 0};
+  if (handle == nullptr) return stopped(cursor, EINVAL);
+  try {
+    file& writer = writer_of(handle);
+    // As file::lend() alone would not: a closed or failed writer refuses.
+    writer.begin_call();
+    fastout::detail::buffer_state space = writer.lend(nullptr);
+    cursor.pos = space.pos;
+    cursor.limit = space.limit;
+    return cursor;
+  } catch (...) {
+    return stopped(cursor, fastout::error_number_of(std::current_exception()));
+  }
+}
+
+fastout_cursor fastout_cursor_putc_slow(int c, fastout_cursor cursor) noexcept {
+  if (cursor.error < 0) return cursor;  // stopped: its error again
+  if (cursor.file == nullptr) return stopped(cursor, EINVAL);
+  file& writer = writer_of(cursor.file);
+  // The writer's own put() flushes a full buffer, meets line buffering and
+  // errors; the cursor borrows again afterwards. If put() throws, the
+  // writer's position is the truth and the cursor is stopped.
+  writer.take_back(cursor.pos);
+  try {
+    writer.put(static_cast<char>(c));
+    fastout::detail::buffer_state space = writer.lend(nullptr);
+    cursor.pos = space.pos;
+    cursor.limit = space.limit;
+    return cursor;
+  } catch (...) {
+    return stopped(cursor, fastout::error_number_of(std::current_exception()));
+  }
+}
+
+int fastout_cursor_end(fastout_cursor cursor) noexcept {
+  if (cursor.error < 0) return failure(-cursor.error);
+  if (cursor.file == nullptr) return failure(EINVAL);
+  writer_of(cursor.file).take_back(cursor.pos);
+  return 0;
+}
+
 int fastout_flush(fastout_file* handle) noexcept {
   if (handle == nullptr) return failure(EINVAL);
   return guarded([&] {

@@ -3,7 +3,7 @@
  * 64 and the default, and every error path made to happen for real --
  * /dev/full (ENOSPC), RLIMIT_FSIZE (EFBIG), a pipe whose reader is gone
  * (EPIPE, or SIGPIPE), writes after an error, NULL arguments, formats glibc
- * refuses -- and the flush at exit. Faults the system cannot make on demand
+ * refuses -- the cursor, and the flush at exit. Faults the system cannot make on demand
  * (EIO, short writes, EINTR, a failing close) are in test/fault_test.cpp,
  * through the mock system-call layer. */
 #include "c_test.h"
@@ -407,6 +407,108 @@ TEST(what_exit_cannot_write_is_reported) {
                   "fastout: lost 4 bytes writing \"/dev/full\": No space left on device\n");
 }
 
+/* --------------------------------------------------------------- cursor */
+
+TEST(cursor_writes_what_putc_writes) {
+  size_t s;
+  const size_t size = 100000;
+  char* expected = pattern(size);
+  for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
+    const char* path = c_test_path("out");
+    fastout_file* f = open_with_buffer(path, buffer_sizes[s]);
+    size_t i = 0;
+    CHECK(f != NULL);
+    while (i < size) {
+      /* cursors of every length, with the writer's own calls between them */
+      fastout_cursor cursor = fastout_cursor_begin(f);
+      size_t end = i + (i % 7919) + 1;
+      if (end > size) end = size;
+      CHECK_EQ(cursor.error, 0);
+      for (; i < end; ++i)
+        CHECK_EQ(fastout_cursor_putc(expected[i], &cursor), (unsigned char)expected[i]);
+      CHECK_EQ(fastout_cursor_end(cursor), 0);
+      if (i < size) {
+        CHECK_EQ(fastout_putc(expected[i], f), (unsigned char)expected[i]);
+        ++i;
+      }
+    }
+    CHECK_EQ(fastout_close(f), 0);
+    CHECK_FILE(path, expected, size);
+  }
+  free(expected);
+}
+
+/* While a cursor holds the buffer, the writer's own calls and a second
+ * cursor are refused, and nothing of the first cursor's is lost. */
+TEST(cursor_makes_other_calls_busy) {
+  fastout_file* f = fastout_open(c_test_path("out"), NULL);
+  fastout_cursor cursor, second;
+  CHECK(f != NULL);
+  cursor = fastout_cursor_begin(f);
+  CHECK_EQ(fastout_cursor_putc('a', &cursor), 'a');
+  CHECK_EQ(fastout_putc('x', f), -EBUSY);
+  CHECK_EQ(fastout_puts("x", f), -EBUSY);
+  CHECK_EQ(fastout_printf(f, "%d", 1), -EBUSY);
+  CHECK_EQ(fastout_flush(f), -EBUSY);
+  second = fastout_cursor_begin(f);
+  CHECK_EQ(second.error, -EBUSY);
+  CHECK_EQ(fastout_cursor_putc('y', &second), -EBUSY);
+  CHECK_EQ(fastout_cursor_end(second), -EBUSY);
+  CHECK_EQ(fastout_cursor_putc('b', &cursor), 'b'); /* the first one still works */
+  CHECK_EQ(fastout_cursor_end(cursor), 0);
+  CHECK_EQ(fastout_putc('c', f), 'c');
+  CHECK_EQ(fastout_error(f), 0);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(c_test_path("out"), "abc");
+}
+
+TEST(cursor_errors_are_sticky) {
+  size_t s;
+  fastout_cursor cursor = fastout_cursor_begin(NULL);
+  CHECK_EQ(cursor.error, -EINVAL);
+  CHECK_EQ(fastout_cursor_putc('x', &cursor), -EINVAL);
+  CHECK_EQ(fastout_cursor_end(cursor), -EINVAL);
+  for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
+    fastout_file* f = open_with_buffer("/dev/full", buffer_sizes[s]);
+    fastout_stats stats;
+    int result = 0, i;
+    CHECK(f != NULL);
+    cursor = fastout_cursor_begin(f);
+    for (i = 0; i < 300000 && result >= 0; ++i) result = fastout_cursor_putc('a', &cursor);
+    CHECK_EQ(result, -ENOSPC);
+    CHECK_EQ(fastout_cursor_putc('a', &cursor), -ENOSPC);
+    CHECK_EQ(fastout_cursor_end(cursor), -ENOSPC);
+    CHECK_EQ(fastout_error(f), -ENOSPC); /* the writer's, sticky */
+    cursor = fastout_cursor_begin(f);      /* a failed writer lends nothing */
+    CHECK_EQ(cursor.error, -ENOSPC);
+    CHECK_EQ(fastout_cursor_end(cursor), -ENOSPC);
+    CHECK_EQ(fastout_get_stats(f, &stats), 0);
+    CHECK_EQ(stats.bytes_written, 0);
+    CHECK_EQ(fastout_close(f), -ENOSPC);
+  }
+}
+
+TEST(cursor_on_a_line_buffered_writer) {
+  const char* path = c_test_path("out");
+  fastout_options o;
+  fastout_file* f;
+  fastout_cursor cursor;
+  struct stat st;
+  fastout_options_init(&o);
+  o.buffering = FASTOUT_BUFFERING_LINE;
+  f = fastout_open(path, &o);
+  CHECK(f != NULL);
+  cursor = fastout_cursor_begin(f);
+  fastout_cursor_putc('a', &cursor);
+  fastout_cursor_putc('\n', &cursor);
+  fastout_cursor_putc('b', &cursor);
+  CHECK_EQ(stat(path, &st), 0);
+  CHECK_EQ(st.st_size, 2); /* the line went out at once; "b" waits */
+  CHECK_EQ(fastout_cursor_end(cursor), 0);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(path, "a\nb");
+}
+
 /* ----------------------------------------------------------- bad input */
 
 TEST(open_errors_name_the_cause) {
@@ -656,6 +758,10 @@ TEST(pipe_without_reader_raises_sigpipe_by_default) {
   X(open_modes_and_permissions)                   \
   X(fdopen_adopts_or_borrows)                     \
   X(stdout_and_stderr)                            \
+  X(cursor_writes_what_putc_writes)               \
+  X(cursor_makes_other_calls_busy)                \
+  X(cursor_errors_are_sticky)                     \
+  X(cursor_on_a_line_buffered_writer)             \
   X(writers_left_open_are_flushed_at_exit)        \
   X(what_exit_cannot_write_is_reported)           \
   X(open_errors_name_the_cause)                   \

@@ -30,6 +30,7 @@ static_assert(noexcept(fastout_puts(nullptr, nullptr)), "fastout_puts is noexcep
 static_assert(noexcept(fastout_printf(nullptr, "%d", 0)), "fastout_printf is noexcept");
 static_assert(noexcept(fastout_close(nullptr)), "fastout_close is noexcept");
 static_assert(noexcept(fastout_open(nullptr, nullptr)), "fastout_open is noexcept");
+static_assert(noexcept(fastout_cursor_putc(0, nullptr)), "fastout_cursor_putc is noexcept");
 
 TEST(CApiTest, CAndCxxShareOneBuffer) {
   temp_dir dir;
@@ -124,6 +125,30 @@ TEST(CApiTest, ACursorMakesCCallsBusy) {
   EXPECT_EQ(fastout_putc('3', handle), '3');
   f.close();
   EXPECT_EQ(read_file(path), "123");
+}
+
+// A C cursor holds the buffer as a C++ cursor does: the C++ writer's calls
+// throw EBUSY, and what the cursor wrote counts once it ends.
+TEST(CApiTest, ACCursorMakesCxxCallsBusy) {
+  temp_dir dir;
+  std::string path = dir.file("out");
+  file f(path);
+  fastout_cursor cursor = fastout_cursor_begin(fastout::c_handle(f));
+  ASSERT_EQ(cursor.error, 0);
+  EXPECT_EQ(fastout_cursor_putc('1', &cursor), '1');
+  try {
+    f.put('x');
+    ADD_FAILURE() << "put() while a C cursor is alive";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code().value(), EBUSY);
+  }
+  EXPECT_THROW(f.close(), std::system_error);
+  EXPECT_TRUE(f.is_open());
+  EXPECT_EQ(fastout_cursor_end(cursor), 0);
+  EXPECT_EQ(f.stats().bytes_accepted, 1u);
+  f.put('2');
+  f.close();
+  EXPECT_EQ(read_file(path), "12");
 }
 
 #ifdef FASTOUT_FMT_HAS_WRITER

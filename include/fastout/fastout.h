@@ -257,6 +257,58 @@ FASTOUT_C_INLINE int fastout_puts(const char* text, fastout_file* file) FASTOUT_
   return fastout_puts_slow(text, file);
 }
 
+/* ------------------------------------------------------------- cursor */
+
+/** A copy of a writer's fill position in local variables, for loops that
+ * write one byte at a time.
+ *
+ * fastout_putc() must reload the writer's position after every byte,
+ * because a char store may change any object, the writer included. A
+ * cursor is a local variable whose address never leaves the function: the
+ * compiler keeps its pointers in registers, and fastout_cursor_putc() in a
+ * loop is a compare and a store, as a hand-written buffer is.
+ *
+ *   fastout_cursor cursor = fastout_cursor_begin(out);
+ *   for (i = 0; i < n; ++i) fastout_cursor_putc(text[i], &cursor);
+ *   error = fastout_cursor_end(cursor);
+ *
+ * While a cursor is alive the writer's buffer is lent to it: any other call
+ * on the writer returns -EBUSY and writes nothing. Always end it; pass it by
+ * value, as above, and never its address to a function that is not inline
+ * (which would keep it out of registers). Its fields are fastout's. */
+typedef struct fastout_cursor {
+  char* pos;
+  char* limit;
+  fastout_file* file;
+  int error; /* 0, or the negative error code that stopped the cursor */
+} fastout_cursor;
+
+/** Lends the writer's free space to a new cursor. If it cannot (a NULL
+ * handle: -EINVAL; a closed or failed writer; another cursor alive: -EBUSY),
+ * the cursor carries the error: every fastout_cursor_putc() returns it and
+ * fastout_cursor_end() too. */
+FASTOUT_API fastout_cursor fastout_cursor_begin(fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/* The out-of-line half of fastout_cursor_putc(): hands the position back,
+ * puts the byte through the writer (which flushes a full buffer), and
+ * borrows again. */
+FASTOUT_API fastout_cursor fastout_cursor_putc_slow(int c, fastout_cursor cursor) FASTOUT_C_NOEXCEPT;
+
+/** Writes the byte (unsigned char)c, as fastout_putc(). Returns it, or the
+ * negative error code that stopped the cursor (sticky, as the writer's). */
+FASTOUT_C_INLINE int fastout_cursor_putc(int c, fastout_cursor* cursor) FASTOUT_C_NOEXCEPT {
+  if (FASTOUT_LIKELY(cursor->pos != cursor->limit)) {
+    *cursor->pos++ = FASTOUT_C_CONVERT(char, c);
+    return FASTOUT_C_CONVERT(unsigned char, c);
+  }
+  *cursor = fastout_cursor_putc_slow(c, *cursor);
+  return cursor->error < 0 ? cursor->error : FASTOUT_C_CONVERT(unsigned char, c);
+}
+
+/** Hands the cursor's position back to its writer, whose calls work again.
+ * Returns 0, or the error that stopped the cursor. */
+FASTOUT_API int fastout_cursor_end(fastout_cursor cursor) FASTOUT_C_NOEXCEPT;
+
 /** Formats as fprintf(file, format, ...) and returns the number of bytes
  * written, or a negative error code. The text is exactly glibc's printf's
  * for the same arguments: every conversion, flag, width, precision and

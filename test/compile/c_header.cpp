@@ -11,5 +11,7 @@ int use_every_inline_function(fastout_file* f) {
   if (fastout_write("abc", 1, 3, f) != 3) return -1;
   result += fastout_puts("text", f);
   result += fastout_printf(f, "%d %s\n", 1, "two");
-  return result;
+  fastout_cursor cursor = fastout_cursor_begin(f);
+  result += fastout_cursor_putc('y', &cursor);
+  return result + fastout_cursor_end(cursor);
 }

@@ -73,6 +73,8 @@ const bar_spec bar_specs[] = {
     {"W2", bar_kind::at_most_times, "fastout_c", "limit", 1.3},
     {"W2", bar_kind::write_calls, "fastout_c", nullptr,
      static_cast<double>(fastout::default_buffer_size)},
+    {"W2", bar_kind::write_calls, "fastout_c_cursor", nullptr,
+     static_cast<double>(fastout::default_buffer_size)},
     {"W9", bar_kind::faster_at_least, "fastout_c", "fwrite_unlocked_256k", 3, "limit"},
     {"W9", bar_kind::at_most_times, "fastout_c", "limit", 1.0},
     {"W6", bar_kind::faster_at_least, "fastout_printf", "fprintf", 1.5},

@@ -321,9 +321,28 @@ class fastout_c_sink {
   fastout_file* out() const noexcept { return file_; }
   void close();
 
- private:
+ protected:
   fastout_file* file_;
   const char* path_;
+};
+
+/// The C API through a fastout_cursor, for byte-at-a-time loops (the
+/// `fastout_c_cursor` contender). out() begins the cursor, which ends -- by
+/// value, so that its address never escapes the loop -- when the loop is
+/// done, before close(). An error of the cursor is the writer's too, and
+/// close() reports it.
+class fastout_c_cursor_sink : public fastout_c_sink {
+ public:
+  struct cursor {
+    explicit cursor(fastout_file* file) noexcept : state(fastout_cursor_begin(file)) {}
+    ~cursor() { fastout_cursor_end(state); }
+    cursor(const cursor&) = delete;
+    cursor& operator=(const cursor&) = delete;
+    fastout_cursor state;
+  };
+
+  using fastout_c_sink::fastout_c_sink;
+  cursor out() const noexcept { return cursor(file_); }
 };
 
 }  // namespace fastout_bench

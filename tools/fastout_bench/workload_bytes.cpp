@@ -1,7 +1,7 @@
 // W2 `bytes`: 256 MiB (32 MiB with --quick) written one byte at a time.
 // W4 `echo`: 1 MiB written one char at a time, which is small enough for the
 // slow contenders too, including one write() per char. Both have fastout_c,
-// the C API's fastout_putc().
+// the C API's fastout_putc(), and fastout_c_cursor, its cursor.
 //
 // Byte i of the output is pattern[i & 63]: cheap to produce, the same for
 // every contender, and not something a compiler can turn into a memset.
@@ -71,6 +71,10 @@ std::vector<contender> bytes_contenders(const std::shared_ptr<const bytes_input>
   c.add<fastout_c_sink>("fastout_c", [pattern](fastout_file* f, std::size_t i) {
     fastout_putc(pattern[i & 63], f);
   });
+  c.add<fastout_c_cursor_sink>("fastout_c_cursor",
+                               [pattern](fastout_c_cursor_sink::cursor& out, std::size_t i) {
+                                 fastout_cursor_putc(pattern[i & 63], &out.state);
+                               });
   return c.take();
 }
 
