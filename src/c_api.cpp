@@ -316,53 +316,49 @@ int fastout_vprintf(fastout_file* handle, const char* format, va_list args) noex
 // ---------------------------------------------------------------- cursor
 
 namespace {
-fastout_cursor stopped(fastout_cursor cursor, int error_number) noexcept {
+// A cursor that cannot go on: no space, and the error, which errno gets too.
+fastout_buffer_state stopped(int* error, int error_number) noexcept {
   errno = error_number;
-  cursor.pos = cursor.limit = nullptr;
-  cursor.error = -error_number;
-  return cursor;
+  *error = -error_number;
+  return fastout_buffer_state{nullptr, nullptr};
 }
 }  // namespace
 
-fastout_cursor fastout_cursor_begin(fastout_file* handle) noexcept {
-  fastout_cursor cursor = {nullptr, nullptr, handle, 0};
-  if (handle == nullptr) return stopped(cursor, EINVAL);
+fastout_buffer_state fastout_cursor_begin_slow(fastout_file* handle, int* error) noexcept {
+  if (handle == nullptr) return stopped(error, EINVAL);
   try {
     file& writer = writer_of(handle);
-    // As file::lend() alone would not: a closed or failed writer refuses.
+    // lend() alone would lend a closed or failed writer's (empty) space.
     writer.begin_call();
-    fastout::detail::buffer_state space = writer.lend(nullptr);
-    cursor.pos = space.pos;
-    cursor.limit = space.limit;
-    return cursor;
+    return writer.lend(nullptr);
   } catch (...) {
-    return stopped(cursor, fastout::error_number_of(std::current_exception()));
+    return stopped(error, fastout::error_number_of(std::current_exception()));
   }
 }
 
-fastout_cursor fastout_cursor_putc_slow(int c, fastout_cursor cursor) noexcept {
-  if (cursor.error < 0) return cursor;  // stopped: its error again
-  if (cursor.file == nullptr) return stopped(cursor, EINVAL);
-  file& writer = writer_of(cursor.file);
-  // The writer's own put() flushes a full buffer, meets line buffering and
-  // errors; the cursor borrows again afterwards. If put() throws, the
+fastout_buffer_state fastout_cursor_putc_slow(int c, fastout_file* handle, char* pos,
+                                              int* error) noexcept {
+  if (*error < 0) return fastout_buffer_state{nullptr, nullptr};  // stopped: its error again
+  if (handle == nullptr) return stopped(error, EINVAL);
+  file& writer = writer_of(handle);
+  // The writer's own put() flushes a full buffer and meets line buffering
+  // and errors; the cursor borrows again afterwards. If put() throws, the
   // writer's position is the truth and the cursor is stopped.
-  writer.take_back(cursor.pos);
+  writer.take_back(pos);
   try {
     writer.put(static_cast<char>(c));
-    fastout::detail::buffer_state space = writer.lend(nullptr);
-    cursor.pos = space.pos;
-    cursor.limit = space.limit;
-    return cursor;
+    return writer.lend(nullptr);
   } catch (...) {
-    return stopped(cursor, fastout::error_number_of(std::current_exception()));
+    return stopped(error, fastout::error_number_of(std::current_exception()));
   }
 }
 
-int fastout_cursor_end(fastout_cursor cursor) noexcept {
-  if (cursor.error < 0) return failure(-cursor.error);
-  if (cursor.file == nullptr) return failure(EINVAL);
-  writer_of(cursor.file).take_back(cursor.pos);
+int fastout_cursor_end_slow(fastout_file* handle, char* pos, int error) noexcept {
+  // A stopped cursor holds nothing: begin refused it, or put() took the
+  // position back before it failed.
+  if (error < 0) return failure(-error);
+  if (handle == nullptr) return failure(EINVAL);
+  writer_of(handle).take_back(pos);
   return 0;
 }
 

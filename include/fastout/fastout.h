@@ -283,31 +283,52 @@ typedef struct fastout_cursor {
   int error; /* 0, or the negative error code that stopped the cursor */
 } fastout_cursor;
 
+/* The out-of-line halves of the cursor's inline functions. They take and
+ * return only scalars and a fastout_buffer_state, which travel in registers,
+ * so that no cursor's address is ever passed out of line. */
+FASTOUT_API fastout_buffer_state fastout_cursor_begin_slow(fastout_file* file,
+                                                           int* error) FASTOUT_C_NOEXCEPT;
+FASTOUT_API fastout_buffer_state fastout_cursor_putc_slow(int c, fastout_file* file, char* pos,
+                                                          int* error) FASTOUT_C_NOEXCEPT;
+FASTOUT_API int fastout_cursor_end_slow(fastout_file* file, char* pos, int error) FASTOUT_C_NOEXCEPT;
+
 /** Lends the writer's free space to a new cursor. If it cannot (a NULL
  * handle: -EINVAL; a closed or failed writer; another cursor alive: -EBUSY),
  * the cursor carries the error: every fastout_cursor_putc() returns it and
  * fastout_cursor_end() too. */
-FASTOUT_API fastout_cursor fastout_cursor_begin(fastout_file* file) FASTOUT_C_NOEXCEPT;
-
-/* The out-of-line half of fastout_cursor_putc(): hands the position back,
- * puts the byte through the writer (which flushes a full buffer), and
- * borrows again. */
-FASTOUT_API fastout_cursor fastout_cursor_putc_slow(int c, fastout_cursor cursor) FASTOUT_C_NOEXCEPT;
+FASTOUT_C_INLINE fastout_cursor fastout_cursor_begin(fastout_file* file) FASTOUT_C_NOEXCEPT {
+  fastout_cursor cursor;
+  int error = 0;
+  fastout_buffer_state space = fastout_cursor_begin_slow(file, &error);
+  cursor.pos = space.pos;
+  cursor.limit = space.limit;
+  cursor.file = file;
+  cursor.error = error;
+  return cursor;
+}
 
 /** Writes the byte (unsigned char)c, as fastout_putc(). Returns it, or the
  * negative error code that stopped the cursor (sticky, as the writer's). */
 FASTOUT_C_INLINE int fastout_cursor_putc(int c, fastout_cursor* cursor) FASTOUT_C_NOEXCEPT {
+  int error;
+  fastout_buffer_state space;
   if (FASTOUT_LIKELY(cursor->pos != cursor->limit)) {
     *cursor->pos++ = FASTOUT_C_CONVERT(char, c);
     return FASTOUT_C_CONVERT(unsigned char, c);
   }
-  *cursor = fastout_cursor_putc_slow(c, *cursor);
-  return cursor->error < 0 ? cursor->error : FASTOUT_C_CONVERT(unsigned char, c);
+  error = cursor->error;
+  space = fastout_cursor_putc_slow(c, cursor->file, cursor->pos, &error);
+  cursor->pos = space.pos;
+  cursor->limit = space.limit;
+  cursor->error = error;
+  return error < 0 ? error : FASTOUT_C_CONVERT(unsigned char, c);
 }
 
 /** Hands the cursor's position back to its writer, whose calls work again.
  * Returns 0, or the error that stopped the cursor. */
-FASTOUT_API int fastout_cursor_end(fastout_cursor cursor) FASTOUT_C_NOEXCEPT;
+FASTOUT_C_INLINE int fastout_cursor_end(fastout_cursor cursor) FASTOUT_C_NOEXCEPT {
+  return fastout_cursor_end_slow(cursor.file, cursor.pos, cursor.error);
+}
 
 /** Formats as fprintf(file, format, ...) and returns the number of bytes
  * written, or a negative error code. The text is exactly glibc's printf's
