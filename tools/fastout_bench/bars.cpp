@@ -71,6 +71,9 @@ const bar_spec bar_specs[] = {
     // fastout_write() of small pieces well ahead of fwrite and of a
     // memcpy, which is no limit there; fastout_printf() ahead of fprintf.
     {"W2", bar_kind::at_most_times, "fastout_c", "limit", 1.3},
+    // fastout_putc() reloads the position after every byte, as put() does;
+    // the cursor is the C API's answer, as fastout_cursor is C++'s.
+    {"W2", bar_kind::at_most_times, "fastout_c_cursor", "limit", 1.3},
     {"W2", bar_kind::write_calls, "fastout_c", nullptr,
      static_cast<double>(fastout::default_buffer_size)},
     {"W2", bar_kind::write_calls, "fastout_c_cursor", nullptr,
