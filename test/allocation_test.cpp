@@ -4,9 +4,11 @@
 // piece larger than the free space or than the whole buffer) make no
 // allocation -- but one: a writer whose buffer is smaller than
 // fastout::streaming_chunk_size allocates its streaming area, once, the
-// first time a piece outgrows the buffer. Global operator new/delete are replaced by counting
+// first time a piece outgrows the buffer. The C API's calls, fastout_printf
+// included, keep the same promise. Global operator new/delete are replaced by counting
 // versions built on malloc/free (which ASan still watches), which can also
 // be told to refuse large requests, to make a buffer allocation fail.
+#include <fastout/fastout.h>
 #include <fastout/file.h>
 #include <fastout/iostream.h>
 
@@ -359,6 +361,74 @@ TEST_F(RefusedBufferTest, AdoptClosesTheDescriptorAndBorrowDoesNot) {
   EXPECT_EQ(fcntl(fds[1], F_GETFD), -1) << "adopt() leaked the descriptor it owns";
   EXPECT_EQ(errno, EBADF);
   close(fds[0]);
+}
+
+// Every C output call, and fastout_printf through each of its paths: the
+// fast conversions, glibc per directive (%a, %Lf, ', %m, %ls), glibc for
+// the whole call (positional arguments), %n, and texts larger than the
+// free space.
+void c_workout(fastout_file* f) {
+  static const char large[1 << 17] = {'L'};
+  // Variables: -Wpedantic's format check knows only ISO C.
+  const char* positional = "%2$s %1$d\n";
+  const char* glibc_only = "%a %Lf %'d %m %ls %C\n";
+  int count = 0;
+  for (int i = 0; i < 5000; ++i) {
+    fastout_putc('a' + i % 26, f);
+    fastout_write("abc", 1, 3, f);
+    fastout_puts("a line\n", f);
+    fastout_printf(f, "%d %lld %u %x %o %zu|%5.2f %e %g %.17g|%s %-8s|%c %p %n%%\n", i,
+                   -1234567890123ll * i, 42u, 255u, 8u, sizeof count, 3.25, 1e-7, 0.1, 1.0 / 3,
+                   "str", "pad", 'c', static_cast<void*>(&count), &count);
+  }
+  fastout_printf(f, glibc_only, 1.5, 2.5L, 1234567, L"wide", static_cast<wint_t>('w'));
+  fastout_printf(f, positional, 1, "two");
+  fastout_printf(f, "%s%s", large + 1, "");  // "" after a NUL: short
+  fastout_printf(f, "%70000d|%.*s\n", 5, 2000, "text");  // larger than 64 KiB
+  fastout_write(large, 1, sizeof large, f);
+  fastout_flush(f);
+}
+
+TEST(AllocationTest, NoAllocationInCApiCalls) {
+  fastout_test::temp_dir dir;
+  for (std::size_t buffer :
+       std::initializer_list<std::size_t>{0, 1, 7, 64, 4096, 65536, fastout::default_buffer_size}) {
+    SCOPED_TRACE("buffer " + std::to_string(buffer));
+    fastout_options options;
+    fastout_options_init(&options);
+    options.buffer_size = buffer;
+    fastout_file* f = fastout_open(dir.file("c").c_str(), &options);
+    ASSERT_NE(f, nullptr);
+    heap_counts before = snapshot();
+    c_workout(f);
+    heap_counts after = snapshot();
+    // Texts larger than a buffer under 64 KiB stream through the writer's
+    // streaming area, allocated once; a writer without a buffer uses the stack.
+    const std::size_t streaming_area =
+        buffer > 0 && buffer < fastout::streaming_chunk_size ? 1 : 0;
+    EXPECT_EQ(after.allocations - before.allocations, streaming_area);
+    before = snapshot();
+    c_workout(f);
+    after = snapshot();
+    EXPECT_EQ(after.allocations - before.allocations, 0u) << "the second time";
+    EXPECT_EQ(fastout_error(f), 0);
+    EXPECT_EQ(fastout_close(f), 0);
+  }
+}
+
+// The C API: a buffer that cannot be had is ENOMEM, and nothing is created.
+TEST_F(RefusedBufferTest, CApiOpenIsEnomemAndCreatesNothing) {
+  fastout_test::temp_dir dir;
+  std::string missing = dir.file("missing");
+  fastout_options options;
+  fastout_options_init(&options);
+  options.buffer_size = huge;
+  errno = 0;
+  EXPECT_EQ(fastout_open(missing.c_str(), &options), nullptr);
+  EXPECT_EQ(errno, ENOMEM);
+  EXPECT_FALSE(std::filesystem::exists(missing));
+  EXPECT_EQ(fastout_open_stdout(&options), nullptr);
+  EXPECT_EQ(errno, ENOMEM);
 }
 
 }  // namespace

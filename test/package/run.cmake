@@ -9,6 +9,9 @@
 #   pkg_config           a plain compiler command line using `pkg-config fastout`
 #   add_subdirectory     a CMake consumer that builds fastout from source, shared
 #   find_package_shared  build and install fastout shared, then a CMake consumer
+# Each of these also builds and runs a C program (main.c) through the C API,
+# with the C compiler: its CMake project (c/) enables C only, as a C
+# program's would.
 #   fmt_check            configure fastout against stand-ins for {fmt} 8.1.1 and
 #                        13.0.0: refused, and accepted with FASTOUT_ALLOW_UNTESTED_FMT
 #   fmt_check_installed  the same stand-ins for a consumer of PREFIX (needs `install`)
@@ -19,7 +22,7 @@
 cmake_minimum_required(VERSION 3.16)
 
 foreach(var MODE FASTOUT_SOURCE_DIR FASTOUT_BINARY_DIR WORK_DIR PREFIX INSTALL_LIBDIR
-            FASTOUT_VERSION GENERATOR CXX_COMPILER CXX_STANDARD FMT_DIR FMT_VERSION)
+            FASTOUT_VERSION GENERATOR C_COMPILER CXX_COMPILER CXX_STANDARD FMT_DIR FMT_VERSION)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
     message(FATAL_ERROR "run.cmake needs -D${var}=...")
   endif()
@@ -59,6 +62,7 @@ set(common_args
   -DCMAKE_C_COMPILER=${C_COMPILER}
   -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
   -DCMAKE_CXX_STANDARD=${CXX_STANDARD}
+  "-DCMAKE_C_FLAGS=${sanitize_flags}"
   "-DCMAKE_CXX_FLAGS=${sanitize_flags}"
   "-DCMAKE_EXE_LINKER_FLAGS=${sanitize_link_flags}"
   "-DCMAKE_SHARED_LINKER_FLAGS=${sanitize_link_flags}")
@@ -178,6 +182,7 @@ if(MODE STREQUAL "install")
 elseif(MODE STREQUAL "find_package")
   build_and_run_consumer(find_package ${dir}
     -DCMAKE_PREFIX_PATH=${PREFIX} -DEXPECT_SHARED=${BUILD_SHARED} -DEXPECT_FMT_VERSION=${FMT_VERSION})
+  build_and_run_consumer(c ${dir}/c -DCMAKE_PREFIX_PATH=${PREFIX})
 
 elseif(MODE STREQUAL "pkg_config")
   find_program(PKG_CONFIG pkg-config)
@@ -236,10 +241,18 @@ elseif(MODE STREQUAL "pkg_config")
   set(ENV{LD_LIBRARY_PATH} "${PREFIX}/${INSTALL_LIBDIR}")
   run(${dir}/consumer ${dir}/out.txt ${FASTOUT_VERSION})
   message(STATUS "${run_output}")
+  # A C program, compiled and linked by the C compiler with the same flags:
+  # the C++ runtime a static libfastout needs comes from fastout.pc.
+  run(${C_COMPILER} -std=c99 -pedantic ${extra} ${consumers}/main.c ${pc_flags}
+      -o ${dir}/consumer_c)
+  run(${dir}/consumer_c ${dir}/out_c.txt ${FASTOUT_VERSION})
+  message(STATUS "${run_output}")
 
 elseif(MODE STREQUAL "add_subdirectory")
   build_and_run_consumer(add_subdirectory ${dir}
     -DFASTOUT_SOURCE_DIR=${FASTOUT_SOURCE_DIR} -DBUILD_SHARED_LIBS=ON
+    "-DFASTOUT_SANITIZE=${SANITIZE}")
+  build_and_run_consumer(c ${dir}/c -DFASTOUT_SOURCE_DIR=${FASTOUT_SOURCE_DIR}
     "-DFASTOUT_SANITIZE=${SANITIZE}")
 
 elseif(MODE STREQUAL "find_package_shared")
@@ -251,6 +264,7 @@ elseif(MODE STREQUAL "find_package_shared")
   install_and_check(${dir}/fastout ${dir}/prefix)
   build_and_run_consumer(find_package ${dir}/consumer
     -DCMAKE_PREFIX_PATH=${dir}/prefix -DEXPECT_SHARED=ON -DEXPECT_FMT_VERSION=${FMT_VERSION})
+  build_and_run_consumer(c ${dir}/consumer-c -DCMAKE_PREFIX_PATH=${dir}/prefix)
 
 elseif(MODE STREQUAL "fmt_check")
   # fastout's own configure refuses a {fmt} older than 9.1 or newer than 12.x

@@ -34,7 +34,7 @@ struct bar_spec {
   bool needs_dontcache = false;
 };
 
-// The bars of issues 2, 3, 10 and 11. Later issues add theirs here.
+// The bars of issues 2, 3, 9, 10 and 11. Later issues add theirs here.
 const bar_spec bar_specs[] = {
     {"W1", bar_kind::at_most_times, "fastout", "limit", 1.5},
     {"W1", bar_kind::faster_at_least, "fastout", "fprintf", 5, "limit"},
@@ -75,6 +75,22 @@ const bar_spec bar_specs[] = {
     {"W1", bar_kind::faster_at_least, "fastout_stdout", "stdout_printf", 5, "limit"},
     {"W1", bar_kind::write_calls, "fastout_stdout", nullptr,
      static_cast<double>(fastout::default_buffer_size)},
+    // Issue 9: the C API. fastout_putc() as fast as the limit's store;
+    // fastout_write() of small pieces well ahead of fwrite and of a
+    // memcpy, which is no limit there; fastout_printf() ahead of fprintf.
+    {"W2", bar_kind::at_most_times, "fastout_c", "limit", 1.3},
+    // fastout_putc() reloads the position after every byte, as put() does;
+    // the cursor is the C API's answer, as fastout_cursor is C++'s.
+    {"W2", bar_kind::at_most_times, "fastout_c_cursor", "limit", 1.3},
+    {"W2", bar_kind::write_calls, "fastout_c", nullptr,
+     static_cast<double>(fastout::default_buffer_size)},
+    {"W2", bar_kind::write_calls, "fastout_c_cursor", nullptr,
+     static_cast<double>(fastout::default_buffer_size)},
+    // No reference: the limit is no limit on W9 (the next bar).
+    {"W9", bar_kind::faster_at_least, "fastout_c", "fwrite_unlocked_256k", 3},
+    {"W9", bar_kind::at_most_times, "fastout_c", "limit", 1.0},
+    {"W6", bar_kind::faster_at_least, "fastout_printf", "fprintf", 1.5},
+    {"W7", bar_kind::faster_at_least, "fastout_printf", "fprintf", 2},
 };
 
 std::vector<std::string> split(const std::string& list) {

@@ -132,6 +132,7 @@ workload make_sweep(const workload_options& options);   // W5
 workload make_big(const workload_options& options);     // W10
 workload make_replace(const workload_options& options);  // W11
 workload make_durable(const workload_options& options);  // W12
+workload make_patch(const workload_options& options);   // W9
 // workload_format.cpp
 workload make_lines_print(const workload_options& options);  // W1f
 workload make_ints(const workload_options& options);         // W6

@@ -407,6 +407,24 @@ void fastout_synced_sink::close() {
   std::cout.clear();
   redirect_.restore();
   if (failed) throw_failure("write (std::cout or printf through fastout)", path_);
+
+// fastout's C API -------------------------------------------------------------
+
+fastout_c_sink::fastout_c_sink(const char* path, const sink_options& options) : path_(path) {
+  fastout_options o;
+  fastout_options_init(&o);
+  if (options.buffer_size > 0) o.buffer_size = options.buffer_size;
+  file_ = fastout_open(path, &o);
+  if (file_ == nullptr) throw_errno("open (fastout_open)", path);
+}
+
+void fastout_c_sink::close() {
+  fastout_file* f = file_;
+  file_ = nullptr;
+  int result = fastout_close(f);
+  if (result < 0)
+    throw std::runtime_error(std::string("cannot write to \"") + path_ +
+                             "\" (fastout_close): " + fastout_error_name(result));
 }
 
 }  // namespace fastout_bench

@@ -41,6 +41,7 @@
 
 // fastout first: its fmt_compat.h keeps GCC 12 from a false -Warray-bounds
 // inside {fmt} 12, which would otherwise reach the compiled double writer.
+#include <fastout/fastout.h>
 #include <fastout/file.h>
 #include <fastout/iostream.h>
 #include <fastout/standard_streams.h>
@@ -448,6 +449,44 @@ class fastout_synced_sink {
   stdout_redirect redirect_;
   bool synced_ = false;
   const char* path_;
+};
+
+/// fastout's C API: fastout_open(path, options) with options.buffer_size if
+/// it is not 0. out() is the fastout_file* handle, for fastout_putc,
+/// fastout_write and fastout_printf. close() is fastout_close(), whose
+/// negative result (the first error met, sticky) is thrown with its name.
+class fastout_c_sink {
+ public:
+  fastout_c_sink(const char* path, const sink_options& options);
+  ~fastout_c_sink() { fastout_close(file_); }
+  fastout_c_sink(const fastout_c_sink&) = delete;
+  fastout_c_sink& operator=(const fastout_c_sink&) = delete;
+
+  fastout_file* out() const noexcept { return file_; }
+  void close();
+
+ protected:
+  fastout_file* file_;
+  const char* path_;
+};
+
+/// The C API through a fastout_cursor, for byte-at-a-time loops (the
+/// `fastout_c_cursor` contender). out() begins the cursor, which ends -- by
+/// value, so that its address never escapes the loop -- when the loop is
+/// done, before close(). An error of the cursor is the writer's too, and
+/// close() reports it.
+class fastout_c_cursor_sink : public fastout_c_sink {
+ public:
+  struct cursor {
+    explicit cursor(fastout_file* file) noexcept : state(fastout_cursor_begin(file)) {}
+    ~cursor() { fastout_cursor_end(state); }
+    cursor(const cursor&) = delete;
+    cursor& operator=(const cursor&) = delete;
+    fastout_cursor state;
+  };
+
+  using fastout_c_sink::fastout_c_sink;
+  cursor out() const noexcept { return cursor(file_); }
 };
 
 }  // namespace fastout_bench

@@ -4,6 +4,8 @@
 // writes it, to standard output redirected to the file: GNU echo's
 // putchar() (coreutils makes it putchar_unlocked()) into stdio's stdout,
 // and examples/echo.cpp's put() into fastout::standard_output().
+// Both have fastout_c, the C API's fastout_putc(), and fastout_c_cursor,
+// its cursor.
 //
 // Byte i of the output is pattern[i & 63]: cheap to produce, the same for
 // every contender, and not something a compiler can turn into a memset.
@@ -69,6 +71,14 @@ std::vector<contender> bytes_contenders(const std::shared_ptr<const bytes_input>
   c.add<limit_sink>("limit_256k", put, buffer_256k);
   c.add<fastout_sink>("fastout", put);
   c.add<fastout_cursor_sink>("fastout_cursor", put);
+  // The C API's inline fastout_putc(), as a C program's putc loop becomes.
+  c.add<fastout_c_sink>("fastout_c", [pattern](fastout_file* f, std::size_t i) {
+    fastout_putc(pattern[i & 63], f);
+  });
+  c.add<fastout_c_cursor_sink>("fastout_c_cursor",
+                               [pattern](fastout_c_cursor_sink::cursor& out, std::size_t i) {
+                                 fastout_cursor_putc(pattern[i & 63], &out.state);
+                               });
   return c.take();
 }
 

@@ -11,7 +11,9 @@
 // outside the timed region. Each contender is a row (contenders.h): how it
 // formats one value, or one line of the CSV, through its library's sink.
 // fmt_output_file and fastout share their row (`out.print("{}\n", x)` is the
-// same code for both), as ofstream and fastout_shift share `out << x`.
+// same code for both), as ofstream and fastout_shift share `out << x`. W6
+// and W7 also have fastout_printf: the C API's fastout_printf() with
+// fprintf's own format, beside fprintf.
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
@@ -136,6 +138,9 @@ std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& 
   c.add<fastout_synced_sink>("cout_fastout", shift);
   c.add<fastout_synced_sink>("stdout_printf_fastout", printf_row);
   c.add<fastout_stdout_sink>("fastout_stdout", shift);
+  c.add<fastout_c_sink>("fastout_printf", [values](fastout_file* f, std::size_t i) {
+    fastout_printf(f, "%lld\n", static_cast<long long>(values[i]));
+  });
   return c.take();
 }
 
@@ -175,6 +180,9 @@ std::vector<contender> doubles_contenders(const std::shared_ptr<const doubles_in
   c.add<fastout_sink>("fastout_compile", [values](fastout::file& out, std::size_t i) {
     out.print(FMT_COMPILE("{}\n"), values[i]);
   });
+  c.add<fastout_c_sink>("fastout_printf", [values](fastout_file* f, std::size_t i) {
+    fastout_printf(f, "%.17g\n", values[i]);
+  });
   return c.take();
 }
 
@@ -201,15 +209,29 @@ bool read_whole_file(const std::string& path, std::string& text) {
 }
 
 // The check for an output that is not byte-identical to the reference: only
-// fprintf's and ofstream's may differ, and each of their lines must parse
-// back with strtod to exactly the bits of the value it was written from.
+// fprintf's, ofstream's and fastout_printf's may differ. Each line of
+// fprintf's and ofstream's must parse back with strtod to exactly the bits of
+// the value it was written from; fastout_printf's must be exactly fprintf's,
+// line by line: glibc's snprintf("%.17g") of the same value.
 std::string check_doubles(const doubles_input& in, const std::string& path,
                           const std::string& contender) {
-  if (contender != "fprintf" && contender != "ofstream")
+  if (contender != "fprintf" && contender != "ofstream" && contender != "fastout_printf")
     return "not byte-identical to the reference, and it should be";
   std::string text;
   if (!read_whole_file(path, text))
     return fmt::format("cannot read the output: {}", std::strerror(errno));
+  if (contender == "fastout_printf") {
+    std::string expected;
+    char line[64];
+    for (double value : in.values) {
+      int size = std::snprintf(line, sizeof line, "%.17g\n", value);
+      expected.append(line, static_cast<std::size_t>(size));
+    }
+    if (text == expected) return {};
+    std::size_t at = 0;
+    while (at < text.size() && at < expected.size() && text[at] == expected[at]) ++at;
+    return fmt::format("differs from fprintf's \"%.17g\\n\" at byte {}", at);
+  }
   const char* p = text.c_str();
   const char* const end = p + text.size();
   const std::size_t count = in.values.size();

@@ -43,6 +43,8 @@ const std::vector<workload_entry>& workload_registry() {
       {"W7", "doubles", "2,000,000 doubles, shortest round trip (500,000 --quick)",
        make_doubles},
       {"W8", "csv", "1,000,000 rows of id,price,name,qty (500,000 --quick)", make_csv},
+      {"W9", "patch", "20,000,000 binary writes of 1 to 16 bytes (4,000,000 --quick)",
+       make_patch},
       {"W10", "big", "1 GiB in 1 MiB pieces (256 MiB with --quick)", make_big},
       {"W11", "replace", "an existing 256 MiB file rewritten 3 times (64 MiB with --quick)",
        make_replace},

@@ -1,0 +1,455 @@
+// fastout's C API (include/fastout/fastout.h): the out-of-line halves of
+// the C functions, on top of the C++ writer.
+//
+// A handle is a pointer to the writer's hot state (fastout_buffer_state, the
+// writer's first base), so the header's inline fastout_putc() and the C++
+// writer's inline put() advance the same pointer. Everything here reaches the
+// writer through its public and internal interfaces (file.h), and catches
+// every exception at the boundary: a C caller gets a negative errno, never an
+// exception and never an abort.
+#include <fastout/fastout.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdarg>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+#include <system_error>
+#include <unordered_set>
+
+#include <fastout/file.h>
+
+#include "printf_internal.h"
+
+namespace fastout {
+
+fastout_file* c_handle(file& f) noexcept {
+  return reinterpret_cast<fastout_file*>(&f.hot_state());
+}
+
+file& from_c_handle(fastout_file* handle) noexcept {
+  return file::from_hot_state(*reinterpret_cast<fastout_buffer_state*>(handle));
+}
+
+namespace {
+
+file& writer_of(const fastout_file* handle) noexcept {
+  return from_c_handle(const_cast<fastout_file*>(handle));
+}
+
+// The C convention for a failure: errno, and its negation as the result.
+int failure(int error_number) noexcept {
+  errno = error_number;
+  return -error_number;
+}
+
+// What an exception caught at the boundary means as an errno.
+int error_number_of(const std::exception_ptr& error) noexcept {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::system_error& e) {
+    // fastout throws only system_category errors, whose values are errnos.
+    return e.code().value() > 0 ? e.code().value() : EIO;
+  } catch (const std::bad_alloc&) {
+    return ENOMEM;
+  } catch (...) {
+    return EIO;  // nothing else is thrown by the writer; never let it cross into C
+  }
+}
+
+// Runs `call` (which returns a nonnegative int) and turns any exception
+// into a negative errno.
+template <typename Call>
+FASTOUT_ALWAYS_INLINE int guarded(Call&& call) noexcept {
+  try {
+    return call();
+  } catch (...) {
+    return failure(error_number_of(std::current_exception()));
+  }
+}
+
+// ------------------------------------------------- writers the C API owns
+
+// The writers made by fastout_open() and its siblings, which fastout_close()
+// frees and which are flushed at exit if still open. A C++ writer's handle
+// (c_handle()) is not here: its object belongs to its C++ owner. Never
+// destroyed, so that writers still open at exit stay reachable (no leak
+// report) and usable by whatever runs later.
+struct owned_writers {
+  std::mutex mutex;
+  std::unordered_set<file*> writers;
+};
+
+owned_writers& owned() {
+  static owned_writers* writers = new owned_writers;
+  return *writers;
+}
+
+// Flushes and closes, as stdio does at exit, every writer the C API made
+// that is still open. Each is finished as its destructor would (what cannot
+// be written goes to the error handler) and stays allocated and closed, so
+// that a late call on its handle returns -EBADF instead of touching freed
+// memory, and a late fastout_close() still frees it.
+struct exit_flush {
+  exit_flush() noexcept = default;
+  exit_flush(const exit_flush&) = delete;
+  exit_flush& operator=(const exit_flush&) = delete;
+  ~exit_flush() {
+    owned_writers& o = owned();
+    std::lock_guard<std::mutex> lock(o.mutex);
+    for (file* writer : o.writers) file finishing(std::move(*writer));
+  }
+};
+
+// Registered with the first writer, so it runs at exit after any atexit()
+// handler registered later, which may still write.
+void register_exit_flush() {
+  static exit_flush flush_at_exit;
+}
+
+// Makes a writer the C API owns: `make(memory)` constructs it in place. The
+// memory is listed before the writer is made, so that nothing can fail after
+// a file has been opened (and perhaps created or truncated).
+template <typename Make>
+fastout_file* make_owned(Make&& make) noexcept {
+  void* memory = ::operator new(sizeof(file), std::nothrow);
+  if (memory == nullptr) {
+    failure(ENOMEM);
+    return nullptr;
+  }
+  owned_writers& o = owned();
+  try {
+    register_exit_flush();
+    std::lock_guard<std::mutex> lock(o.mutex);
+    o.writers.insert(static_cast<file*>(memory));
+  } catch (...) {
+    ::operator delete(memory);
+    failure(ENOMEM);
+    return nullptr;
+  }
+  try {
+    file* writer = make(memory);
+    return c_handle(*writer);
+  } catch (...) {
+    int error_number = error_number_of(std::current_exception());
+    {
+      std::lock_guard<std::mutex> lock(o.mutex);
+      o.writers.erase(static_cast<file*>(memory));
+    }
+    ::operator delete(memory);
+    failure(error_number);
+    return nullptr;
+  }
+}
+
+// fastout_options as file_options. Returns 0 or the errno (EINVAL) that
+// says they are not valid. `size` must cover every field this version
+// knows; a larger struct, from a newer header, must hold zeros beyond them
+// (a newer field at its default).
+int convert(const fastout_options* in, file_options& out, std::string* name) {
+  if (in == nullptr) return 0;
+  if (in->size < sizeof(fastout_options)) return EINVAL;  // not initialized, or an older layout
+  if (in->size > sizeof(fastout_options)) {
+    const unsigned char* extra = reinterpret_cast<const unsigned char*>(in) + sizeof(fastout_options);
+    for (std::size_t i = 0; i < in->size - sizeof(fastout_options); ++i)
+      if (extra[i] != 0) return EINVAL;
+  }
+  switch (in->mode) {
+    case FASTOUT_TRUNCATE: out.mode = open_mode::truncate; break;
+    case FASTOUT_APPEND: out.mode = open_mode::append; break;
+    case FASTOUT_EXCLUSIVE: out.mode = open_mode::create_exclusive; break;
+    default: return EINVAL;
+  }
+  switch (in->buffering) {
+    case FASTOUT_BUFFERING_AUTOMATIC: out.buffer_mode = buffering::automatic; break;
+    case FASTOUT_BUFFERING_FULL: out.buffer_mode = buffering::full; break;
+    case FASTOUT_BUFFERING_LINE: out.buffer_mode = buffering::line; break;
+    default: return EINVAL;
+  }
+  if (in->permissions > 07777) return EINVAL;
+  out.permissions = in->permissions;
+  out.buffer_size = in->buffer_size;
+  if (name != nullptr && in->name != nullptr) *name = in->name;
+  return 0;
+}
+
+}  // namespace
+}  // namespace fastout
+
+using fastout::file;
+using fastout::failure;
+using fastout::guarded;
+using fastout::writer_of;
+
+// ------------------------------------------------------------- opening
+
+fastout_file* fastout_open(const char* path, const fastout_options* options) noexcept {
+  fastout::file_options file_options;
+  if (path == nullptr) {
+    failure(EINVAL);
+    return nullptr;
+  }
+  if (int error_number = fastout::convert(options, file_options, nullptr)) {
+    failure(error_number);
+    return nullptr;
+  }
+  return fastout::make_owned(
+      [&](void* memory) { return new (memory) file(path, file_options); });
+}
+
+fastout_file* fastout_fdopen(int fd, int ownership, const fastout_options* options) noexcept {
+  fastout::file_options file_options;
+  std::string name;
+  if (ownership != FASTOUT_ADOPT && ownership != FASTOUT_BORROW) {
+    failure(EINVAL);
+    return nullptr;
+  }
+  int error_number = 0;
+  try {
+    error_number = fastout::convert(options, file_options, &name);
+  } catch (...) {
+    error_number = ENOMEM;  // copying the name
+  }
+  if (error_number != 0) {
+    failure(error_number);
+    return nullptr;
+  }
+  return fastout::make_owned([&](void* memory) {
+    return new (memory) file(ownership == FASTOUT_ADOPT
+                                 ? file::adopt(fd, file_options, std::move(name))
+                                 : file::borrow(fd, file_options, std::move(name)));
+  });
+}
+
+fastout_file* fastout_open_stdout(const fastout_options* options) noexcept {
+  fastout::file_options file_options;
+  if (int error_number = fastout::convert(options, file_options, nullptr)) {
+    failure(error_number);
+    return nullptr;
+  }
+  return fastout::make_owned(
+      [&](void* memory) { return new (memory) file(fastout::stdout_file(file_options)); });
+}
+
+fastout_file* fastout_open_stderr(const fastout_options* options) noexcept {
+  fastout::file_options file_options;
+  if (int error_number = fastout::convert(options, file_options, nullptr)) {
+    failure(error_number);
+    return nullptr;
+  }
+  return fastout::make_owned([&](void* memory) {
+    return new (memory) file(options == nullptr ? fastout::stderr_file()
+                                                : fastout::stderr_file(file_options));
+  });
+}
+
+// -------------------------------------------------------------- output
+
+int fastout_putc_slow(int c, fastout_file* handle) noexcept {
+  if (handle == nullptr) return failure(EINVAL);
+  return guarded([&] {
+    writer_of(handle).put(static_cast<char>(c));
+    return static_cast<int>(static_cast<unsigned char>(c));
+  });
+}
+
+size_t fastout_write_slow(const void* data, size_t size, size_t count,
+                          fastout_file* handle) noexcept {
+  if (size == 0 || count == 0) return 0;  // as fwrite: nothing, and no error
+  if (handle == nullptr) {
+    failure(EINVAL);
+    return 0;
+  }
+  if (count > SIZE_MAX / size) {
+    failure(EOVERFLOW);
+    return 0;
+  }
+  if (data == nullptr) {
+    failure(EINVAL);
+    return 0;
+  }
+  int result = guarded([&] {
+    writer_of(handle).write(data, size * count);
+    return 0;
+  });
+  return result < 0 ? 0 : count;
+}
+
+int fastout_puts_slow(const char* text, fastout_file* handle) noexcept {
+  if (handle == nullptr || text == nullptr) return failure(EINVAL);
+  return guarded([&] {
+    // An empty text still meets a closed or failed writer's error, as in
+    // file::write().
+    writer_of(handle).write(text, std::strlen(text));
+    return 1;
+  });
+}
+
+namespace {
+// fastout_printf() and fastout_vprintf(), without a second hop for the
+// va_list.
+FASTOUT_ALWAYS_INLINE int print_formatted(fastout_file* handle, const char* format,
+                                          va_list args) noexcept {
+  if (handle == nullptr || format == nullptr) return failure(EINVAL);
+  return guarded([&] {
+    int result = fastout::detail::vprintf_to(writer_of(handle), format, args);
+    if (result < 0) errno = -result;
+    return result;
+  });
+}
+}  // namespace
+
+int fastout_printf(fastout_file* handle, const char* format, ...) noexcept {
+  va_list args;
+  va_start(args, format);
+  int result = print_formatted(handle, format, args);
+  va_end(args);
+  return result;
+}
+
+int fastout_vprintf(fastout_file* handle, const char* format, va_list args) noexcept {
+  return print_formatted(handle, format, args);
+}
+
+// ---------------------------------------------------------------- cursor
+
+namespace {
+// A cursor that cannot go on: no space, and the error, which errno gets too.
+fastout_buffer_state stopped(int* error, int error_number) noexcept {
+  errno = error_number;
+  *error = -error_number;
+  return fastout_buffer_state{nullptr, nullptr};
+}
+}  // namespace
+
+fastout_buffer_state fastout_cursor_begin_slow(fastout_file* handle, int* error) noexcept {
+  if (handle == nullptr) return stopped(error, EINVAL);
+  try {
+    file& writer = writer_of(handle);
+    // lend() alone would lend a closed or failed writer's (empty) space.
+    writer.begin_call();
+    return writer.lend(nullptr);
+  } catch (...) {
+    return stopped(error, fastout::error_number_of(std::current_exception()));
+  }
+}
+
+fastout_buffer_state fastout_cursor_putc_slow(int c, fastout_file* handle, char* pos,
+                                              int* error) noexcept {
+  if (*error < 0) return fastout_buffer_state{nullptr, nullptr};  // stopped: its error again
+  if (handle == nullptr) return stopped(error, EINVAL);
+  file& writer = writer_of(handle);
+  // The writer's own put() flushes a full buffer and meets line buffering
+  // and errors; the cursor borrows again afterwards. If put() throws, the
+  // writer's position is the truth and the cursor is stopped.
+  writer.take_back(pos);
+  try {
+    writer.put(static_cast<char>(c));
+    return writer.lend(nullptr);
+  } catch (...) {
+    return stopped(error, fastout::error_number_of(std::current_exception()));
+  }
+}
+
+int fastout_cursor_end_slow(fastout_file* handle, char* pos, int error) noexcept {
+  // A stopped cursor holds nothing: begin refused it, or put() took the
+  // position back before it failed.
+  if (error < 0) return failure(-error);
+  if (handle == nullptr) return failure(EINVAL);
+  writer_of(handle).take_back(pos);
+  return 0;
+}
+
+int fastout_flush(fastout_file* handle) noexcept {
+  if (handle == nullptr) return failure(EINVAL);
+  return guarded([&] {
+    writer_of(handle).flush();
+    return 0;
+  });
+}
+
+int fastout_close(fastout_file* handle) noexcept {
+  if (handle == nullptr) return 0;
+  file* writer = &writer_of(handle);
+  int result = guarded([&] {
+    writer->close();
+    return 0;
+  });
+  bool owned_by_c = false;
+  {
+    fastout::owned_writers& o = fastout::owned();
+    std::lock_guard<std::mutex> lock(o.mutex);
+    owned_by_c = o.writers.erase(writer) != 0;
+  }
+  if (owned_by_c) {
+    // Closed above, unless a C++ cursor held it (EBUSY): then the destructor
+    // closes it and reports as for any writer destroyed under a cursor.
+    writer->~file();
+    ::operator delete(writer);
+  }
+  if (result < 0) errno = -result;
+  return result;
+}
+
+// ---------------------------------------------------------- inspecting
+
+int fastout_error(const fastout_file* handle) noexcept {
+  if (handle == nullptr) return -EINVAL;
+  std::error_code error = writer_of(handle).error();
+  return error ? -error.value() : 0;
+}
+
+const char* fastout_error_name(int code) noexcept {
+  if (code == INT_MIN) return "Unknown error";
+  int error_number = code < 0 ? -code : code;
+  if (error_number == 0) return "Success";
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+  // glibc's English descriptions, untranslated and static.
+  const char* text = ::strerrordesc_np(error_number);
+  return text != nullptr ? text : "Unknown error";
+#else
+  // Elsewhere, the same texts for the codes fastout itself returns.
+  switch (error_number) {
+    case EINVAL: return "Invalid argument";
+    case EBADF: return "Bad file descriptor";
+    case EBUSY: return "Device or resource busy";
+    case ENOMEM: return "Cannot allocate memory";
+    case EOVERFLOW: return "Value too large for defined data type";
+    case EILSEQ: return "Invalid or incomplete multibyte or wide character";
+    case ENOSPC: return "No space left on device";
+    case EFBIG: return "File too large";
+    case EPIPE: return "Broken pipe";
+    case EIO: return "Input/output error";
+    case EDQUOT: return "Disk quota exceeded";
+    case EACCES: return "Permission denied";
+    case ENOENT: return "No such file or directory";
+    case EEXIST: return "File exists";
+    case EISDIR: return "Is a directory";
+    default: return "Unknown error";
+  }
+#endif
+}
+
+int fastout_get_stats(const fastout_file* handle, fastout_stats* stats) noexcept {
+  if (handle == nullptr || stats == nullptr) return failure(EINVAL);
+  const file& writer = writer_of(handle);
+  fastout::file_stats s = writer.stats();
+  stats->bytes_accepted = s.bytes_accepted;
+  stats->bytes_written = s.bytes_written;
+  stats->write_calls = s.write_calls;
+  stats->flushes = s.flushes;
+  stats->bytes_pending = writer.bytes_pending();
+  return 0;
+}
+
+const char* fastout_path(const fastout_file* handle) noexcept {
+  if (handle == nullptr) return nullptr;
+  return writer_of(handle).path().c_str();
+}
+
+int fastout_fileno(const fastout_file* handle) noexcept {
+  if (handle == nullptr) return failure(EINVAL);
+  return writer_of(handle).descriptor();
+}

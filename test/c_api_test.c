@@ -1,0 +1,777 @@
+/* fastout's C API from C (include/fastout/fastout.h), built as C99 with
+ * -pedantic and as C11: the normal paths through buffer sizes 0, 1, 2, 3, 7,
+ * 64 and the default, and every error path made to happen for real --
+ * /dev/full (ENOSPC), RLIMIT_FSIZE (EFBIG), a pipe whose reader is gone
+ * (EPIPE, or SIGPIPE), writes after an error, NULL arguments, formats glibc
+ * refuses -- the cursor, and the flush at exit. Faults the system cannot make on demand
+ * (EIO, short writes, EINTR, a failing close) are in test/fault_test.cpp,
+ * through the mock system-call layer. */
+#include "c_test.h"
+
+#include <fastout/fastout.h>
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <wchar.h>
+
+static const size_t buffer_sizes[] = {0, 1, 2, 3, 7, 64, FASTOUT_DEFAULT_BUFFER_SIZE};
+#define BUFFER_SIZE_COUNT (sizeof buffer_sizes / sizeof buffer_sizes[0])
+
+static fastout_file* open_with_buffer(const char* path, size_t buffer_size) {
+  fastout_options options;
+  fastout_options_init(&options);
+  options.buffer_size = buffer_size;
+  return fastout_open(path, &options);
+}
+
+/* The bytes i of the test data: a pattern with newlines and every byte value. */
+static char byte_at(size_t i) { return (char)(i % 251 == 0 ? '\n' : (i * 7 + i / 13) % 256); }
+
+/* Writes `size` bytes of the pattern with every output call in turn. */
+static int write_mixed(fastout_file* f, size_t size) {
+  static char piece[5000];
+  size_t i = 0, step = 0;
+  while (i < size) {
+    size_t left = size - i, n, k;
+    switch (step++ % 5) {
+      case 0:
+        if (fastout_putc((unsigned char)byte_at(i), f) != (unsigned char)byte_at(i)) return -1;
+        ++i;
+        break;
+      case 1:
+      case 2:
+        n = step % 3 == 0 ? 1 + step % 17 : 1 + (step * 131) % 4000;
+        if (n > left) n = left;
+        for (k = 0; k < n; ++k) piece[k] = byte_at(i + k);
+        /* fwrite's two ways round: items of one byte, or one item */
+        if (step % 2 ? fastout_write(piece, 1, n, f) != n : fastout_write(piece, n, 1, f) != 1)
+          return -1;
+        i += n;
+        break;
+      case 3:
+        /* puts stops at a NUL: take the piece up to the first one */
+        n = 1 + step % 40;
+        if (n > left) n = left;
+        for (k = 0; k < n && byte_at(i + k) != '\0'; ++k) piece[k] = byte_at(i + k);
+        piece[k] = '\0';
+        if (k == 0) {
+          if (fastout_putc(0, f) != 0) return -1;
+          ++i;
+          break;
+        }
+        if (fastout_puts(piece, f) < 0) return -1;
+        i += k;
+        break;
+      default:
+        n = 1 + step % 30;
+        if (n > left) n = left;
+        for (k = 0; k < n && byte_at(i + k) != '\0'; ++k) piece[k] = byte_at(i + k);
+        if (k == 0) {
+          if (fastout_printf(f, "%c", 0) != 1) return -1;
+          ++i;
+          break;
+        }
+        if (fastout_printf(f, "%.*s", (int)k, piece) != (int)k) return -1;
+        i += k;
+        break;
+    }
+  }
+  return 0;
+}
+
+static char* pattern(size_t size) {
+  char* data = (char*)malloc(size + 1);
+  size_t i;
+  for (i = 0; i < size; ++i) data[i] = byte_at(i);
+  data[size] = '\0';
+  return data;
+}
+
+/* ------------------------------------------------------------ normal use */
+
+TEST(options_have_the_cxx_defaults) {
+  fastout_options o;
+  memset(&o, 0x5a, sizeof o);
+  fastout_options_init(&o);
+  CHECK_EQ(o.size, sizeof o);
+  CHECK_EQ(o.buffer_size, 256 * 1024);
+  CHECK_EQ(o.mode, FASTOUT_TRUNCATE);
+  CHECK_EQ(o.buffering, FASTOUT_BUFFERING_AUTOMATIC);
+  CHECK_EQ(o.permissions, 0666);
+  CHECK(o.name == NULL);
+}
+
+TEST(every_output_call_through_every_buffer_size) {
+  size_t s;
+  const size_t size = 50000;
+  char* expected = pattern(size);
+  for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
+    const char* path = c_test_path("out");
+    fastout_file* f = open_with_buffer(path, buffer_sizes[s]);
+    fastout_stats stats;
+    CHECK(f != NULL);
+    CHECK_EQ(write_mixed(f, size), 0);
+    CHECK_EQ(fastout_error(f), 0);
+    CHECK_EQ(fastout_get_stats(f, &stats), 0);
+    CHECK_EQ(stats.bytes_accepted, size);
+    CHECK_EQ(stats.bytes_written + stats.bytes_pending, size);
+    CHECK_EQ(fastout_close(f), 0);
+    CHECK_FILE(path, expected, size);
+  }
+  free(expected);
+}
+
+TEST(stdio_return_values) {
+  fastout_file* f = fastout_open(c_test_path("out"), NULL);
+  CHECK(f != NULL);
+  CHECK_EQ(fastout_putc('a', f), 'a');
+  CHECK_EQ(fastout_putc(-1, f), 255); /* (unsigned char)c, as putc */
+  CHECK_EQ(fastout_putc(0x141, f), 0x41);
+  CHECK_EQ(fastout_write("bcd", 1, 3, f), 3);
+  CHECK_EQ(fastout_write("efgh", 2, 2, f), 2);
+  CHECK_EQ(fastout_write("ijk", 3, 1, f), 1);
+  CHECK_EQ(fastout_write("xyz", 0, 3, f), 0); /* nothing written, no error */
+  CHECK_EQ(fastout_write("xyz", 3, 0, f), 0);
+  CHECK_EQ(fastout_error(f), 0);
+  CHECK(fastout_puts("lmn", f) >= 0);
+  CHECK(fastout_puts("", f) >= 0);
+  CHECK_EQ(fastout_printf(f, "%d|%s|%.2f", 42, "o", 2.5), 9);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(c_test_path("out"), "a\xff" "Abcdefghijklmn42|o|2.50");
+}
+
+static int vprintf_through(fastout_file* f, const char* format, ...) {
+  va_list args;
+  int result;
+  va_start(args, format);
+  result = fastout_vprintf(f, format, args);
+  va_end(args);
+  return result;
+}
+
+TEST(vprintf_takes_a_va_list) {
+  fastout_file* f = fastout_open(c_test_path("out"), NULL);
+  CHECK(f != NULL);
+  CHECK_EQ(vprintf_through(f, "%s=%05d %x\n", "n", -42, 255u), 11);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(c_test_path("out"), "n=-0042 ff\n");
+}
+
+TEST(printf_positional_and_n) {
+  fastout_file* f = fastout_open(c_test_path("out"), NULL);
+  const char* positional = "%2$s-%1$d%%"; /* POSIX, not ISO C: not a literal under -pedantic */
+  int n = -1;
+  CHECK(f != NULL);
+  CHECK_EQ(fastout_printf(f, positional, 7, "x"), 4);
+  CHECK_EQ(fastout_printf(f, "ab%ncd", &n), 4);
+  CHECK_EQ(n, 2);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(c_test_path("out"), "x-7%abcd");
+}
+
+/* A text larger than the whole buffer streams to the file. */
+TEST(printf_larger_than_the_buffer) {
+  size_t s;
+  for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
+    const char* path = c_test_path("out");
+    fastout_file* f = open_with_buffer(path, buffer_sizes[s]);
+    char* expected = (char*)malloc(300002);
+    CHECK(f != NULL);
+    memset(expected, ' ', 299999);
+    memcpy(expected + 299999, "7|x", 3);
+    CHECK_EQ(fastout_printf(f, "%300000d|", 7), 300001);
+    CHECK_EQ(fastout_putc('x', f), 'x');
+    CHECK_EQ(fastout_close(f), 0);
+    CHECK_FILE(path, expected, 300002);
+    free(expected);
+  }
+}
+
+/* Writes of 1 to 16 bytes copy without branches (fastout_copy_small): they
+ * must read only their own bytes -- the source here ends where an
+ * inaccessible page begins, so reading one byte more kills the test -- and
+ * land right at every position of buffers of every small size. */
+TEST(small_writes_read_only_their_bytes) {
+  long page = sysconf(_SC_PAGESIZE);
+  int zero = open("/dev/zero", O_RDONLY); /* MAP_ANONYMOUS is not POSIX */
+  char* pages = (char*)mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE, zero, 0);
+  char* page_end;
+  close(zero);
+  char expected[20000];
+  size_t buffer_size, used = 0, i;
+  CHECK(pages != MAP_FAILED);
+  CHECK_EQ(mprotect(pages + page, (size_t)page, PROT_NONE), 0);
+  page_end = pages + page;
+  for (i = 0; i < 16; ++i) page_end[-16 + (long)i] = (char)('a' + i);
+  for (buffer_size = 16; buffer_size <= 40; ++buffer_size) {
+    const char* path = c_test_path("out");
+    fastout_file* f = open_with_buffer(path, buffer_size);
+    size_t size, start;
+    CHECK(f != NULL);
+    used = 0;
+    for (start = 0; start < 17; ++start) {
+      for (size = 1; size <= 16; ++size) {
+        const char* from = page_end - size; /* its last byte is the page's last */
+        CHECK_EQ(fastout_write(from, size, 1, f), 1);
+        memcpy(expected + used, from, size);
+        used += size;
+      }
+      CHECK_EQ(fastout_putc('|', f), '|'); /* shifts where the next round lands */
+      expected[used++] = '|';
+    }
+    CHECK_EQ(fastout_close(f), 0);
+    CHECK_FILE(path, expected, used);
+  }
+  munmap(pages, (size_t)page * 2);
+}
+
+/* Data at least as large as the buffer goes out in one system call with
+ * what is buffered. */
+TEST(large_write_is_one_system_call) {
+  const size_t size = 1 << 20;
+  char* data = pattern(size);
+  fastout_file* f = fastout_open(c_test_path("out"), NULL);
+  fastout_stats stats;
+  CHECK(f != NULL);
+  CHECK_EQ(fastout_putc('<', f), '<');
+  CHECK_EQ(fastout_write(data, 1, size, f), size);
+  CHECK_EQ(fastout_get_stats(f, &stats), 0);
+  CHECK_EQ(stats.write_calls, 1);
+  CHECK_EQ(stats.bytes_written, size + 1);
+  CHECK_EQ(fastout_close(f), 0);
+  free(data);
+}
+
+TEST(flush_sends_everything) {
+  const char* path = c_test_path("out");
+  fastout_file* f = fastout_open(path, NULL);
+  struct stat st;
+  fastout_stats stats;
+  CHECK(f != NULL);
+  CHECK(fastout_puts("pending", f) >= 0);
+  CHECK_EQ(stat(path, &st), 0);
+  CHECK_EQ(st.st_size, 0);
+  CHECK_EQ(fastout_get_stats(f, &stats), 0);
+  CHECK_EQ(stats.bytes_pending, 7);
+  CHECK_EQ(fastout_flush(f), 0);
+  CHECK_EQ(stat(path, &st), 0);
+  CHECK_EQ(st.st_size, 7);
+  CHECK_EQ(fastout_get_stats(f, &stats), 0);
+  CHECK_EQ(stats.bytes_pending, 0);
+  CHECK_EQ(stats.flushes, 1);
+  CHECK_EQ(fastout_close(f), 0);
+}
+
+TEST(line_buffering_sends_complete_lines) {
+  const char* path = c_test_path("out");
+  fastout_options o;
+  fastout_file* f;
+  struct stat st;
+  fastout_options_init(&o);
+  o.buffering = FASTOUT_BUFFERING_LINE;
+  f = fastout_open(path, &o);
+  CHECK(f != NULL);
+  CHECK_EQ(fastout_printf(f, "one\ntw"), 6);
+  CHECK_EQ(stat(path, &st), 0);
+  CHECK_EQ(st.st_size, 4); /* the partial line waits */
+  CHECK_EQ(fastout_putc('o', f), 'o');
+  CHECK_EQ(stat(path, &st), 0);
+  CHECK_EQ(st.st_size, 4);
+  CHECK_EQ(fastout_putc('\n', f), '\n');
+  CHECK_EQ(stat(path, &st), 0);
+  CHECK_EQ(st.st_size, 8);
+  CHECK_EQ(fastout_write("x\ny", 1, 3, f), 3);
+  CHECK_EQ(stat(path, &st), 0);
+  CHECK_EQ(st.st_size, 10);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(path, "one\ntwo\nx\ny");
+}
+
+TEST(open_modes_and_permissions) {
+  const char* path = c_test_path("out");
+  fastout_options o;
+  fastout_file* f;
+  struct stat st;
+  mode_t mask = umask(022);
+  fastout_options_init(&o);
+  o.permissions = 0640;
+  o.mode = FASTOUT_EXCLUSIVE;
+  f = fastout_open(path, &o);
+  CHECK(f != NULL);
+  CHECK(fastout_puts("first\n", f) >= 0);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_EQ(stat(path, &st), 0);
+  CHECK_EQ(st.st_mode & 0777, 0640);
+  errno = 0;
+  CHECK(fastout_open(path, &o) == NULL); /* exists */
+  CHECK_EQ(errno, EEXIST);
+  o.mode = FASTOUT_APPEND;
+  f = fastout_open(path, &o);
+  CHECK(f != NULL);
+  CHECK(fastout_puts("second\n", f) >= 0);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(path, "first\nsecond\n");
+  f = fastout_open(path, NULL); /* truncates */
+  CHECK(f != NULL);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(path, "");
+  umask(mask);
+}
+
+TEST(fdopen_adopts_or_borrows) {
+  const char* path = c_test_path("out");
+  fastout_options o;
+  fastout_file* f;
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  CHECK(fd >= 0);
+  fastout_options_init(&o);
+  o.name = "the log";
+  f = fastout_fdopen(fd, FASTOUT_BORROW, &o);
+  CHECK(f != NULL);
+  CHECK(strcmp(fastout_path(f), "the log") == 0);
+  CHECK_EQ(fastout_fileno(f), fd);
+  CHECK(fastout_puts("borrowed ", f) >= 0);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK(fcntl(fd, F_GETFD) != -1); /* still open */
+  f = fastout_fdopen(fd, FASTOUT_ADOPT, NULL);
+  CHECK(f != NULL);
+  CHECK(fastout_path(f) != NULL && strncmp(fastout_path(f), "<fd ", 4) == 0);
+  CHECK(fastout_puts("adopted", f) >= 0);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK(fcntl(fd, F_GETFD) == -1 && errno == EBADF); /* closed with the writer */
+  CHECK_FILE_TEXT(path, "borrowed adopted");
+}
+
+static int stdout_and_stderr_child(void) {
+  const char* path = c_test_path("captured");
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  fastout_file* out;
+  fastout_file* err;
+  fastout_stats stats;
+  if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0) return 1;
+  out = fastout_open_stdout(NULL);
+  err = fastout_open_stderr(NULL);
+  if (out == NULL || err == NULL) return 2;
+  if (strcmp(fastout_path(out), "<stdout>") != 0 || strcmp(fastout_path(err), "<stderr>") != 0)
+    return 3;
+  if (fastout_puts("to stdout, buffered\n", out) < 0) return 4;
+  if (fastout_puts("to stderr, ", err) < 0 || fastout_putc('!', err) < 0) return 5;
+  /* stderr is unbuffered: each call is one write */
+  if (fastout_get_stats(err, &stats) != 0 || stats.write_calls != 2 || stats.bytes_pending != 0)
+    return 6;
+  if (fastout_close(out) != 0 || fastout_close(err) != 0) return 7;
+  return fcntl(1, F_GETFD) == -1 || fcntl(2, F_GETFD) == -1 ? 8 : 0; /* borrowed */
+}
+
+TEST(stdout_and_stderr) {
+  int status = c_test_run_in_child(stdout_and_stderr_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+  CHECK_FILE_TEXT(c_test_path("captured"), "to stderr, !to stdout, buffered\n");
+}
+
+/* Writers still open at exit are flushed, as stdio's. */
+static int leave_open_child(void) {
+  fastout_file* f = fastout_open(c_test_path("left-open"), NULL);
+  fastout_file* closed = fastout_open(c_test_path("closed"), NULL);
+  if (f == NULL || closed == NULL) return 1;
+  if (fastout_printf(f, "written at %s\n", "exit") < 0) return 2;
+  if (fastout_puts("closed", closed) < 0 || fastout_close(closed) != 0) return 3;
+  exit(0); /* as a return from main */
+}
+
+TEST(writers_left_open_are_flushed_at_exit) {
+  int status = c_test_run_in_child(leave_open_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+  CHECK_FILE_TEXT(c_test_path("left-open"), "written at exit\n");
+  CHECK_FILE_TEXT(c_test_path("closed"), "closed");
+}
+
+/* ... and what cannot be written then is reported on stderr. */
+static int lose_at_exit_child(void) {
+  int fd = open(c_test_path("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  fastout_file* f = fastout_open("/dev/full", NULL);
+  if (fd < 0 || dup2(fd, 2) < 0 || f == NULL) return 1;
+  if (fastout_puts("lost", f) < 0) return 2;
+  exit(0);
+}
+
+TEST(what_exit_cannot_write_is_reported) {
+  int status = c_test_run_in_child(lose_at_exit_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+  CHECK_FILE_TEXT(c_test_path("stderr"),
+                  "fastout: lost 4 bytes writing \"/dev/full\": No space left on device\n");
+}
+
+/* --------------------------------------------------------------- cursor */
+
+TEST(cursor_writes_what_putc_writes) {
+  size_t s;
+  const size_t size = 100000;
+  char* expected = pattern(size);
+  for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
+    const char* path = c_test_path("out");
+    fastout_file* f = open_with_buffer(path, buffer_sizes[s]);
+    size_t i = 0;
+    CHECK(f != NULL);
+    while (i < size) {
+      /* cursors of every length, with the writer's own calls between them */
+      fastout_cursor cursor = fastout_cursor_begin(f);
+      size_t end = i + (i % 7919) + 1;
+      if (end > size) end = size;
+      CHECK_EQ(cursor.error, 0);
+      for (; i < end; ++i)
+        CHECK_EQ(fastout_cursor_putc(expected[i], &cursor), (unsigned char)expected[i]);
+      CHECK_EQ(fastout_cursor_end(cursor), 0);
+      if (i < size) {
+        CHECK_EQ(fastout_putc(expected[i], f), (unsigned char)expected[i]);
+        ++i;
+      }
+    }
+    CHECK_EQ(fastout_close(f), 0);
+    CHECK_FILE(path, expected, size);
+  }
+  free(expected);
+}
+
+/* While a cursor holds the buffer, the writer's own calls and a second
+ * cursor are refused, and nothing of the first cursor's is lost. */
+TEST(cursor_makes_other_calls_busy) {
+  fastout_file* f = fastout_open(c_test_path("out"), NULL);
+  fastout_cursor cursor, second;
+  CHECK(f != NULL);
+  cursor = fastout_cursor_begin(f);
+  CHECK_EQ(fastout_cursor_putc('a', &cursor), 'a');
+  CHECK_EQ(fastout_putc('x', f), -EBUSY);
+  CHECK_EQ(fastout_puts("x", f), -EBUSY);
+  CHECK_EQ(fastout_printf(f, "%d", 1), -EBUSY);
+  CHECK_EQ(fastout_flush(f), -EBUSY);
+  second = fastout_cursor_begin(f);
+  CHECK_EQ(second.error, -EBUSY);
+  CHECK_EQ(fastout_cursor_putc('y', &second), -EBUSY);
+  CHECK_EQ(fastout_cursor_end(second), -EBUSY);
+  CHECK_EQ(fastout_cursor_putc('b', &cursor), 'b'); /* the first one still works */
+  CHECK_EQ(fastout_cursor_end(cursor), 0);
+  CHECK_EQ(fastout_putc('c', f), 'c');
+  CHECK_EQ(fastout_error(f), 0);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(c_test_path("out"), "abc");
+}
+
+TEST(cursor_errors_are_sticky) {
+  size_t s;
+  fastout_cursor cursor = fastout_cursor_begin(NULL);
+  CHECK_EQ(cursor.error, -EINVAL);
+  CHECK_EQ(fastout_cursor_putc('x', &cursor), -EINVAL);
+  CHECK_EQ(fastout_cursor_end(cursor), -EINVAL);
+  for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
+    fastout_file* f = open_with_buffer("/dev/full", buffer_sizes[s]);
+    fastout_stats stats;
+    int result = 0, i;
+    CHECK(f != NULL);
+    cursor = fastout_cursor_begin(f);
+    for (i = 0; i < 300000 && result >= 0; ++i) result = fastout_cursor_putc('a', &cursor);
+    CHECK_EQ(result, -ENOSPC);
+    CHECK_EQ(fastout_cursor_putc('a', &cursor), -ENOSPC);
+    CHECK_EQ(fastout_cursor_end(cursor), -ENOSPC);
+    CHECK_EQ(fastout_error(f), -ENOSPC); /* the writer's, sticky */
+    cursor = fastout_cursor_begin(f);      /* a failed writer lends nothing */
+    CHECK_EQ(cursor.error, -ENOSPC);
+    CHECK_EQ(fastout_cursor_end(cursor), -ENOSPC);
+    CHECK_EQ(fastout_get_stats(f, &stats), 0);
+    CHECK_EQ(stats.bytes_written, 0);
+    CHECK_EQ(fastout_close(f), -ENOSPC);
+  }
+}
+
+TEST(cursor_on_a_line_buffered_writer) {
+  const char* path = c_test_path("out");
+  fastout_options o;
+  fastout_file* f;
+  fastout_cursor cursor;
+  struct stat st;
+  fastout_options_init(&o);
+  o.buffering = FASTOUT_BUFFERING_LINE;
+  f = fastout_open(path, &o);
+  CHECK(f != NULL);
+  cursor = fastout_cursor_begin(f);
+  fastout_cursor_putc('a', &cursor);
+  fastout_cursor_putc('\n', &cursor);
+  fastout_cursor_putc('b', &cursor);
+  CHECK_EQ(stat(path, &st), 0);
+  CHECK_EQ(st.st_size, 2); /* the line went out at once; "b" waits */
+  CHECK_EQ(fastout_cursor_end(cursor), 0);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(path, "a\nb");
+}
+
+/* ----------------------------------------------------------- bad input */
+
+TEST(open_errors_name_the_cause) {
+  fastout_options o;
+  struct {
+    fastout_options options;
+    unsigned char newer_fields[16];
+  } bigger;
+  errno = 0;
+  CHECK(fastout_open(c_test_path("missing/out"), NULL) == NULL);
+  CHECK_EQ(errno, ENOENT);
+  CHECK(fastout_open(c_test_dir_path, NULL) == NULL);
+  CHECK_EQ(errno, EISDIR);
+  CHECK(fastout_open(NULL, NULL) == NULL);
+  CHECK_EQ(errno, EINVAL);
+  /* options not made by fastout_options_init(), or with unknown values */
+  memset(&o, 0, sizeof o);
+  CHECK(fastout_open(c_test_path("out"), &o) == NULL);
+  CHECK_EQ(errno, EINVAL);
+  fastout_options_init(&o);
+  o.mode = 3;
+  CHECK(fastout_open(c_test_path("out"), &o) == NULL);
+  CHECK_EQ(errno, EINVAL);
+  fastout_options_init(&o);
+  o.buffering = -1;
+  CHECK(fastout_open(c_test_path("out"), &o) == NULL);
+  CHECK_EQ(errno, EINVAL);
+  fastout_options_init(&o);
+  o.permissions = 010000;
+  CHECK(fastout_open(c_test_path("out"), &o) == NULL);
+  CHECK_EQ(errno, EINVAL);
+  CHECK(access(c_test_path("out"), F_OK) != 0); /* nothing was created */
+  /* a newer program's larger struct: its new fields must be at their defaults (0) */
+  memset(&bigger, 0, sizeof bigger);
+  fastout_options_init(&bigger.options);
+  bigger.options.size = sizeof bigger;
+  {
+    fastout_file* f = fastout_open(c_test_path("out"), &bigger.options);
+    CHECK(f != NULL);
+    CHECK_EQ(fastout_close(f), 0);
+  }
+  bigger.newer_fields[7] = 1;
+  CHECK(fastout_open(c_test_path("out"), &bigger.options) == NULL);
+  CHECK_EQ(errno, EINVAL);
+  CHECK(fastout_fdopen(-1, FASTOUT_ADOPT, NULL) == NULL);
+  CHECK_EQ(errno, EBADF);
+  CHECK(fastout_fdopen(1, 2, NULL) == NULL);
+  CHECK_EQ(errno, EINVAL);
+}
+
+TEST(null_arguments_are_einval) {
+  fastout_file* f = fastout_open(c_test_path("out"), NULL);
+  fastout_stats stats;
+  const char* no_format = NULL;
+  CHECK(f != NULL);
+  errno = 0;
+  CHECK_EQ(fastout_putc('x', NULL), -EINVAL);
+  CHECK_EQ(errno, EINVAL);
+  errno = 0;
+  CHECK_EQ(fastout_write("x", 1, 1, NULL), 0);
+  CHECK_EQ(errno, EINVAL);
+  errno = 0;
+  CHECK_EQ(fastout_write(NULL, 1, 5, f), 0);
+  CHECK_EQ(errno, EINVAL);
+  CHECK_EQ(fastout_write(NULL, 0, 5, f), 0); /* nothing to write: as fwrite */
+  CHECK_EQ(fastout_puts(NULL, f), -EINVAL);
+  CHECK_EQ(fastout_puts("x", NULL), -EINVAL);
+  CHECK_EQ(fastout_printf(NULL, "%d", 1), -EINVAL);
+  CHECK_EQ(fastout_printf(f, no_format, 1), -EINVAL);
+  CHECK_EQ(fastout_flush(NULL), -EINVAL);
+  CHECK_EQ(fastout_error(NULL), -EINVAL);
+  CHECK_EQ(fastout_get_stats(NULL, &stats), -EINVAL);
+  CHECK_EQ(fastout_get_stats(f, NULL), -EINVAL);
+  CHECK_EQ(fastout_fileno(NULL), -EINVAL);
+  CHECK(fastout_path(NULL) == NULL);
+  CHECK_EQ(fastout_close(NULL), 0);
+  /* none of it touched the writer */
+  CHECK_EQ(fastout_error(f), 0);
+  CHECK_EQ(fastout_putc('k', f), 'k');
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(c_test_path("out"), "k");
+}
+
+TEST(size_times_count_overflow) {
+  fastout_file* f = fastout_open(c_test_path("out"), NULL);
+  CHECK(f != NULL);
+  errno = 0;
+  CHECK_EQ(fastout_write("x", SIZE_MAX / 2, 3, f), 0);
+  CHECK_EQ(errno, EOVERFLOW);
+  CHECK_EQ(fastout_error(f), 0);
+  CHECK_EQ(fastout_close(f), 0);
+}
+
+/* A format glibc refuses fails the call, writes none of it, and is not
+ * sticky. (Not literals: the compiler would refuse them.) */
+TEST(bad_formats_fail_the_call_only) {
+  const char* formats[3];
+  int i;
+  fastout_file* f = fastout_open(c_test_path("out"), NULL);
+  CHECK(f != NULL);
+  formats[0] = "text %";
+  formats[1] = "%5";
+  formats[2] = "%-#";
+  for (i = 0; i < 3; ++i) {
+    errno = 0;
+    CHECK_EQ(fastout_printf(f, formats[i], 1), -EINVAL);
+    CHECK_EQ(errno, EINVAL);
+  }
+  errno = 0;
+  CHECK_EQ(fastout_printf(f, "ab%lsc", L"\x263a"), -EILSEQ); /* not in the "C" locale */
+  CHECK_EQ(errno, EILSEQ);
+  CHECK_EQ(fastout_error(f), 0);
+  CHECK_EQ(fastout_printf(f, "%s", "fine"), 4);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(c_test_path("out"), "fine");
+}
+
+TEST(error_names_are_stable_text) {
+  CHECK(strcmp(fastout_error_name(-ENOSPC), "No space left on device") == 0);
+  CHECK(strcmp(fastout_error_name(ENOSPC), "No space left on device") == 0);
+  CHECK(strcmp(fastout_error_name(-EPIPE), "Broken pipe") == 0);
+  CHECK(strcmp(fastout_error_name(-EINVAL), "Invalid argument") == 0);
+  CHECK(strcmp(fastout_error_name(0), "Success") == 0);
+  CHECK(strcmp(fastout_error_name(-99999), "Unknown error") == 0);
+  CHECK(strcmp(fastout_error_name(INT_MIN), "Unknown error") == 0);
+}
+
+/* ------------------------------------------------------ failures for real */
+
+/* Every output call after the error returns it again. */
+static int all_calls_fail_with(fastout_file* f, int code) {
+  if (fastout_putc('x', f) != code) return 1;
+  errno = 0;
+  if (fastout_write("xy", 1, 2, f) != 0 || errno != -code) return 2;
+  if (fastout_puts("xyz", f) != code) return 3;
+  if (fastout_puts("", f) != code) return 4;
+  if (fastout_printf(f, "%d", 5) != code) return 5;
+  if (fastout_flush(f) != code) return 6;
+  if (fastout_error(f) != code) return 7;
+  return 0;
+}
+
+TEST(dev_full_is_enospc_and_sticky) {
+  size_t s;
+  for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
+    fastout_file* f = open_with_buffer("/dev/full", buffer_sizes[s]);
+    fastout_stats stats;
+    int result = 0, i;
+    CHECK(f != NULL);
+    /* the first call that reaches the file meets the error */
+    for (i = 0; i < 1000 && result >= 0; ++i) result = fastout_putc('a', f);
+    if (result >= 0) result = fastout_flush(f);
+    CHECK_EQ(result, -ENOSPC);
+    CHECK_EQ(errno, ENOSPC);
+    CHECK_EQ(all_calls_fail_with(f, -ENOSPC), 0);
+    CHECK_EQ(fastout_get_stats(f, &stats), 0);
+    CHECK_EQ(stats.bytes_written, 0);
+    CHECK(stats.bytes_accepted > 0);
+    CHECK_EQ(fastout_close(f), -ENOSPC);
+  }
+}
+
+static int file_size_limit_child(void) {
+  struct rlimit limit;
+  size_t s;
+  signal(SIGXFSZ, SIG_IGN);
+  limit.rlim_cur = limit.rlim_max = 1000;
+  if (setrlimit(RLIMIT_FSIZE, &limit) != 0) return 1;
+  for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
+    fastout_file* f = open_with_buffer(c_test_path("limited"), buffer_sizes[s]);
+    fastout_stats stats;
+    int result = 0, i;
+    if (f == NULL) return 2;
+    for (i = 0; i < 2000 && result >= 0; ++i) result = fastout_printf(f, "%d", i % 10);
+    if (result >= 0) result = fastout_flush(f);
+    if (result != -EFBIG) return 3;
+    if (all_calls_fail_with(f, -EFBIG) != 0) return 4;
+    if (fastout_get_stats(f, &stats) != 0 || stats.bytes_written != 1000) return 5;
+    if (fastout_close(f) != -EFBIG) return 6;
+  }
+  return 0;
+}
+
+TEST(file_size_limit_is_efbig) {
+  int status = c_test_run_in_child(file_size_limit_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+}
+
+static int broken_pipe_child(void) {
+  size_t s;
+  signal(SIGPIPE, SIG_IGN);
+  for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
+    int fds[2];
+    fastout_file* f;
+    int result = 0, i;
+    if (pipe(fds) != 0) return 1;
+    close(fds[0]); /* the reader is gone */
+    f = fastout_fdopen(fds[1], FASTOUT_ADOPT, NULL);
+    if (f == NULL) return 2;
+    for (i = 0; i < 1000 && result >= 0; ++i) result = fastout_puts("data\n", f);
+    if (result >= 0) result = fastout_flush(f);
+    if (result != -EPIPE) return 3;
+    if (all_calls_fail_with(f, -EPIPE) != 0) return 4;
+    if (fastout_close(f) != -EPIPE) return 5;
+  }
+  return 0;
+}
+
+TEST(pipe_without_reader_is_epipe) {
+  int status = c_test_run_in_child(broken_pipe_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+}
+
+/* With SIGPIPE's default disposition the process dies, as with stdio. */
+static int sigpipe_child(void) {
+  int fds[2];
+  fastout_file* f;
+  signal(SIGPIPE, SIG_DFL);
+  if (pipe(fds) != 0) return 1;
+  close(fds[0]);
+  f = fastout_fdopen(fds[1], FASTOUT_ADOPT, NULL);
+  if (f == NULL) return 2;
+  fastout_puts("data\n", f);
+  fastout_flush(f);
+  return 3;
+}
+
+TEST(pipe_without_reader_raises_sigpipe_by_default) {
+  int status = c_test_run_in_child(sigpipe_child);
+  CHECK(WIFSIGNALED(status));
+  CHECK_EQ(WTERMSIG(status), SIGPIPE);
+}
+
+#define ALL_TESTS(X)                              \
+  X(options_have_the_cxx_defaults)                \
+  X(every_output_call_through_every_buffer_size)  \
+  X(stdio_return_values)                          \
+  X(vprintf_takes_a_va_list)                      \
+  X(printf_positional_and_n)                      \
+  X(printf_larger_than_the_buffer)                \
+  X(small_writes_read_only_their_bytes)           \
+  X(large_write_is_one_system_call)               \
+  X(flush_sends_everything)                       \
+  X(line_buffering_sends_complete_lines)          \
+  X(open_modes_and_permissions)                   \
+  X(fdopen_adopts_or_borrows)                     \
+  X(stdout_and_stderr)                            \
+  X(cursor_writes_what_putc_writes)               \
+  X(cursor_makes_other_calls_busy)                \
+  X(cursor_errors_are_sticky)                     \
+  X(cursor_on_a_line_buffered_writer)             \
+  X(writers_left_open_are_flushed_at_exit)        \
+  X(what_exit_cannot_write_is_reported)           \
+  X(open_errors_name_the_cause)                   \
+  X(null_arguments_are_einval)                    \
+  X(size_times_count_overflow)                    \
+  X(bad_formats_fail_the_call_only)               \
+  X(error_names_are_stable_text)                  \
+  X(dev_full_is_enospc_and_sticky)                \
+  X(file_size_limit_is_efbig)                     \
+  X(pipe_without_reader_is_epipe)                 \
+  X(pipe_without_reader_raises_sigpipe_by_default)
+
+C_TEST_MAIN(ALL_TESTS)

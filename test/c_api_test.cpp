@@ -1,0 +1,186 @@
+// The C API from C++ (include/fastout/fastout.h): mixed C and C++ code
+// sharing one writer through its handle, both ways round, and the
+// boundary -- every C function is noexcept, and a writer the C API cannot
+// use (closed, lent to a C++ cursor) gives an error code, never an
+// exception. The C API's own behaviour is tested from C (test/c_api_test.c,
+// test/printf_diff_test.c) and its faults in test/fault_test.cpp.
+#include <fastout/fastout.h>
+
+#include <fastout/file.h>
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <string>
+#include <utility>
+
+#include "test_util.h"
+
+namespace {
+
+using fastout::file;
+using fastout_test::read_file;
+using fastout_test::temp_dir;
+using fastout_test::with_buffer;
+
+// Nothing can throw across the boundary: the compiler knows it too.
+static_assert(noexcept(fastout_putc(0, nullptr)), "fastout_putc is noexcept");
+static_assert(noexcept(fastout_write(nullptr, 0, 0, nullptr)), "fastout_write is noexcept");
+static_assert(noexcept(fastout_puts(nullptr, nullptr)), "fastout_puts is noexcept");
+static_assert(noexcept(fastout_printf(nullptr, "%d", 0)), "fastout_printf is noexcept");
+static_assert(noexcept(fastout_close(nullptr)), "fastout_close is noexcept");
+static_assert(noexcept(fastout_open(nullptr, nullptr)), "fastout_open is noexcept");
+static_assert(noexcept(fastout_cursor_putc(0, nullptr)), "fastout_cursor_putc is noexcept");
+
+TEST(CApiTest, CAndCxxShareOneBuffer) {
+  temp_dir dir;
+  for (std::size_t size : fastout_test::size_list{0, 1, 3, 64, fastout::default_buffer_size}) {
+    SCOPED_TRACE("buffer " + std::to_string(size));
+    std::string path = dir.file("out");
+    std::string expected;
+    file f(path, with_buffer(size));
+    fastout_file* handle = fastout::c_handle(f);
+    EXPECT_EQ(&fastout::from_c_handle(handle), &f);
+    for (int i = 0; i < 2000; ++i) {
+      f.put('a');
+      EXPECT_EQ(fastout_putc('b', handle), 'b');
+      f.print("{},", i);
+      EXPECT_GT(fastout_printf(handle, "%d;", i), 0);
+      EXPECT_EQ(fastout_write("w", 1, 1, handle), 1u);
+      f << 1.5;
+      EXPECT_EQ(fastout_puts("p\n", handle), 1);
+      expected += "ab" + std::to_string(i) + "," + std::to_string(i) + ";w1.5p\n";
+    }
+    fastout_stats c_stats;
+    ASSERT_EQ(fastout_get_stats(handle, &c_stats), 0);
+    EXPECT_EQ(c_stats.bytes_accepted, f.stats().bytes_accepted);
+    EXPECT_EQ(c_stats.bytes_accepted, expected.size());
+    f.close();
+    EXPECT_EQ(read_file(path), expected);
+  }
+}
+
+// fastout_close() on a C++ writer's handle closes the writer and leaves the
+// object to its owner (ASan would see a wrong free).
+TEST(CApiTest, CloseOnACxxWritersHandleDoesNotFreeIt) {
+  temp_dir dir;
+  std::string path = dir.file("out");
+  file f(path);
+  fastout_file* handle = fastout::c_handle(f);
+  EXPECT_EQ(fastout_puts("from C", handle), 1);
+  EXPECT_EQ(fastout_close(handle), 0);
+  EXPECT_FALSE(f.is_open());
+  EXPECT_EQ(f.stats().bytes_written, 6u);
+  EXPECT_EQ(read_file(path), "from C");
+  // A closed writer: its handle says so, and C++ says so too.
+  EXPECT_EQ(fastout_putc('x', handle), -EBADF);
+  EXPECT_EQ(fastout_printf(handle, "%d", 1), -EBADF);
+  EXPECT_EQ(fastout_write("x", 1, 1, handle), 0u);
+  EXPECT_EQ(errno, EBADF);
+  EXPECT_EQ(fastout_flush(handle), 0);  // as file::flush() on a closed writer
+  EXPECT_EQ(fastout_fileno(handle), -1);
+  EXPECT_THROW(f.put('x'), std::system_error);
+}
+
+// A writer the C API made, used from C++ and freed by fastout_close().
+TEST(CApiTest, CxxUsesAWriterTheCApiMade) {
+  temp_dir dir;
+  std::string path = dir.file("out");
+  fastout_file* handle = fastout_open(path.c_str(), nullptr);
+  ASSERT_NE(handle, nullptr);
+  file& f = fastout::from_c_handle(handle);
+  EXPECT_EQ(f.path(), path);
+  EXPECT_EQ(fastout_printf(handle, "%s ", "C"), 2);
+  f.println("{} {}", "C++", 17);
+  {
+    fastout::cursor c = f.make_cursor();
+    for (char ch : std::string("cursor\n")) c.put(ch);
+  }
+  EXPECT_EQ(fastout_close(handle), 0);
+  EXPECT_EQ(read_file(path), "C C++ 17\ncursor\n");
+}
+
+// A C++ cursor holds the buffer: C calls fail with EBUSY instead of
+// writing into the middle of it, and succeed once it is gone.
+TEST(CApiTest, ACursorMakesCCallsBusy) {
+  temp_dir dir;
+  std::string path = dir.file("out");
+  file f(path);
+  fastout_file* handle = fastout::c_handle(f);
+  {
+    fastout::cursor c = f.make_cursor();
+    c.put('1');
+    EXPECT_EQ(fastout_putc('x', handle), -EBUSY);
+    EXPECT_EQ(fastout_puts("x", handle), -EBUSY);
+    EXPECT_EQ(fastout_printf(handle, "%d", 5), -EBUSY);
+    errno = 0;
+    EXPECT_EQ(fastout_write("x", 1, 1, handle), 0u);
+    EXPECT_EQ(errno, EBUSY);
+    EXPECT_EQ(fastout_flush(handle), -EBUSY);
+    EXPECT_EQ(fastout_close(handle), -EBUSY);
+    EXPECT_TRUE(f.is_open());  // nothing was lost
+    EXPECT_EQ(fastout_error(handle), 0);
+    c.put('2');
+  }
+  EXPECT_EQ(fastout_putc('3', handle), '3');
+  f.close();
+  EXPECT_EQ(read_file(path), "123");
+}
+
+// A C cursor holds the buffer as a C++ cursor does: the C++ writer's calls
+// throw EBUSY, and what the cursor wrote counts once it ends.
+TEST(CApiTest, ACCursorMakesCxxCallsBusy) {
+  temp_dir dir;
+  std::string path = dir.file("out");
+  file f(path);
+  fastout_cursor cursor = fastout_cursor_begin(fastout::c_handle(f));
+  ASSERT_EQ(cursor.error, 0);
+  EXPECT_EQ(fastout_cursor_putc('1', &cursor), '1');
+  try {
+    f.put('x');
+    ADD_FAILURE() << "put() while a C cursor is alive";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code().value(), EBUSY);
+  }
+  EXPECT_THROW(f.close(), std::system_error);
+  EXPECT_TRUE(f.is_open());
+  EXPECT_EQ(fastout_cursor_end(cursor), 0);
+  EXPECT_EQ(f.stats().bytes_accepted, 1u);
+  f.put('2');
+  f.close();
+  EXPECT_EQ(read_file(path), "12");
+}
+
+#ifdef FASTOUT_FMT_HAS_WRITER
+// Space lent to the fmt::writer a file converts to comes back, in order.
+TEST(CApiTest, TextOfTheFmtWriterComesFirst) {
+  temp_dir dir;
+  std::string path = dir.file("out");
+  file f(path);
+  fastout_file* handle = fastout::c_handle(f);
+  fmt::writer w = f;
+  w.print("{}", "fmt ");
+  EXPECT_EQ(fastout_printf(handle, "%s", "C "), 2);
+  w.print("{}", "fmt");
+  EXPECT_EQ(fastout_putc('!', handle), '!');
+  f.close();
+  EXPECT_EQ(read_file(path), "fmt C fmt!");
+}
+#endif
+
+// A moved writer keeps its handle valid only at its new address: the C
+// handle follows the object, as a pointer would.
+TEST(CApiTest, TheHandleIsTheObjectsAddress) {
+  temp_dir dir;
+  file a(dir.file("a"));
+  file b(dir.file("b"));
+  EXPECT_NE(fastout::c_handle(a), fastout::c_handle(b));
+  fastout_file* handle = fastout::c_handle(a);
+  b = std::move(a);  // `a` is closed now, and so is what its handle reaches
+  EXPECT_EQ(fastout_putc('x', handle), -EBADF);
+  EXPECT_EQ(fastout_putc('y', fastout::c_handle(b)), 'y');
+  b.close();
+  EXPECT_EQ(read_file(dir.file("a")), "y");
+}
+
+}  // namespace

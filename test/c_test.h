@@ -1,0 +1,228 @@
+/* A small harness for fastout's tests written in C (C99 and later).
+ *
+ * A test file defines its tests with TEST(name), lists them in
+ * `#define ALL_TESTS(X) X(first) X(second) ...`, and ends with
+ * C_TEST_MAIN(ALL_TESTS). test/CMakeLists.txt reads the X(name) entries and
+ * registers each test with CTest on its own: `program name` runs one test,
+ * `program` runs them all. A failed CHECK prints where and what, and ends
+ * that test; the program exits 1 if any test failed, and 77 if the one test
+ * it ran was skipped (c_test_skip()).
+ *
+ * Include it first: it asks for the POSIX and XSI interfaces the tests use. */
+#ifndef FASTOUT_C_TEST_H_
+#define FASTOUT_C_TEST_H_
+
+#ifndef _XOPEN_SOURCE
+#  define _XOPEN_SOURCE 700
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* AddressSanitizer's printf interceptor parses every format itself, and
+ * stops the process on some that glibc accepts or refuses by design (the I
+ * flag, a '%' at the end): the very formats these tests give snprintf and
+ * fastout_printf. Its own checks of the arguments are off; ASan still
+ * watches every byte the formatting reads and writes. */
+#if defined(__SANITIZE_ADDRESS__)
+#  define C_TEST_ASAN 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+#    define C_TEST_ASAN 1
+#  endif
+#endif
+#ifdef C_TEST_ASAN
+const char* __asan_default_options(void);
+const char* __asan_default_options(void) { return "check_printf=0"; }
+#endif
+
+static int c_test_failed = 0;
+static int c_test_skipped = 0;
+static const char* c_test_current = "";
+
+/* Marks the running test as skipped (CTest's SKIP_RETURN_CODE 77 when it
+ * runs alone); the test then returns. */
+static inline void c_test_skip(const char* reason) {
+  fprintf(stderr, "%s: skipped: %s\n", c_test_current, reason);
+  c_test_skipped = 1;
+}
+
+static inline void c_test_report(const char* file, int line, const char* what) {
+  fprintf(stderr, "%s:%d: %s: check failed: %s\n", file, line, c_test_current, what);
+  c_test_failed = 1;
+}
+
+#define TEST(name) static void name(void)
+
+/* Ends the test (a `return` from it) when `condition` is false. */
+#define CHECK(condition)                                  \
+  do {                                                    \
+    if (!(condition)) {                                   \
+      c_test_report(__FILE__, __LINE__, #condition);      \
+      return;                                             \
+    }                                                     \
+  } while (0)
+
+/* CHECK for two integers, printing both. */
+#define CHECK_EQ(actual, expected)                                                    \
+  do {                                                                                \
+    long long c_test_a = (long long)(actual), c_test_e = (long long)(expected);      \
+    if (c_test_a != c_test_e) {                                                       \
+      char c_test_what[512];                                                          \
+      snprintf(c_test_what, sizeof c_test_what, "%s == %s (%lld, expected %lld)",     \
+               #actual, #expected, c_test_a, c_test_e);                               \
+      c_test_report(__FILE__, __LINE__, c_test_what);                                 \
+      return;                                                                         \
+    }                                                                                 \
+  } while (0)
+
+/* CHECK that a file holds exactly `size` bytes of `expected`. */
+#define CHECK_FILE(path, expected, size)                                              \
+  do {                                                                                \
+    size_t c_test_size = 0;                                                           \
+    char* c_test_content = c_test_read_file(path, &c_test_size);                     \
+    int c_test_same = c_test_content != NULL && c_test_size == (size_t)(size) &&      \
+                      memcmp(c_test_content, expected, c_test_size) == 0;             \
+    if (!c_test_same) {                                                               \
+      char c_test_what[512];                                                          \
+      snprintf(c_test_what, sizeof c_test_what,                                       \
+               "%s holds %lu bytes \"%.60s\", expected %lu \"%.60s\"", path,          \
+               (unsigned long)c_test_size, c_test_content ? c_test_content : "",     \
+               (unsigned long)(size), (const char*)(expected));                      \
+      free(c_test_content);                                                           \
+      c_test_report(__FILE__, __LINE__, c_test_what);                                 \
+      return;                                                                         \
+    }                                                                                 \
+    free(c_test_content);                                                             \
+  } while (0)
+
+/* CHECK_FILE for a NUL-terminated text. */
+#define CHECK_FILE_TEXT(path, text) CHECK_FILE(path, text, strlen(text))
+
+/* The whole file at `path`, NUL-terminated (malloc'd), or NULL. */
+static inline char* c_test_read_file(const char* path, size_t* size) {
+  FILE* f = fopen(path, "rb");
+  char* content = NULL;
+  size_t used = 0, capacity = 0;
+  if (f == NULL) return NULL;
+  for (;;) {
+    size_t n;
+    if (capacity - used < 4096) {
+      char* bigger;
+      capacity = capacity * 2 + 8192;
+      bigger = (char*)realloc(content, capacity);
+      if (bigger == NULL) {
+        free(content);
+        fclose(f);
+        return NULL;
+      }
+      content = bigger;
+    }
+    n = fread(content + used, 1, capacity - used - 1, f);
+    used += n;
+    if (n == 0) break;
+  }
+  fclose(f);
+  content[used] = '\0';
+  *size = used;
+  return content;
+}
+
+/* A fresh directory under $TMPDIR or /tmp for the test's files; removed
+ * (with its files, not subdirectories) by c_test_remove_dir(). */
+static char c_test_dir_path[256];
+static inline const char* c_test_make_dir(void) {
+  const char* base = getenv("TMPDIR");
+  snprintf(c_test_dir_path, sizeof c_test_dir_path, "%s/fastout-c-test-XXXXXX",
+           base != NULL && *base != '\0' ? base : "/tmp");
+  if (mkdtemp(c_test_dir_path) == NULL) {
+    perror("mkdtemp");
+    exit(2);
+  }
+  return c_test_dir_path;
+}
+
+/* dir/name in a static buffer (one of four, so a few can be alive). */
+static inline const char* c_test_path(const char* name) {
+  static char paths[4][512];
+  static int next = 0;
+  char* path = paths[next++ % 4];
+  snprintf(path, 512, "%s/%s", c_test_dir_path, name);
+  return path;
+}
+
+static inline void c_test_remove_dir(void) {
+  char command[600];
+  int ignored;
+  if (c_test_dir_path[0] == '\0') return;
+  snprintf(command, sizeof command, "rm -rf '%s'", c_test_dir_path);
+  ignored = system(command);
+  (void)ignored;
+  c_test_dir_path[0] = '\0';
+}
+
+/* Runs `body` in a forked child, for tests that change process-wide state
+ * (limits, signal dispositions). Returns the child's wait status; the child
+ * exits with 0 if body() returned 0. */
+static inline int c_test_run_in_child(int (*body)(void)) {
+  pid_t pid;
+  int status = 0;
+  fflush(NULL);
+  pid = fork();
+  if (pid < 0) {
+    perror("fork");
+    exit(2);
+  }
+  if (pid == 0) _exit(body());
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      perror("waitpid");
+      exit(2);
+    }
+  }
+  return status;
+}
+
+struct c_test_entry {
+  const char* name;
+  void (*run)(void);
+};
+
+#define C_TEST_ENTRY(name) {#name, name},
+
+/* main(): runs the test named by argv[1], or every test. */
+#define C_TEST_MAIN(ALL)                                                      \
+  int main(int argc, char** argv) {                                           \
+    static const struct c_test_entry tests[] = {ALL(C_TEST_ENTRY){NULL, NULL}}; \
+    int i, found = 0, any_failed = 0, skipped = 0;                            \
+    for (i = 0; tests[i].name != NULL; ++i) {                                 \
+      if (argc > 1 && strcmp(argv[1], tests[i].name) != 0) continue;          \
+      found = 1;                                                              \
+      c_test_current = tests[i].name;                                         \
+      c_test_failed = 0;                                                      \
+      c_test_skipped = 0;                                                     \
+      c_test_make_dir();                                                      \
+      tests[i].run();                                                         \
+      c_test_remove_dir();                                                    \
+      any_failed |= c_test_failed;                                            \
+      skipped = c_test_skipped;                                               \
+      fprintf(stderr, "%s: %s\n",                                             \
+              c_test_failed ? "FAILED" : skipped ? "skipped" : "ok", tests[i].name); \
+    }                                                                         \
+    if (!found) {                                                             \
+      fprintf(stderr, "no test named %s\n", argc > 1 ? argv[1] : "");          \
+      return 2;                                                               \
+    }                                                                         \
+    if (argc > 1 && skipped && !any_failed) return 77;                        \
+    return any_failed;                                                        \
+  }
+
+#endif /* FASTOUT_C_TEST_H_ */
