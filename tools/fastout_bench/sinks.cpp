@@ -407,6 +407,7 @@ void fastout_synced_sink::close() {
   std::cout.clear();
   redirect_.restore();
   if (failed) throw_failure("write (std::cout or printf through fastout)", path_);
+}
 
 // fastout's C API -------------------------------------------------------------
 
