@@ -20,6 +20,7 @@
 #include <unordered_set>
 
 #include <fastout/file.h>
+#include <fastout/standard_streams.h>
 
 #include "printf_internal.h"
 
@@ -175,6 +176,28 @@ int convert(const fastout_options* in, file_options& out, std::string* name) {
   return 0;
 }
 
+// fastout_open_stdout() and fastout_open_stderr(): the handle of the
+// process-wide writer, so that C and C++ share one buffer per descriptor, in
+// order, flushed at exit. Options are applied as setvbuf() applies its
+// arguments; a writer that fastout_close() closed is opened again, as the
+// process's stdout cannot be freed.
+fastout_file* open_standard(const fastout_options* options, file& (*writer)(),
+                            void (*set_options)(const file_options&)) noexcept {
+  file_options chosen;
+  if (int error_number = convert(options, chosen, nullptr)) {
+    failure(error_number);
+    return nullptr;
+  }
+  fastout_file* handle = nullptr;
+  int result = guarded([&] {
+    file& standard = writer();
+    if (options != nullptr || !standard.is_open()) set_options(chosen);
+    handle = c_handle(standard);
+    return 0;
+  });
+  return result < 0 ? nullptr : handle;
+}
+
 }  // namespace
 }  // namespace fastout
 
@@ -224,25 +247,13 @@ fastout_file* fastout_fdopen(int fd, int ownership, const fastout_options* optio
 }
 
 fastout_file* fastout_open_stdout(const fastout_options* options) noexcept {
-  fastout::file_options file_options;
-  if (int error_number = fastout::convert(options, file_options, nullptr)) {
-    failure(error_number);
-    return nullptr;
-  }
-  return fastout::make_owned(
-      [&](void* memory) { return new (memory) file(fastout::stdout_file(file_options)); });
+  return fastout::open_standard(options, fastout::standard_output,
+                                fastout::set_standard_output_options);
 }
 
 fastout_file* fastout_open_stderr(const fastout_options* options) noexcept {
-  fastout::file_options file_options;
-  if (int error_number = fastout::convert(options, file_options, nullptr)) {
-    failure(error_number);
-    return nullptr;
-  }
-  return fastout::make_owned([&](void* memory) {
-    return new (memory) file(options == nullptr ? fastout::stderr_file()
-                                                : fastout::stderr_file(file_options));
-  });
+  return fastout::open_standard(options, fastout::standard_error,
+                                fastout::set_standard_error_options);
 }
 
 // -------------------------------------------------------------- output

@@ -59,7 +59,9 @@ void set_options(file& writer, const standard_stream& stream, const file_options
   file_options chosen = options;
   if (exit_handler_ran.load()) chosen.buffer_size = 0;
   file fresh = file::borrow(stream.fd, chosen, stream.name);  // may throw: nothing changed
-  writer.flush();  // may throw: nothing changed, and the error is the writer's
+  // May throw: nothing changed, and the error is the writer's. A closed
+  // writer (the C API's fastout_close()) has nothing to flush.
+  if (writer.is_open()) writer.flush();
   writer = std::move(fresh);  // the old one has nothing left to write
 }
 

@@ -372,6 +372,53 @@ TEST(stdout_and_stderr) {
   CHECK_FILE_TEXT(c_test_path("captured"), "to stderr, !to stdout, buffered\n");
 }
 
+/* fastout_open_stdout() is the process's one writer to fd 1: every call
+ * returns it, a closed one opens again, and what is left in it at exit is
+ * flushed. */
+static int one_stdout_child(void) {
+  const char* path = c_test_path("one-stdout");
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  fastout_file* out;
+  if (fd < 0 || dup2(fd, 1) < 0) return 1;
+  out = fastout_open_stdout(NULL);
+  if (out == NULL || fastout_open_stdout(NULL) != out) return 2;
+  if (fastout_puts("first, ", out) < 0) return 3;
+  if (fastout_puts("in order\n", fastout_open_stdout(NULL)) < 0) return 4;
+  if (fastout_close(out) != 0) return 5;
+  if (fastout_puts("closed", out) >= 0) return 6; /* as fclose(stdout) */
+  out = fastout_open_stdout(NULL);
+  if (out == NULL || fastout_error(out) != 0) return 7;
+  if (fastout_puts("opened again, left for exit\n", out) < 0) return 8;
+  exit(0);
+}
+
+TEST(stdout_is_one_writer_flushed_at_exit) {
+  int status = c_test_run_in_child(one_stdout_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+  CHECK_FILE_TEXT(c_test_path("one-stdout"), "first, in order\nopened again, left for exit\n");
+}
+
+/* What stdout cannot write at exit is reported, and the process fails, as
+ * coreutils' close_stdout() does. */
+static int stdout_full_at_exit_child(void) {
+  int err = open(c_test_path("stdout-full-stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  int full = open("/dev/full", O_WRONLY);
+  fastout_file* out;
+  if (err < 0 || full < 0 || dup2(err, 2) < 0 || dup2(full, 1) < 0) return 1;
+  out = fastout_open_stdout(NULL);
+  if (out == NULL || fastout_puts("lost", out) < 0) return 2;
+  exit(0);
+}
+
+TEST(stdout_that_cannot_be_written_at_exit_fails_the_process) {
+  int status = c_test_run_in_child(stdout_full_at_exit_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 1);
+  CHECK_FILE_TEXT(c_test_path("stdout-full-stderr"),
+                  "fastout: lost 4 bytes writing \"<stdout>\": No space left on device\n");
+}
+
 /* Writers still open at exit are flushed, as stdio's. */
 static int leave_open_child(void) {
   fastout_file* f = fastout_open(c_test_path("left-open"), NULL);
@@ -758,6 +805,8 @@ TEST(pipe_without_reader_raises_sigpipe_by_default) {
   X(open_modes_and_permissions)                   \
   X(fdopen_adopts_or_borrows)                     \
   X(stdout_and_stderr)                            \
+  X(stdout_is_one_writer_flushed_at_exit)         \
+  X(stdout_that_cannot_be_written_at_exit_fails_the_process) \
   X(cursor_writes_what_putc_writes)               \
   X(cursor_makes_other_calls_busy)                \
   X(cursor_errors_are_sticky)                     \

@@ -7,6 +7,7 @@
 #include <fastout/fastout.h>
 
 #include <fastout/file.h>
+#include <fastout/standard_streams.h>
 
 #include <gtest/gtest.h>
 
@@ -62,6 +63,24 @@ TEST(CApiTest, CAndCxxShareOneBuffer) {
 
 // fastout_close() on a C++ writer's handle closes the writer and leaves the
 // object to its owner (ASan would see a wrong free).
+// C's stdout and stderr are C++'s standard_output() and standard_error(),
+// so that the two write into one buffer each, in order.
+TEST(CApiTest, CStdoutAndStderrAreTheProcessWideWriters) {
+  EXPECT_EQ(fastout_open_stdout(nullptr), fastout::c_handle(fastout::standard_output()));
+  EXPECT_EQ(fastout_open_stderr(nullptr), fastout::c_handle(fastout::standard_error()));
+  EXPECT_NE(fastout_open_stdout(nullptr), fastout_open_stderr(nullptr));
+  // Options are setvbuf()'s: the writer stays the same object.
+  fastout_options options;
+  fastout_options_init(&options);
+  options.buffer_size = 4096;
+  fastout_file* err = fastout_open_stderr(&options);
+  EXPECT_EQ(err, fastout::c_handle(fastout::standard_error()));
+  EXPECT_EQ(fastout::standard_error().buffer_capacity(), 4096u);
+  options.buffer_size = 0;  // unbuffered again, as stderr was
+  EXPECT_EQ(fastout_open_stderr(&options), err);
+  EXPECT_EQ(fastout::standard_error().buffer_capacity(), 0u);
+}
+
 TEST(CApiTest, CloseOnACxxWritersHandleDoesNotFreeIt) {
   temp_dir dir;
   std::string path = dir.file("out");

@@ -143,14 +143,22 @@ FASTOUT_API fastout_file* fastout_open(const char* path,
 FASTOUT_API fastout_file* fastout_fdopen(int fd, int ownership,
                                          const fastout_options* options) FASTOUT_C_NOEXCEPT;
 
-/** A writer to standard output (fd 1, borrowed), named "<stdout>": as stdio's
- * stdout, line-buffered on a terminal and fully buffered otherwise. Close it
- * with fastout_close() like any other; each call makes a new writer, so use
- * one at a time. NULL and errno on failure. */
+/** The process's writer to standard output (fd 1, borrowed), named
+ * "<stdout>": the one C++'s fastout::standard_output() returns, so that
+ * every part of a program, C or C++, writes into one buffer, in order. As
+ * stdio's stdout, it is line-buffered on a terminal and fully buffered
+ * otherwise, and it is flushed at exit, where an error is reported and
+ * turns an exit status of 0 into 1 (see docs/c-api.md). Every call returns
+ * the same handle. NULL options leave its buffering as it is; options set
+ * buffer_size and buffering, as setvbuf() does, after flushing what it
+ * holds (the other fields do not apply to fd 1). fastout_close() flushes
+ * and closes it, as fclose(stdout); the next fastout_open_stdout() opens it
+ * again. NULL and errno on failure. */
 FASTOUT_API fastout_file* fastout_open_stdout(const fastout_options* options) FASTOUT_C_NOEXCEPT;
 
-/** A writer to standard error (fd 2, borrowed), named "<stderr>": unbuffered
- * when `options` is NULL, as stdio's stderr. */
+/** The process's writer to standard error (fd 2, borrowed), named
+ * "<stderr>", C++'s fastout::standard_error(): unbuffered unless options
+ * say otherwise, as stdio's stderr; otherwise as fastout_open_stdout(). */
 FASTOUT_API fastout_file* fastout_open_stderr(const fastout_options* options) FASTOUT_C_NOEXCEPT;
 
 /* -------------------------------------------------------------- output */
