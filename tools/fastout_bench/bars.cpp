@@ -34,7 +34,7 @@ struct bar_spec {
   bool needs_dontcache = false;
 };
 
-// The bars of issues 2, 3, 9, 10 and 11. Later issues add theirs here.
+// The bars of issues 2, 3, 8, 9, 10 and 11. Later issues add theirs here.
 const bar_spec bar_specs[] = {
     {"W1", bar_kind::at_most_times, "fastout", "limit", 1.5},
     {"W1", bar_kind::faster_at_least, "fastout", "fprintf", 5, "limit"},
@@ -47,11 +47,12 @@ const bar_spec bar_specs[] = {
      static_cast<double>(fastout::default_buffer_size)},
     {"W2", bar_kind::write_calls, "fastout_cursor", nullptr,
      static_cast<double>(fastout::default_buffer_size)},
-    // Issue 3: formatting, against {fmt}'s compiled formats into a raw buffer.
-    {"W1f", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.2},
-    {"W6", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.2},
-    {"W7", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.2},
-    {"W8", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.2},
+    // Issue 3: formatting, against {fmt}'s compiled formats into a raw buffer
+    // (1.2x there; issue 8 asks 1.1x, on every {fmt} from 9 to 12).
+    {"W1f", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.1},
+    {"W6", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.1},
+    {"W7", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.1},
+    {"W8", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.1},
     {"W1f", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2,
      "fmt_compile_limit"},
     {"W6", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2,
