@@ -1043,6 +1043,9 @@ void add_literal_cases(std::vector<piece_case>& cases, const literal_values& v) 
   ADD_LITERAL_CASES(cases, "line\n{}\nline {}\n", v.i32, v.s);
   ADD_LITERAL_CASES(cases, "{}", std::string_view(v.s));
   ADD_LITERAL_CASES(cases, "{}{}", v.s.c_str(), 'x');
+  // Char arrays, short and longer than 16 bytes: the bounded compiled path
+  // hands fmt a pointer to them (detail::fast_argument).
+  ADD_LITERAL_CASES(cases, "{}|{:>40}|{}", "a char array longer than sixteen bytes", "short", v.s);
   // No arguments at all.
   cases.push_back({"print(\"no fields\\n\")", {false, "no fields\n"}, [](file& f) { f.print("no fields\n"); }});
   cases.push_back({"println(\"{{}}\")", {false, "{}\n"}, [](file& f) { f.println("{{}}"); }});

@@ -507,6 +507,8 @@ class FASTOUT_API file : private fastout_buffer_state {
   }
   template <typename F>
   void format_with(F& format);
+  template <bool Newline, typename S, typename... V>
+  void print_bounded(std::size_t bound, const S& format, V... values);
   template <typename T>
   FASTOUT_ALWAYS_INLINE void write_scalar(T value);
   template <typename T>
@@ -745,17 +747,36 @@ void file::print(fmt::format_string<T...> format, T&&... args) {
 template <typename S, typename... T,
           std::enable_if_t<detail::is_compiled_format_string<S>::value, int>>
 void file::print(const S& format, T&&... args) {
-  if constexpr (detail::bounded_format<S, T...>::value) {
-    std::size_t bound = detail::bounded_format<S, T...>::max_size(args...);
-    // bound - 1, as file::write(): an empty text goes out of line, so that a
-    // closed writer, or one with a sticky error, throws even for it.
-    if (FASTOUT_LIKELY(bound - 1 < static_cast<std::size_t>(limit - pos))) {
-      pos = fmt::format_to(pos, format, args...);
-      return;
-    }
+  if constexpr (detail::bounded_format<S, T...>::value &&
+                detail::copies_cheaply<fmt::remove_cvref_t<T>...>::value) {
+    print_bounded<false>(detail::bounded_format<S, T...>::max_size(args...), format,
+                         detail::fast_argument(args)...);
+  } else {
+    auto format_into = [&](detail::fmt_buffer_base& out) {
+      fmt::format_to(fmt::appender(out), format, std::forward<T>(args)...);
+    };
+    format_with(format_into);
+  }
+}
+
+// The arguments are copies (detail::fast_argument), in both paths: the slow
+// path takes their addresses, and had it taken the caller's, every char the
+// fast path writes could have changed them, for all the compiler knows.
+template <bool Newline, typename S, typename... V>
+FASTOUT_ALWAYS_INLINE void file::print_bounded(std::size_t bound, const S& format, V... values) {
+  const auto room = static_cast<std::size_t>(limit - pos);
+  // print: bound - 1, as file::write(): an empty text goes out of line, so
+  // that a closed writer, or one with a sticky error, throws even for it.
+  // println: bound < room leaves a byte for the '\n', and cannot wrap as
+  // bound + 1 would.
+  if (FASTOUT_LIKELY(Newline ? bound < room : bound - 1 < room)) {
+    pos = fmt::format_to(pos, format, values...);
+    if constexpr (Newline) *pos++ = '\n';
+    return;
   }
   auto format_into = [&](detail::fmt_buffer_base& out) {
-    fmt::format_to(fmt::appender(out), format, std::forward<T>(args)...);
+    fmt::format_to(fmt::appender(out), format, values...);
+    if constexpr (Newline) out.push_back('\n');
   };
   format_with(format_into);
 }
@@ -777,20 +798,17 @@ void file::println(fmt::format_string<T...> format, T&&... args) {
 template <typename S, typename... T,
           std::enable_if_t<detail::is_compiled_format_string<S>::value, int>>
 void file::println(const S& format, T&&... args) {
-  if constexpr (detail::bounded_format<S, T...>::value) {
-    // bound < room leaves a byte for the '\n', and cannot wrap as bound + 1 would.
-    std::size_t bound = detail::bounded_format<S, T...>::max_size(args...);
-    if (FASTOUT_LIKELY(bound < static_cast<std::size_t>(limit - pos))) {
-      pos = fmt::format_to(pos, format, args...);
-      *pos++ = '\n';
-      return;
-    }
+  if constexpr (detail::bounded_format<S, T...>::value &&
+                detail::copies_cheaply<fmt::remove_cvref_t<T>...>::value) {
+    print_bounded<true>(detail::bounded_format<S, T...>::max_size(args...), format,
+                        detail::fast_argument(args)...);
+  } else {
+    auto format_into = [&](detail::fmt_buffer_base& out) {
+      fmt::format_to(fmt::appender(out), format, std::forward<T>(args)...);
+      out.push_back('\n');
+    };
+    format_with(format_into);
   }
-  auto format_into = [&](detail::fmt_buffer_base& out) {
-    fmt::format_to(fmt::appender(out), format, std::forward<T>(args)...);
-    out.push_back('\n');
-  };
-  format_with(format_into);
 }
 
 template <typename T>
