@@ -759,9 +759,9 @@ void file::print(const S& format, T&&... args) {
   }
 }
 
-// The arguments are copies (detail::fast_argument), in both paths: the slow
-// path takes their addresses, and had it taken the caller's, every char the
-// fast path writes could have changed them, for all the compiler knows.
+// The arguments are copies (detail::fast_argument), in both paths: had the
+// slow path taken the caller's by reference, they would live in memory that
+// every char the fast path writes might change, for all the compiler knows.
 template <bool Newline, typename S, typename... V>
 FASTOUT_ALWAYS_INLINE void file::print_bounded(std::size_t bound, const S& format, V... values) {
   const auto room = static_cast<std::size_t>(limit - pos);
@@ -774,7 +774,9 @@ FASTOUT_ALWAYS_INLINE void file::print_bounded(std::size_t bound, const S& forma
     if constexpr (Newline) *pos++ = '\n';
     return;
   }
-  auto format_into = [&](detail::fmt_buffer_base& out) {
+  // By copy: a value whose address reached this lambda would be stored to
+  // memory before the fast path on every call.
+  auto format_into = [&format, values...](detail::fmt_buffer_base& out) {
     fmt::format_to(fmt::appender(out), format, values...);
     if constexpr (Newline) out.push_back('\n');
   };
