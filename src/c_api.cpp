@@ -182,8 +182,10 @@ int convert(const fastout_options* in, file_options& out, std::string* name) {
 // arguments; a writer that fastout_close() closed is opened again, as the
 // process's stdout cannot be freed.
 fastout_file* open_standard(const fastout_options* options, file& (*writer)(),
-                            void (*set_options)(const file_options&)) noexcept {
+                            void (*set_options)(const file_options&),
+                            std::size_t default_buffer) noexcept {
   file_options chosen;
+  chosen.buffer_size = default_buffer;  // what reopening with NULL options gives
   if (int error_number = convert(options, chosen, nullptr)) {
     failure(error_number);
     return nullptr;
@@ -248,12 +250,13 @@ fastout_file* fastout_fdopen(int fd, int ownership, const fastout_options* optio
 
 fastout_file* fastout_open_stdout(const fastout_options* options) noexcept {
   return fastout::open_standard(options, fastout::standard_output,
-                                fastout::set_standard_output_options);
+                                fastout::set_standard_output_options,
+                                fastout::default_buffer_size);
 }
 
 fastout_file* fastout_open_stderr(const fastout_options* options) noexcept {
   return fastout::open_standard(options, fastout::standard_error,
-                                fastout::set_standard_error_options);
+                                fastout::set_standard_error_options, 0);
 }
 
 // -------------------------------------------------------------- output

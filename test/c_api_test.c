@@ -362,14 +362,19 @@ static int stdout_and_stderr_child(void) {
   if (fastout_get_stats(err, &stats) != 0 || stats.write_calls != 2 || stats.bytes_pending != 0)
     return 6;
   if (fastout_close(out) != 0 || fastout_close(err) != 0) return 7;
-  return fcntl(1, F_GETFD) == -1 || fcntl(2, F_GETFD) == -1 ? 8 : 0; /* borrowed */
+  if (fcntl(1, F_GETFD) == -1 || fcntl(2, F_GETFD) == -1) return 8; /* borrowed */
+  /* Opened again, stderr is unbuffered again. */
+  err = fastout_open_stderr(NULL);
+  if (err == NULL || fastout_putc('.', err) < 0) return 9;
+  if (fastout_get_stats(err, &stats) != 0 || stats.bytes_pending != 0) return 10;
+  return 0;
 }
 
 TEST(stdout_and_stderr) {
   int status = c_test_run_in_child(stdout_and_stderr_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 0);
-  CHECK_FILE_TEXT(c_test_path("captured"), "to stderr, !to stdout, buffered\n");
+  CHECK_FILE_TEXT(c_test_path("captured"), "to stderr, !to stdout, buffered\n.");
 }
 
 /* fastout_open_stdout() is the process's one writer to fd 1: every call
