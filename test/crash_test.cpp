@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Crash tests for open_mode::replace with real processes: a child replaces
 // a file over and over, generation after generation, and is killed with
 // SIGKILL at a random moment. After every kill the target must hold exactly
@@ -54,10 +55,13 @@ std::string generation(int g) {
     for (char& c : bytes) c = static_cast<char>('a' + rng() % 26);
     return bytes;
   }();
-  std::size_t size = 16384 + static_cast<std::size_t>(g * 7919 % 97) * 4096;
+  // In 64 bits: a fast machine commits tens of thousands of generations, and
+  // g * 104729 overflowed an int past generation 20,504.
+  const auto n = static_cast<std::uint64_t>(g);
+  std::size_t size = 16384 + static_cast<std::size_t>(n * 7919 % 97) * 4096;
   std::string content = "fastout crash test, generation " + std::to_string(g) + ", " +
                         std::to_string(size) + " bytes\n";
-  std::size_t offset = static_cast<std::size_t>(g * 104729 % 65536);
+  std::size_t offset = static_cast<std::size_t>(n * 104729 % 65536);
   content.append(block, offset, size - content.size());
   return content;
 }

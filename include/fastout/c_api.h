@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: MIT */
+/* fastout's C API: stdio-style output for C programs and C-style C++.
+ *
+ * One opaque handle, fastout_file, and calls in stdio's argument order and
+ * return conventions, so that moving a hot loop over is a search and
+ * replace: fputc -> fastout_putc, fwrite -> fastout_write, fputs ->
+ * fastout_puts, fprintf -> fastout_printf, fflush -> fastout_flush, fclose ->
+ * fastout_close. What differs from stdio: no lock (a handle is for one
+ * thread at a time), a 256 KiB buffer, and errors that are never lost (a
+ * short write is continued, EINTR retried, anything else reported by the
+ * call that met it and sticky afterwards).
+ *
+ * C99 and later, and C++ (any standard): a C++ program may use it too, and
+ * share one writer between C and C++ code (fastout::c_handle()).
+ *
+ * Errors. Every function that can fail reports a negative error code: the
+ * negation of an errno value (<errno.h>), which never changes meaning. It
+ * also sets errno, as stdio does. fastout_error_name() gives a text for any
+ * code. The codes of fastout's own:
+ *   -EINVAL     a NULL handle, a NULL pointer with a nonzero length, options
+ *               that are not valid or not initialized, a printf format that
+ *               glibc refuses
+ *   -EBADF      the writer is closed (or a negative descriptor was given)
+ *   -EBUSY      a C++ fastout::cursor is writing to the same writer
+ *   -ENOMEM     memory could not be allocated
+ *   -EOVERFLOW  size * count does not fit in a size_t; a printf text longer
+ *               than INT_MAX
+ *   -EILSEQ     printf could not convert a wide character (%lc, %ls)
+ * and every errno that open(2), write(2) or close(2) report: -ENOSPC,
+ * -EFBIG, -EPIPE, -EIO, -EDQUOT, -EACCES, -ENOENT, -EEXIST, -EISDIR, ...
+ * Test results with `< 0`: -EPERM is -1, so comparing with EOF catches one
+ * code only.
+ *
+ * A write error is sticky: every later output call, fastout_flush() and
+ * fastout_close() return it again, and fastout_get_stats() says exactly how
+ * many bytes reached the file. No C++ exception ever leaves this API, and it
+ * never aborts the process. */
+#ifndef FASTOUT_C_API_H_
+#define FASTOUT_C_API_H_
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <fastout/config.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+/* The compiler checks the arguments of fastout_printf() as printf's. */
+#  define FASTOUT_PRINTF_FORMAT(format_index, first_argument) \
+    __attribute__((format(printf, format_index, first_argument)))
+#else
+#  define FASTOUT_PRINTF_FORMAT(format_index, first_argument)
+#endif
+
+#ifdef __cplusplus
+#  if __cplusplus >= 201103L
+#    define FASTOUT_C_NOEXCEPT noexcept
+#  else
+#    define FASTOUT_C_NOEXCEPT throw()
+#  endif
+#  define FASTOUT_C_INLINE inline
+/* Casts that C++ code compiled with -Wold-style-cast accepts. */
+#  define FASTOUT_C_CAST(type, value) reinterpret_cast<type>(value)
+#  define FASTOUT_C_CONVERT(type, value) static_cast<type>(value)
+extern "C" {
+#else
+#  define FASTOUT_C_NOEXCEPT
+#  define FASTOUT_C_INLINE static inline
+#  define FASTOUT_C_CAST(type, value) ((type)(value))
+#  define FASTOUT_C_CONVERT(type, value) ((type)(value))
+#endif
+
+/* ------------------------------------------------------------- opening */
+
+/** A writer. Opaque: only fastout's functions look inside. */
+typedef struct fastout_file fastout_file;
+
+/** The buffer size a writer gets unless told otherwise: 256 KiB, as the C++
+ * writer's (docs/buffer-size.md says why). */
+#define FASTOUT_DEFAULT_BUFFER_SIZE (FASTOUT_C_CONVERT(size_t, 256) * 1024)
+
+/** What happens to an existing file (fastout_options.mode). */
+enum fastout_open_mode {
+  FASTOUT_TRUNCATE = 0,  /**< create, or empty an existing file: fopen's "w" (default) */
+  FASTOUT_APPEND = 1,    /**< create, or write at the end: "a" */
+  FASTOUT_EXCLUSIVE = 2  /**< create; fail with -EEXIST if it exists: "wx" */
+};
+
+/** When the buffer goes to the file besides fastout_flush() and
+ * fastout_close() (fastout_options.buffering). */
+enum fastout_buffering {
+  FASTOUT_BUFFERING_AUTOMATIC = 0, /**< line-buffered on a terminal, else full: stdio's rule (default) */
+  FASTOUT_BUFFERING_FULL = 1,      /**< only when the buffer is full */
+  FASTOUT_BUFFERING_LINE = 2       /**< also after every call whose text holds a '\n' */
+};
+
+/** Whether fastout_close() closes a descriptor given to fastout_fdopen(). */
+enum fastout_ownership {
+  FASTOUT_BORROW = 0, /**< flush into it, never close it */
+  FASTOUT_ADOPT = 1   /**< the writer owns it: fastout_close() closes it */
+};
+
+/** Everything that can be chosen when a writer is opened. Initialize it
+ * with fastout_options_init(), then change the fields you need: `size`
+ * lets a later version add fields at the end without breaking programs
+ * built against this one. */
+typedef struct fastout_options {
+  size_t size;          /**< sizeof(fastout_options), set by fastout_options_init() */
+  size_t buffer_size;   /**< bytes, fixed at open; 0 is unbuffered (default 256 KiB) */
+  int mode;             /**< an enum fastout_open_mode (default FASTOUT_TRUNCATE) */
+  int buffering;        /**< an enum fastout_buffering (default automatic) */
+  unsigned permissions; /**< of a created file, masked by the umask (default 0666) */
+  /** What error messages call a descriptor given to fastout_fdopen() (default
+   * "<fd N>"); copied at open. Not used by fastout_open(). */
+  const char* name;
+} fastout_options;
+
+/** Sets every field of `options` to its default. */
+FASTOUT_C_INLINE void fastout_options_init(fastout_options* options) FASTOUT_C_NOEXCEPT {
+  memset(options, 0, sizeof *options);
+  options->size = sizeof *options;
+  options->buffer_size = FASTOUT_DEFAULT_BUFFER_SIZE;
+  options->mode = FASTOUT_TRUNCATE;
+  options->buffering = FASTOUT_BUFFERING_AUTOMATIC;
+  options->permissions = 0666;
+  options->name = NULL;
+}
+
+/** Opens `path` for writing (close-on-exec), as fopen(path, "w") by default.
+ * `options` may be NULL for the defaults. Returns NULL and sets errno on
+ * failure: ENOENT (a missing directory), EISDIR, EACCES, EEXIST
+ * (FASTOUT_EXCLUSIVE), ENOMEM (the buffer), EINVAL (a NULL path, options not
+ * initialized by fastout_options_init() or holding an unknown value). Nothing
+ * is created or truncated unless the writer could be made. */
+FASTOUT_API fastout_file* fastout_open(const char* path,
+                                       const fastout_options* options) FASTOUT_C_NOEXCEPT;
+
+/** A writer to a descriptor you already have. `ownership` is FASTOUT_ADOPT
+ * (fastout_close() closes `fd`) or FASTOUT_BORROW (it never does). Returns
+ * NULL and sets errno: EBADF for a negative fd, EINVAL for an unknown
+ * ownership or bad options, ENOMEM. A borrowed non-blocking descriptor is
+ * waited on (poll) when full instead of failing. */
+FASTOUT_API fastout_file* fastout_fdopen(int fd, int ownership,
+                                         const fastout_options* options) FASTOUT_C_NOEXCEPT;
+
+/** The process's writer to standard output (fd 1, borrowed), named
+ * "<stdout>": the one C++'s fastout::standard_output() returns, so that
+ * every part of a program, C or C++, writes into one buffer, in order. As
+ * stdio's stdout, it is line-buffered on a terminal and fully buffered
+ * otherwise, and it is flushed at exit, where an error is reported and
+ * turns an exit status of 0 into 1 (see docs/c-api.md). Every call returns
+ * the same handle. NULL options leave its buffering as it is; options set
+ * buffer_size and buffering, as setvbuf() does, after flushing what it
+ * holds (the other fields do not apply to fd 1). fastout_close() flushes
+ * and closes it, as fclose(stdout); the next fastout_open_stdout() opens it
+ * again. NULL and errno on failure. */
+FASTOUT_API fastout_file* fastout_open_stdout(const fastout_options* options) FASTOUT_C_NOEXCEPT;
+
+/** The process's writer to standard error (fd 2, borrowed), named
+ * "<stderr>", C++'s fastout::standard_error(): unbuffered unless options
+ * say otherwise, as stdio's stderr; otherwise as fastout_open_stdout(). */
+FASTOUT_API fastout_file* fastout_open_stderr(const fastout_options* options) FASTOUT_C_NOEXCEPT;
+
+/* -------------------------------------------------------------- output */
+
+/* The out-of-line halves of the inline functions below. Call those instead. */
+FASTOUT_API int fastout_putc_slow(int c, fastout_file* file) FASTOUT_C_NOEXCEPT;
+FASTOUT_API size_t fastout_write_slow(const void* data, size_t size, size_t count,
+                                      fastout_file* file) FASTOUT_C_NOEXCEPT;
+FASTOUT_API int fastout_puts_slow(const char* text, fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/** Writes the byte (unsigned char)c, as putc(c, file). Returns it, or a
+ * negative error code. Inline: one comparison and a store while the buffer
+ * has room, as glibc's putc_unlocked. */
+FASTOUT_C_INLINE int fastout_putc(int c, fastout_file* file) FASTOUT_C_NOEXCEPT {
+  fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
+  if (FASTOUT_LIKELY(state != NULL && state->pos != state->limit)) {
+    *state->pos++ = FASTOUT_C_CONVERT(char, c);
+    return FASTOUT_C_CONVERT(unsigned char, c);
+  }
+  return fastout_putc_slow(c, file);
+}
+
+/* Copies 1 to 16 bytes to `to`, which has room for 16, without a branch:
+ * the sizes of small binary writes are as unpredictable as their data, and
+ * one mispredicted branch costs more than this whole copy (W9 in
+ * docs/benchmarks.md). It reads only [from, from + size) and a block of
+ * zeros, and writes only [to, to + 16): each size class that does not apply
+ * copies zeros, which a smaller class or a later write overwrites. */
+FASTOUT_C_INLINE void fastout_copy_small(char* to, const char* from, size_t size) FASTOUT_C_NOEXCEPT {
+  static const char zeros[8] = {0};
+  const size_t eight = FASTOUT_C_CONVERT(size_t, 0) - FASTOUT_C_CONVERT(size_t, size >= 8);
+  const size_t four = FASTOUT_C_CONVERT(size_t, 0) - FASTOUT_C_CONVERT(size_t, size >= 4);
+  const uintptr_t source = FASTOUT_C_CAST(uintptr_t, from);
+  const uintptr_t zero = FASTOUT_C_CAST(uintptr_t, zeros);
+  const char* from8 = FASTOUT_C_CAST(const char*, (source & eight) | (zero & ~eight));
+  const char* from4 = FASTOUT_C_CAST(const char*, (source & four) | (zero & ~four));
+  const size_t tail8 = (size - 8) & eight;
+  const size_t tail4 = (size - 4) & four;
+  uint64_t head64, tail64;
+  uint32_t head32, tail32;
+  memcpy(&head64, from8, 8);
+  memcpy(&tail64, from8 + tail8, 8);
+  memcpy(to, &head64, 8);
+  memcpy(to + tail8, &tail64, 8);
+  memcpy(&head32, from4, 4);
+  memcpy(&tail32, from4 + tail4, 4);
+  memcpy(to, &head32, 4);
+  memcpy(to + tail4, &tail32, 4);
+  to[0] = from[0];
+  to[size / 2] = from[size / 2];
+  to[size - 1] = from[size - 1];
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+/* A size the compiler knows: memcpy becomes a few moves. */
+#  define FASTOUT_SIZE_IS_CONSTANT(size) __builtin_constant_p(size)
+#else
+#  define FASTOUT_SIZE_IS_CONSTANT(size) 0
+#endif
+
+/** Writes `count` items of `size` bytes, as fwrite(data, size, count, file).
+ * Returns `count`, or 0 on failure with errno set (fastout_error() holds a
+ * write error; a bad argument, -EINVAL or -EOVERFLOW, is not sticky). 0 when
+ * size or count is 0. Inline while the data fits in the buffer, and without
+ * a branch on the size up to 16 bytes; data at least as large as the buffer
+ * goes to the file in one system call together with what is buffered,
+ * without being copied. */
+FASTOUT_C_INLINE size_t fastout_write(const void* data, size_t size, size_t count,
+                                      fastout_file* file) FASTOUT_C_NOEXCEPT {
+  fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
+  /* Both below 2^16, so the product cannot overflow; fwrite(p, 1, n, f) and
+   * fwrite(p, n, 1, f) of small pieces stay inline. */
+  if (FASTOUT_LIKELY(state != NULL && data != NULL && ((size | count) >> 16) == 0)) {
+    const size_t bytes = size * count;
+    const size_t room = FASTOUT_C_CONVERT(size_t, state->limit - state->pos);
+    /* bytes - 1: an empty write goes out of line (see fastout_write_slow). */
+    if (!FASTOUT_SIZE_IS_CONSTANT(bytes) && bytes - 1 < 16 && room >= 16) {
+      fastout_copy_small(state->pos, FASTOUT_C_CAST(const char*, data), bytes);
+      state->pos += bytes;
+      return count;
+    }
+    if (FASTOUT_LIKELY(bytes - 1 < room)) {
+      memcpy(state->pos, data, bytes);
+      state->pos += bytes;
+      return count;
+    }
+  }
+  return fastout_write_slow(data, size, count, file);
+}
+
+/** Writes the string `text` without its '\0' and without adding a newline,
+ * as fputs(text, file). Returns a nonnegative value (1, as glibc's fputs), or
+ * a negative error code. */
+FASTOUT_C_INLINE int fastout_puts(const char* text, fastout_file* file) FASTOUT_C_NOEXCEPT {
+  fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
+  if (FASTOUT_LIKELY(state != NULL && text != NULL)) {
+    size_t bytes = strlen(text);
+    if (FASTOUT_LIKELY(bytes - 1 < FASTOUT_C_CONVERT(size_t, state->limit - state->pos))) {
+      memcpy(state->pos, text, bytes);
+      state->pos += bytes;
+      return 1;
+    }
+  }
+  return fastout_puts_slow(text, file);
+}
+
+/* ------------------------------------------------------------- cursor */
+
+/** A copy of a writer's fill position in local variables, for loops that
+ * write one byte at a time.
+ *
+ * fastout_putc() must reload the writer's position after every byte,
+ * because a char store may change any object, the writer included. A
+ * cursor is a local variable whose address never leaves the function: the
+ * compiler keeps its pointers in registers, and fastout_cursor_putc() in a
+ * loop is a compare and a store, as a hand-written buffer is.
+ *
+ *   fastout_cursor cursor = fastout_cursor_begin(out);
+ *   for (i = 0; i < n; ++i) fastout_cursor_putc(text[i], &cursor);
+ *   error = fastout_cursor_end(cursor);
+ *
+ * While a cursor is alive the writer's buffer is lent to it: any other call
+ * on the writer returns -EBUSY and writes nothing. Always end it; pass it by
+ * value, as above, and never its address to a function that is not inline
+ * (which would keep it out of registers). Its fields are fastout's. */
+typedef struct fastout_cursor {
+  char* pos;
+  char* limit;
+  fastout_file* file;
+  int error; /* 0, or the negative error code that stopped the cursor */
+} fastout_cursor;
+
+/* The out-of-line halves of the cursor's inline functions. They take and
+ * return only scalars and a fastout_buffer_state, which travel in registers,
+ * so that no cursor's address is ever passed out of line. */
+FASTOUT_API fastout_buffer_state fastout_cursor_begin_slow(fastout_file* file,
+                                                           int* error) FASTOUT_C_NOEXCEPT;
+FASTOUT_API fastout_buffer_state fastout_cursor_putc_slow(int c, fastout_file* file, char* pos,
+                                                          int* error) FASTOUT_C_NOEXCEPT;
+FASTOUT_API int fastout_cursor_end_slow(fastout_file* file, char* pos, int error) FASTOUT_C_NOEXCEPT;
+
+/** Lends the writer's free space to a new cursor. If it cannot (a NULL
+ * handle: -EINVAL; a closed or failed writer; another cursor alive: -EBUSY),
+ * the cursor carries the error: every fastout_cursor_putc() returns it and
+ * fastout_cursor_end() too. */
+FASTOUT_C_INLINE fastout_cursor fastout_cursor_begin(fastout_file* file) FASTOUT_C_NOEXCEPT {
+  fastout_cursor cursor;
+  int error = 0;
+  fastout_buffer_state space = fastout_cursor_begin_slow(file, &error);
+  cursor.pos = space.pos;
+  cursor.limit = space.limit;
+  cursor.file = file;
+  cursor.error = error;
+  return cursor;
+}
+
+/** Writes the byte (unsigned char)c, as fastout_putc(). Returns it, or the
+ * negative error code that stopped the cursor (sticky, as the writer's). */
+FASTOUT_C_INLINE int fastout_cursor_putc(int c, fastout_cursor* cursor) FASTOUT_C_NOEXCEPT {
+  int error;
+  fastout_buffer_state space;
+  if (FASTOUT_LIKELY(cursor->pos != cursor->limit)) {
+    *cursor->pos++ = FASTOUT_C_CONVERT(char, c);
+    return FASTOUT_C_CONVERT(unsigned char, c);
+  }
+  error = cursor->error;
+  space = fastout_cursor_putc_slow(c, cursor->file, cursor->pos, &error);
+  cursor->pos = space.pos;
+  cursor->limit = space.limit;
+  cursor->error = error;
+  return error < 0 ? error : FASTOUT_C_CONVERT(unsigned char, c);
+}
+
+/** Hands the cursor's position back to its writer, whose calls work again.
+ * Returns 0, or the error that stopped the cursor. */
+FASTOUT_C_INLINE int fastout_cursor_end(fastout_cursor cursor) FASTOUT_C_NOEXCEPT {
+  return fastout_cursor_end_slow(cursor.file, cursor.pos, cursor.error);
+}
+
+/** Formats as fprintf(file, format, ...) and returns the number of bytes
+ * written, or a negative error code. The text is exactly glibc's printf's
+ * for the same arguments: every conversion, flag, width, precision and
+ * length modifier glibc accepts, %n, %ls, %m and positional arguments
+ * (%1$d) included. It goes straight into the buffer: no temporary string,
+ * and no allocation while the call's text fits in the buffer.
+ *
+ * A text that fits in the buffer is never split across a flush. If the call
+ * fails -- a format glibc refuses (-EINVAL), a wide character that cannot be
+ * converted (-EILSEQ), a text over INT_MAX bytes (-EOVERFLOW) -- none of its
+ * text is written, unless it was larger than the buffer and had begun to
+ * stream to the file; such failures are not sticky. A write error is. */
+FASTOUT_API int fastout_printf(fastout_file* file, const char* format, ...) FASTOUT_C_NOEXCEPT
+    FASTOUT_PRINTF_FORMAT(2, 3);
+
+/** fastout_printf() with a va_list, as vfprintf(). `args` is used as by
+ * vfprintf: call va_end() on it afterwards, and do not use it again. */
+FASTOUT_API int fastout_vprintf(fastout_file* file, const char* format, va_list args)
+    FASTOUT_C_NOEXCEPT FASTOUT_PRINTF_FORMAT(2, 0);
+
+/** Sends everything buffered to the file. Returns 0 or a negative error
+ * code. Unlike fflush(NULL), a NULL handle is -EINVAL. */
+FASTOUT_API int fastout_flush(fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/** Flushes, closes the descriptor (unless borrowed) and frees the handle --
+ * always, even when it returns an error. Returns 0 if everything the writer
+ * accepted reached the file and the descriptor closed cleanly; otherwise the
+ * first error (a sticky write error, the flush's, or close's). NULL is
+ * accepted and returns 0.
+ *
+ * Given the handle of a C++ fastout::file (fastout::c_handle()), it closes
+ * that writer as file::close() does and leaves the object to its C++
+ * owner. Writers still open when the process exits (return from main,
+ * exit()) are flushed and closed as stdio's are; what cannot be written then
+ * goes to fastout's error handler, which prints one line to stderr. */
+FASTOUT_API int fastout_close(fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/* ---------------------------------------------------------- inspecting */
+
+/** The sticky error: 0 while all is well, else the negative error code of
+ * the write or close that failed. -EINVAL for NULL. */
+FASTOUT_API int fastout_error(const fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/** A text for an error code, never NULL: "No space left on device" for
+ * -ENOSPC (a positive errno works too), "Success" for 0, "Unknown error" for
+ * anything else. Static, English, the same in every locale and thread. */
+FASTOUT_API const char* fastout_error_name(int code) FASTOUT_C_NOEXCEPT;
+
+/** Counters the writer keeps anyway; as the C++ writer's stats(). */
+typedef struct fastout_stats {
+  /** bytes handed to the writer, including those of a call that failed */
+  uint64_t bytes_accepted;
+  /** bytes the kernel reported as written: exact even after an error */
+  uint64_t bytes_written;
+  /** write()/writev() system calls made, including interrupted ones */
+  uint64_t write_calls;
+  /** times buffered data was sent to the file (full, flush, close) */
+  uint64_t flushes;
+  /** bytes accepted that are still in the buffer */
+  uint64_t bytes_pending;
+} fastout_stats;
+
+/** Fills `stats`; they stay readable after an error and after the C++
+ * writer behind a handle is closed. Returns 0, or -EINVAL for NULL. After
+ * an error, bytes_accepted - bytes_written is what was lost. */
+FASTOUT_API int fastout_get_stats(const fastout_file* file, fastout_stats* stats) FASTOUT_C_NOEXCEPT;
+
+/** The path the writer was opened with, or its name ("<stdout>", "<fd 5>"),
+ * for messages; valid until fastout_close(). NULL for a NULL handle. */
+FASTOUT_API const char* fastout_path(const fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/** The descriptor, as fileno(); -1 once closed, -EINVAL for NULL. */
+FASTOUT_API int fastout_fileno(const fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+namespace fastout {
+class file;
+/** The C handle of a C++ writer: C code writing through it shares the
+ * writer's buffer, and the C++ object stays the owner. Valid while `f` is
+ * alive and not moved; fastout_close() on it closes the writer without
+ * freeing it. */
+FASTOUT_API fastout_file* c_handle(file& f) FASTOUT_C_NOEXCEPT;
+/** The C++ writer behind a C handle, from fastout_open() or c_handle(). A
+ * writer made by the C API belongs to its handle: use it, but free it only
+ * with fastout_close(). `handle` must not be NULL. */
+FASTOUT_API file& from_c_handle(fastout_file* handle) FASTOUT_C_NOEXCEPT;
+}  // namespace fastout
+#endif
+
+#endif /* FASTOUT_C_API_H_ */
