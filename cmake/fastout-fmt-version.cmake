@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Which {fmt} versions fastout is tested with, and the check that refuses the
 # others. fastout's own CMakeLists.txt and the installed fastout-config.cmake
 # both include this file, so a consumer of an installed fastout meets the same

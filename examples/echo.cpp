@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // echo, as GNU coreutils' echo, written with fastout's standard output.
 //
 //   echo [-neE]... [STRING]...
@@ -20,7 +21,7 @@
 //
 // The whole output goes into fastout::standard_output()'s buffer and out in
 // one write() when main() flushes it (or, on a terminal, at every newline).
-#include <fastout/standard_streams.h>
+#include <fastout/fastout.h>
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: MIT
 // The smallest fastout program: open, write, close.
 //
 //   hello [PATH]    writes "hello\n" to PATH (default out.txt)
-#include <fastout/file.h>
+#include <fastout/fastout.h>
 
 #include <cstdio>
 #include <system_error>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* examples/original/pack.c moved to fastout: fopen becomes fastout_open,
  * fwrite becomes fastout_write (same arguments), and fclose becomes
  * fastout_close, whose result says whether everything reached the file.
@@ -5,7 +6,7 @@
  * without a branch on the size.
  *
  *   pack OUTPUT < lines */
-#include <fastout/fastout.h>
+#include <fastout/c_api.h>
 
 #include <stdio.h>
 #include <string.h>

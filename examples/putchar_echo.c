@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: MIT */
 /* examples/original/putchar_echo.c moved to fastout: an include, a writer on
  * stdout, putchar(c) becomes fastout_putc(c, out), and a checked close.
  * fastout_putc() is inline and takes no lock: a comparison and a store per
  * character while the buffer has room.
  *
  *   putchar_echo [-n] [ARG...]    prints the arguments, separated by spaces */
-#include <fastout/fastout.h>
+#include <fastout/c_api.h>
 
 #include <stdio.h>
 #include <string.h>

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: MIT
 // Saving a file safely: standard input replaces PATH all at once, and is on
 // disk when the program says it is done. If anything fails -- or the input
 // is empty, which this program refuses -- PATH keeps its old content.
 //
 //   save PATH < new-content
-#include <fastout/file.h>
+#include <fastout/fastout.h>
 
 #include <cstdio>
 #include <system_error>

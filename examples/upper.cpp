@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A filter: copies standard input to standard output in upper case.
 //
 //   upper [--stats] < in > out
@@ -6,7 +7,7 @@
 // cursor keeps the buffer position in registers for the whole loop, where
 // file::put() would reload it after every byte. With --stats it tells on
 // standard error how many bytes it wrote and in how many write calls.
-#include <fastout/standard_streams.h>
+#include <fastout/fastout.h>
 
 #include <cstdio>
 #include <cstring>

@@ -1,4 +1,5 @@
-// fastout's C API (include/fastout/fastout.h): the out-of-line halves of
+// SPDX-License-Identifier: MIT
+// fastout's C API (include/fastout/c_api.h): the out-of-line halves of
 // the C functions, on top of the C++ writer.
 //
 // A handle is a pointer to the writer's hot state (fastout_buffer_state, the
@@ -7,7 +8,7 @@
 // writer through its public and internal interfaces (file.h), and catches
 // every exception at the boundary: a C caller gets a negative errno, never an
 // exception and never an abort.
-#include <fastout/fastout.h>
+#include <fastout/c_api.h>
 
 #include <cerrno>
 #include <climits>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The out-of-line part of fastout::file: opening, flushing, errors, closing,
 // and the internal interface that formatting, the cursor and the other
 // features write through. The inline hot path is in include/fastout/file.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The out-of-line part of fastout's formatting (include/fastout/format.h):
 // what happens when a formatted piece does not fit in the free space, and
 // printing through unbuffered and line-buffered writers. It reaches the

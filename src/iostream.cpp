@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The iostream adapter (include/fastout/iostream.h): a std::streambuf whose
 // put area is a fastout writer's free space, an ofstream over it, and
 // sync_with_stdio(). It reaches the writer only through the writer's

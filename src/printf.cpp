@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fastout's printf engine (printf_internal.h): glibc's printf, byte for
 // byte, straight into a writer's buffer.
 //

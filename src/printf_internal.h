@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fastout's printf engine, behind fastout_printf() and fastout_vprintf()
 // (src/c_api.cpp). Internal: not installed.
 #ifndef FASTOUT_PRINTF_INTERNAL_H_

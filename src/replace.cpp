@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Safe replacement and durability: what close() does beyond closing a
 // descriptor (see replace_internal.h for the plan's interface and
 // docs/safe-replace.md for what each mode guarantees).

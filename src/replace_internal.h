@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What close() does beyond closing a descriptor: syncing the file and its
 // directory, releasing preallocated space, and -- for open_mode::replace --
 // creating a new file beside the target and putting it in place.

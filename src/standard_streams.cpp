@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The process-wide writers to standard output and standard error, and what
 // happens to them when the process exits.
 //

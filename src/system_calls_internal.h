@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one layer through which fastout makes system calls.
 //
 // Every system call the library makes goes through `fastout::detail::

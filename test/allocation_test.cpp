@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // After open, a writer never touches the heap: put(), write() (small, large
 // and larger than the buffer), the cursor, flush(), line-buffered mode and
 // every print path (runtime and compiled formats, println, vprint, <<, a
@@ -8,7 +9,7 @@
 // included, keep the same promise. Global operator new/delete are replaced by counting
 // versions built on malloc/free (which ASan still watches), which can also
 // be told to refuse large requests, to make a buffer allocation fail.
-#include <fastout/fastout.h>
+#include <fastout/c_api.h>
 #include <fastout/file.h>
 #include <fastout/iostream.h>
 

@@ -1,4 +1,5 @@
-/* fastout's C API from C (include/fastout/fastout.h), built as C99 with
+/* SPDX-License-Identifier: MIT */
+/* fastout's C API from C (include/fastout/c_api.h), built as C99 with
  * -pedantic and as C11: the normal paths through buffer sizes 0, 1, 2, 3, 7,
  * 64 and the default, and every error path made to happen for real --
  * /dev/full (ENOSPC), RLIMIT_FSIZE (EFBIG), a pipe whose reader is gone
@@ -8,7 +9,7 @@
  * through the mock system-call layer. */
 #include "c_test.h"
 
-#include <fastout/fastout.h>
+#include <fastout/c_api.h>
 
 #include <limits.h>
 #include <stdint.h>

@@ -1,10 +1,11 @@
-// The C API from C++ (include/fastout/fastout.h): mixed C and C++ code
+// SPDX-License-Identifier: MIT
+// The C API from C++ (include/fastout/c_api.h): mixed C and C++ code
 // sharing one writer through its handle, both ways round, and the
 // boundary -- every C function is noexcept, and a writer the C API cannot
 // use (closed, lent to a C++ cursor) gives an error code, never an
 // exception. The C API's own behaviour is tested from C (test/c_api_test.c,
 // test/printf_diff_test.c) and its faults in test/fault_test.cpp.
-#include <fastout/fastout.h>
+#include <fastout/c_api.h>
 
 #include <fastout/file.h>
 #include <fastout/standard_streams.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small harness for fastout's tests written in C (C99 and later).
  *
  * A test file defines its tests with TEST(name), lists them in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs examples/echo.cpp and the system's /bin/echo (GNU coreutils) with the
 # same arguments and environment, and fails if their output or exit status
 # differ. Every escape GNU echo knows is here, with its edge cases.

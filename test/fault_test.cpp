@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // Tests of how fastout::file fails: through the mockable system-call layer
 // (EINTR, short writes, EIO, ENOSPC, EAGAIN, ...) and for real (/dev/full,
 // RLIMIT_FSIZE, a pipe with no reader, a closed descriptor, a storm of timer
 // signals). Nothing may be lost silently: every failure is reported at the
 // call that met it, stays visible, and the byte counts stay exact. The C
 // API's faults are here too, at the end, through the same fakes.
-#include <fastout/fastout.h>
+#include <fastout/c_api.h>
 #include <fastout/file.h>
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tests of fastout::file's behaviour when all goes well: opening, buffering,
 // line buffering, flushing, closing, moving, stats and the cursor. Failures
 // are in fault_test.cpp.

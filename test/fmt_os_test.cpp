@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // {fmt}'s own tests of fmt::output_file and fmt::ostream, ported to fastout
 // by changing the namespace: the proof that code written for
 // fmt::output_file compiles and behaves the same against fastout, and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tests of fastout's formatting (include/fastout/format.h): print, println,
 // vprint and FMT_COMPILE against fmt::format, over randomized formats and
 // arguments, through every buffer size and from every starting offset; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tests of the iostream adapter (include/fastout/iostream.h): the text is
 // exactly what std::ostream makes (checked against std::ostringstream and
 // std::ofstream), the put area is the writer's own buffer, the flush

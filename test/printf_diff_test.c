@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fastout_printf against glibc's snprintf: the judge of "exactly printf's
  * bytes".
  *
@@ -17,7 +18,7 @@
  * and FASTOUT_PRINTF_SEED change the run. */
 #include "c_test.h"
 
-#include <fastout/fastout.h>
+#include <fastout/c_api.h>
 
 #include <fenv.h>
 #include <float.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tests of open_mode::replace and the durability options on real files:
 // what the target shows before and after a commit, what a writer that is
 // destroyed, canceled or fails leaves behind, permissions and owners,

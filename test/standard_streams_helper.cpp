@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A program for standard_streams_test: what happens to fastout's standard
 // output and error when a process runs and exits can only be seen from
 // outside it. The test runs this with its descriptors, signals, limits and

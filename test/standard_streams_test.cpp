@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tests of fastout::standard_output() and standard_error(): one writer each,
 // their buffering, the flush at exit and what an error does to the exit
 // status, SIGPIPE and `| head`, and the order of their text among printf's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small helpers shared by fastout's tests: temporary directories, reading a
 // file back, swapping the system-call table, capturing a descriptor, and
 // running checks in a forked child.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pack, as a C program writes binary records: each line of standard input
  * becomes a record of its length (two bytes, little-endian) and its bytes,
  * written with two small fwrite() calls, each of which takes the FILE's

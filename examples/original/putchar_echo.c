@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* echo, as many C programs write it: one putchar() per character, each of
  * which takes stdout's lock. examples/putchar_echo.c is this program moved to
  * fastout; the tests run both and compare their output.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fastout's configuration, shared by the C++ headers and the C header.
  *
  * It is C (C99 and later) as well as C++, so that the C API's inline

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fastout: a fast, safe, buffered file writer for one thread.
 //
 // This is the core writer that every other fastout feature builds on, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fastout formatting: the route from {fmt} into a writer's buffer.
 //
 // There is no formatter of our own here: the text is always {fmt}'s. What this

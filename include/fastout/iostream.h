@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // iostreams over fastout: code written for std::ofstream or std::ostream&
 // gets fastout's buffer without being rewritten.
 //

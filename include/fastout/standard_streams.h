@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fastout's standard output and standard error: one process-wide writer for
 // each, flushed when the process exits normally, as stdio's stdout and
 // stderr are.

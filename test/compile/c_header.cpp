@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 // The C header compiled as C++: test/CMakeLists.txt compiles this file with
 // -std=c++98, 11, 17 and 20 and strict warnings as errors (old-style casts,
 // conversions, casts that drop const), so that C++ code can use the C API
 // -- and share a writer with C code -- whatever its standard and flags.
-#include <fastout/fastout.h>
+#include <fastout/c_api.h>
 
 int use_every_inline_function(fastout_file* f) {
   fastout_options options;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A C program that uses fastout's C API the way a user's would: built with
  * the C compiler as C99 by the C-only consumer project beside this file (an
  * installed fastout through find_package, or an embedded one) and by a plain
@@ -6,7 +7,7 @@
  * interface and in fastout.pc.
  *
  * Usage: consumer OUTPUT_PATH EXPECTED_VERSION */
-#include <fastout/fastout.h>
+#include <fastout/c_api.h>
 
 #include <errno.h>
 #include <stdio.h>

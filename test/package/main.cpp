@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: MIT
 // A program that uses fastout the way a user's program would: built by the
 // consumer projects beside this file against an installed fastout
 // (find_package, pkg-config) or an embedded one (add_subdirectory).
 //
 // Usage: consumer OUTPUT_PATH EXPECTED_VERSION
-#include <fastout/file.h>
+#include <fastout/fastout.h>
 #include <fmt/format.h>
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Proves that fastout can be used the three ways a user would: installed and
 # found with find_package() or pkg-config, or built in with add_subdirectory().
 #

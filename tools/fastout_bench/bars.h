@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bars fastout must clear, checked against the figures of the same run:
 // a speed claim is a ratio measured side by side, never an absolute time.
 #ifndef FASTOUT_BENCH_BARS_H_

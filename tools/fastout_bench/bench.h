@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fastout-bench: the types the parts of the driver share, and how to add to
 // it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fastout-bench: a workload's contenders as rows. A contender is a name, a
 // sink (sinks.h: the library it writes with, and its options) and a row: a
 // lambda `row(out, i)` that writes row i of the output through what the

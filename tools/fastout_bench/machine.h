@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The machine a run measured: printed above the table and saved in the JSON,
 // because a ratio means little without knowing where it was taken.
 #ifndef FASTOUT_BENCH_MACHINE_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fastout-bench: times fastout against stdio, iostreams, {fmt} and a
 // hand-written limit on the same workloads in one run, checks that every
 // contender wrote exactly the same bytes, and checks fastout's bars.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Running a workload: the directory the outputs go to, the timed runs, the
 // write-call counts, the check against the reference, and the progress line.
 #ifndef FASTOUT_BENCH_MEASURE_H_

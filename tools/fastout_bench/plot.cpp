@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The W5 sweep as a PNG, drawn by gnuplot (Debian's gnuplot-nox): the data
 // and the script are written into the work directory, and gnuplot runs as a
 // child process once every timed run is over.

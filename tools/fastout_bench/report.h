@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the driver prints (stdout) and saves (--json, the W5 plot).
 #ifndef FASTOUT_BENCH_REPORT_H_
 #define FASTOUT_BENCH_REPORT_H_

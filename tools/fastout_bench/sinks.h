@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fastout-bench: the sinks, one per library a contender writes with.
 //
 // A sink opens a path the way its library does, with the buffer the
@@ -41,7 +42,7 @@
 
 // fastout first: its fmt_compat.h keeps GCC 12 from a false -Warray-bounds
 // inside {fmt} 12, which would otherwise reach the compiled double writer.
-#include <fastout/fastout.h>
+#include <fastout/c_api.h>
 #include <fastout/file.h>
 #include <fastout/iostream.h>
 #include <fastout/standard_streams.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // W10 `big`: 1 GiB (256 MiB with --quick) written in 1 MiB pieces. Here the
 // cost is the copy and the system calls, not the per-call overhead, so the
 // question is whether a writer gets out of the way of large writes.

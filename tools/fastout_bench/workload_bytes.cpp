@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // W2 `bytes`: 256 MiB (32 MiB with --quick) written one byte at a time.
 // W4 `echo`: 1 MiB written one char at a time, which is small enough for the
 // slow contenders too, including one write() per char; and as an echo

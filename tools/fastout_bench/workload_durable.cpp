@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // W12 `durable`: 1 GiB (256 MiB with --quick) in 1 MiB pieces, written to a
 // new file and on disk before close() returns. The question is what
 // fastout's fast durable mode (page_cache::drop, RWF_DONTCACHE, then a

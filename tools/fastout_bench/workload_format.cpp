@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The formatting workloads (issue 3): W1f `lines_print` (W1's lines through
 // print), W6 `ints`, W7 `doubles` and W8 `csv`. Every contender formats the
 // same values its own way: fprintf, ofstream, fmt::output_file with a runtime

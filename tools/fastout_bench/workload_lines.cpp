@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // W1 `lines`: 1,000,000 lines of "test data\n", each contender writing them
 // its own idiomatic way, to a file it opens or to standard output
 // redirected to the file (stdout_printf, cout, cout_unsynced, cout_fastout,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // W9 `patch`: 20,000,000 binary writes of random sizes from 1 to 16 bytes
 // (4,000,000 with --quick), as a binary-patch or serialization tool writes
 // its records: each write is a piece of a 64 KiB block of random bytes, at an
@@ -9,7 +10,7 @@
 // copies up to 20 bytes in a byte loop, and a variable-length memcpy (the
 // limit's, and fastout's C++ write()) branches on the size class, so the
 // hand-written `limit` is no limit here: fastout_write() copies up to 16
-// bytes without a branch on the size (fastout_copy_small in fastout.h).
+// bytes without a branch on the size (fastout_copy_small in c_api.h).
 #include <cstdio>
 #include <cstdint>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // W11 `replace`: an existing file rewritten several times in a row, 256 MiB
 // (64 MiB with --quick) in 1 MiB pieces, three times per run. Before every
 // run the driver puts a file of the same size there and syncs it, so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // W3 `results`: the lines of a classifier's results file, written with `<<`
 // through iostreams, the way a large C++ program built on std::ostream and
 // std::endl writes them. Each of the 524,288 lines is a test instance: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The workloads the driver runs, in order, and what their factories share.
 // Later issues add theirs to the registry; --help and --list are made from it.
 #include "bench.h"

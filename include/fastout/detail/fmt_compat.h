@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every use of {fmt}'s internals (fmt::detail) in fastout, in one place.
 //
 // fastout formats with the {fmt} its user brings: 9.1 (Debian 12, Ubuntu

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The runtime format cache: print("{} {}\n", a, b) faster than fmt::vformat_to.
 //
 // fmt's runtime formatting (fmt::vformat_to) parses the format string on
