@@ -138,9 +138,9 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
     // keeps what close() will need.
     close_plan_ = detail::close_plan::open_path(path_, options, flags, fd);
   } else {
-    do {
-      fd = system_calls.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
-    } while (fd < 0 && errno == EINTR);
+    // Not retried on EINTR, as fopen(): a signal must be able to interrupt
+    // the open of a FIFO that has no reader (alarm() around it, say).
+    fd = system_calls.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
     if (fd < 0)
       throw std::system_error(errno, std::system_category(),
                               "cannot open " + quoted(path_) + " for writing");

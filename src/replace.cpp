@@ -53,7 +53,9 @@ constexpr int max_links = 40;
 
 std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
-// Calls `call` until it does not fail with EINTR.
+// Calls `call` until it does not fail with EINTR. Never for an open(): a
+// signal must be able to interrupt the open of a FIFO without a reader,
+// and stdio's fopen() reports EINTR too.
 template <typename Call>
 auto retry(Call call) -> decltype(call()) {
   for (;;) {
@@ -158,8 +160,7 @@ resolved_path resolve(const std::string& path, bool follow, int directory_flags,
   std::string directory;
   split_path(path, directory, result.name);
   if (names_a_directory(result.name)) throw_error(EISDIR, prefix + ": the path names a directory");
-  scoped_fd dir(
-      retry([&] { return system_calls.openat(AT_FDCWD, directory.c_str(), directory_flags, 0); }));
+  scoped_fd dir(system_calls.openat(AT_FDCWD, directory.c_str(), directory_flags, 0));
   if (dir.get() < 0)
     throw_error(errno, prefix + ": cannot open its directory " + quoted(directory));
   result.shown = path;
@@ -189,8 +190,7 @@ resolved_path resolve(const std::string& path, bool follow, int directory_flags,
                               ", a directory, and only a regular file can be replaced");
     if (target.find('/') != std::string::npos) {
       int base = absolute ? AT_FDCWD : dir.get();
-      int next = retry(
-          [&] { return system_calls.openat(base, link_directory.c_str(), directory_flags, 0); });
+      int next = system_calls.openat(base, link_directory.c_str(), directory_flags, 0);
       if (next < 0)
         throw_error(errno, prefix + ": it links to " + quoted(result.shown) +
                                ", whose directory cannot be opened");
@@ -206,8 +206,7 @@ resolved_path resolve(const std::string& path, bool follow, int directory_flags,
 // without changing it; umask() can only read it by setting it, which races
 // with other threads creating files, so it is the fallback.
 mode_t current_umask() noexcept {
-  int fd = retry(
-      [] { return system_calls.openat(AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC, 0); });
+  int fd = system_calls.openat(AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC, 0);
   if (fd >= 0) {
     char text[4096];
     std::size_t size = 0;
@@ -302,7 +301,7 @@ close_plan* close_plan::open_path(const std::string& path, const file_options& o
   const std::string prefix = "cannot open " + quoted(path) + " for writing";
   const mode_t mode = static_cast<mode_t>(options.permissions);
   if (!plan->sync_directory_) {
-    fd = retry([&] { return system_calls.open(path.c_str(), open_flags, mode); });
+    fd = system_calls.open(path.c_str(), open_flags, mode);
     if (fd < 0) throw_error(errno, prefix);
     return plan.release();
   }
@@ -312,8 +311,7 @@ close_plan* close_plan::open_path(const std::string& path, const file_options& o
   plan->directory_ = target.directory;
   plan->name_ = target.name;
   if (target.links_followed > 0) plan->shown_ = target.shown;
-  fd = retry(
-      [&] { return system_calls.openat(plan->directory_, target.name.c_str(), open_flags, mode); });
+  fd = system_calls.openat(plan->directory_, target.name.c_str(), open_flags, mode);
   if (fd < 0) throw_error(errno, prefix);
   return plan.release();
 }
@@ -357,8 +355,7 @@ void close_plan::open_replacement(const std::string& path, const file_options& o
 
 void close_plan::create_temporary(const std::string& path, int& fd) {
   const std::string prefix = "cannot open " + quoted(path) + " to replace it";
-  int created = retry(
-      [&] { return system_calls.openat(directory_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600); });
+  int created = system_calls.openat(directory_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
   if (created >= 0) {
     // Linking it later goes through /proc/self/fd; without /proc, a named
     // file is the safer way.
@@ -377,10 +374,8 @@ void close_plan::create_temporary(const std::string& path, int& fd) {
   }
   for (int attempt = 0; attempt < 100; ++attempt) {
     temporary_ = temporary_name(name_);
-    created = retry([&] {
-      return system_calls.openat(directory_, temporary_.c_str(),
-                                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    });
+    created = system_calls.openat(directory_, temporary_.c_str(),
+                                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (created >= 0) {
       fd = created;
       return;
