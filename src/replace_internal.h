@@ -95,7 +95,10 @@ class close_plan {
  private:
   close_plan() = default;
   void open_replacement(const std::string& path, const file_options& options, int& fd);
-  void create_temporary(const std::string& path, int& fd);
+  void create_temporary(const std::string& prefix, int& fd);
+  int protect(int fd, bool named) noexcept;
+  int release_lock() noexcept;
+  void remove_abandoned(const std::string& prefix);
   int fail(close_stage stage, int error_number, std::string detail = {}) noexcept;
   int finish_replacement(int fd, bool owns_fd) noexcept;
   int finish_plain(int fd, bool owns_fd, int error_number, close_stage earlier) noexcept;
@@ -125,6 +128,10 @@ class close_plan {
   // open_mode::replace: the new file.
   bool unnamed_ = false;   // O_TMPFILE: no name until it is linked
   std::string temporary_;  // its name in directory_ (a named one, or once linked)
+  // A second descriptor on the new file that holds its lock (F_OFD_SETLK)
+  // until it is in place or removed: other writers' clean-ups leave a
+  // locked file alone. -1 once released, or where locks are unavailable.
+  int lock_fd_ = -1;
 
   // Preallocation: the end of the reserved range, 0 if none was made.
   std::uint64_t reserved_end_ = 0;

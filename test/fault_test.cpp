@@ -134,7 +134,7 @@ struct fake_plan {
     int calls = 0;
   };
   call_fault openat, fstatat, readlinkat, read, renameat2, fchmod, fchown, fallocate, ftruncate,
-      getrandom;
+      getrandom, fcntl_lock, dup, getdents64;
   bool tmpfile_unsupported = false;   // openat(O_TMPFILE) fails with EOPNOTSUPP: named files
   int same_random = 0;                // the next n getrandom calls give the same bytes
   int umask_calls = 0;
@@ -376,6 +376,18 @@ int fake_ftruncate(int fd, off_t length) {
   if (call_fails(plan.ftruncate, "ftruncate")) return -1;
   return real().ftruncate(fd, length);
 }
+int fake_fcntl_lock(int fd, int command, struct flock* lock) {
+  if (call_fails(plan.fcntl_lock, "fcntl lock")) return -1;
+  return real().fcntl_lock(fd, command, lock);
+}
+int fake_dup(int fd) {
+  if (call_fails(plan.dup, "dup")) return -1;
+  return real().dup(fd);
+}
+ssize_t fake_getdents64(int fd, void* buffer, size_t size) {
+  if (call_fails(plan.getdents64, "getdents64")) return -1;
+  return real().getdents64(fd, buffer, size);
+}
 ssize_t fake_getrandom(void* data, size_t size, unsigned flags) {
   if (call_fails(plan.getrandom, "getrandom")) return -1;
   if (plan.same_random > 0) {
@@ -440,6 +452,9 @@ class FakeTest : public ::testing::Test {
     fastout::detail::system_calls.fallocate = fake_fallocate;
     fastout::detail::system_calls.ftruncate = fake_ftruncate;
     fastout::detail::system_calls.getrandom = fake_getrandom;
+    fastout::detail::system_calls.fcntl_lock = fake_fcntl_lock;
+    fastout::detail::system_calls.dup = fake_dup;
+    fastout::detail::system_calls.getdents64 = fake_getdents64;
   }
   std::string path(const char* name) const { return dir_.file(name); }
 
@@ -1931,6 +1946,10 @@ TEST_F(FakeTest, ANamedTemporaryIsPrivateUntilItIsInPlace) {
 TEST_F(FakeTest, TemporaryNamesThatExistAreNeverReused) {
   const std::string taken = ".fastout-5a5a5a5a5a5a5a5a-target";
   fastout_test::write_file(path(taken.c_str()), "someone else's");
+  // Another live writer's file: it holds the lock a writer holds on its
+  // new file. (Without it, the file would be one a killed writer left, and
+  // a replacement of "target" would remove it: crash_test.cpp.)
+  fastout_test::live_writer_lock other_writer(path(taken.c_str()));
   for (bool named : {true, false}) {
     SCOPED_TRACE(named ? "named" : "O_TMPFILE, linked to a temporary name");
     plan = fake_plan();
