@@ -46,12 +46,9 @@
 
 #include "system_calls_internal.h"
 
-#ifndef RENAME_EXCHANGE
-#define RENAME_EXCHANGE (1 << 1)
-#endif
-#ifndef O_TMPFILE
-#define O_TMPFILE (020000000 | O_DIRECTORY)
-#endif
+// O_TMPFILE (glibc 2.19), RENAME_EXCHANGE (2.28) and F_OFD_SETLK (2.20) come
+// from the C library's headers: glibc 2.28 is fastout's floor
+// (docs/platforms.md), and O_TMPFILE's value differs between architectures.
 
 namespace fastout::detail {
 namespace {
@@ -361,12 +358,24 @@ int link_unnamed(int fd, int directory, const char* name) noexcept {
   return result;
 }
 
+// fchown() refused for reasons that leave the new file the process's own:
+// EPERM (not root and not in the group; FAT; NFS with root squashing),
+// EINVAL (an owner this user namespace has no id for: a container sees it
+// as the overflow id, 65534, and cannot give that back).
+bool owner_not_ours_to_give(int error_number) {
+  return error_number == EPERM || error_number == EINVAL;
+}
+
+// renameat2(RENAME_EXCHANGE) refused: EINVAL from a filesystem without it
+// (NFS, FAT, FUSE without it, ...), ENOSYS from a kernel before 3.15.
 bool exchange_unsupported(int error_number) {
   return error_number == EINVAL || error_number == ENOSYS || error_number == EOPNOTSUPP;
 }
 
-// openat(O_TMPFILE) refused: EOPNOTSUPP from a filesystem without it,
-// EISDIR from a kernel before 3.11, which takes O_TMPFILE for O_DIRECTORY.
+// openat(O_TMPFILE) refused: EOPNOTSUPP from a filesystem without it (NFS,
+// FAT, CIFS, ...), EISDIR from a kernel before 3.11, which takes O_TMPFILE
+// for the O_DIRECTORY bit it includes. EINVAL is what the kernel says of a
+// malformed O_TMPFILE, and what some FUSE filesystems answer.
 bool tmpfile_unsupported(int error_number) {
   return error_number == EOPNOTSUPP || error_number == EISDIR || error_number == EINVAL;
 }
@@ -692,10 +701,12 @@ int close_plan::set_owner_and_mode(int fd, const struct stat* target) noexcept {
       return fail(close_stage::place, errno, ": cannot look at the new file");
     if (mine.st_uid != target->st_uid || mine.st_gid != target->st_gid) {
       if (system_calls.fchown(fd, target->st_uid, target->st_gid) != 0) {
-        if (errno != EPERM) return fail(close_stage::place, errno, ": cannot give it the owner");
+        if (!owner_not_ours_to_give(errno))
+          return fail(close_stage::place, errno, ": cannot give it the owner");
         owner_kept = false;
         if (mine.st_gid != target->st_gid &&
-            system_calls.fchown(fd, static_cast<uid_t>(-1), target->st_gid) != 0 && errno != EPERM)
+            system_calls.fchown(fd, static_cast<uid_t>(-1), target->st_gid) != 0 &&
+            !owner_not_ours_to_give(errno))
           return fail(close_stage::place, errno, ": cannot give it the group");
       }
     }

@@ -145,7 +145,11 @@ class close_plan {
 };
 
 // The errno that sending `count` bytes would not have met: pwritev2's flags
-// are not supported by the kernel or the filesystem.
+// are not supported. EOPNOTSUPP from a kernel before 6.14 (an unknown flag)
+// or a filesystem without RWF_DONTCACHE (tmpfs, DAX), and from glibc where
+// the kernel has no pwritev2 (before 4.6); ENOSYS from a raw system call
+// or a seccomp filter; EINVAL, which a plain write() then repeats if the
+// call itself was at fault, so no error is hidden.
 inline bool unsupported_write_flags(int error_number) noexcept {
   return error_number == EOPNOTSUPP || error_number == EINVAL || error_number == ENOSYS;
 }
