@@ -445,6 +445,7 @@ void close_plan::open_replacement(const std::string& path, const file_options& o
   if (target.links_followed > 0) shown_ = target.shown;
   std::string ignored;
   split_path(target.shown, directory_shown_, ignored);
+  target_exists_ = target.exists;
   if (target.exists && !S_ISREG(target.st.st_mode) &&
       !(S_ISLNK(target.st.st_mode) && !follow_links_)) {
     std::string what =
@@ -679,10 +680,10 @@ int close_plan::finish_plain(int fd, bool owns_fd, int error_number, close_stage
 int close_plan::check_target(bool& exists, struct stat& now) noexcept {
   if (system_calls.fstatat(directory_, name_.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno != ENOENT) return fail(close_stage::place, errno, ": cannot look at it");
-    exists = false;
+    exists = target_exists_ = false;
     return 0;
   }
-  exists = true;
+  exists = target_exists_ = true;
   if (S_ISREG(now.st_mode) || (S_ISLNK(now.st_mode) && !follow_links_)) return 0;
   return fail(close_stage::place, S_ISLNK(now.st_mode) ? EEXIST : refusal_errno(now.st_mode),
               std::string(": it became ") + kind_of(now.st_mode) +
@@ -877,7 +878,13 @@ std::string close_plan::describe_failure(const std::string& path, std::uint64_t 
       quoted(path) + (shown_.empty() ? std::string() : " (a link to " + quoted(shown_) + ")");
   std::string counts = std::to_string(written) + " of " + std::to_string(accepted) +
                        " bytes reached the " + (replace_ ? "new file" : "file");
-  if (replace_ && !placed_) counts += "; it was removed and " + quoted(path) + " left as it was";
+  if (replace_ && !placed_) {
+    // (A new file that could not be removed is named at the end.)
+    if (leftover_.empty()) counts += "; it was removed";
+    if (stage_ != close_stage::canceled)
+      counts += (leftover_.empty() ? ", and " : "; ") + quoted(path) + " left as it was" +
+                (target_exists_ ? "" : ": it did not exist, and still does not");
+  }
   std::string message;
   switch (stage_) {
     case close_stage::none:
@@ -911,13 +918,12 @@ std::string close_plan::describe_failure(const std::string& path, std::uint64_t 
       return "replaced " + target + ", but cannot remove its old content, left at " +
              quoted(leftover_);
     case close_stage::canceled:
-      message = quoted(path) +
-                " was not replaced: the writer was canceled, or destroyed without "
-                "close() or commit() (" +
+      message = quoted(path) + (target_exists_ ? " was not replaced" : " was not created") +
+                ": the writer was canceled, or destroyed without close() or commit() (" +
                 counts + ")";
       break;
   }
-  if (!leftover_.empty())
+  if (!leftover_.empty() && !placed_)
     message += "; the new file could not be removed and is left at " + quoted(leftover_) + " (" +
                std::strerror(leftover_error_) + ")";
   return message;

@@ -132,6 +132,9 @@ class close_plan {
   // until it is in place or removed: other writers' clean-ups leave a
   // locked file alone. -1 once released, or where locks are unavailable.
   int lock_fd_ = -1;
+  // Whether the target existed when last looked at (at open, then in
+  // close()), for the messages.
+  bool target_exists_ = true;
 
   // Preallocation: the end of the reserved range, 0 if none was made.
   std::uint64_t reserved_end_ = 0;
