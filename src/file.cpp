@@ -12,6 +12,7 @@
 #include <new>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "replace_internal.h"
@@ -45,11 +46,18 @@ void default_error_handler(const error_report& report) noexcept {
   if (report.not_replaced) {
     if (report.error.value() == ECANCELED)
       cause = "the writer was destroyed without close() or commit()";
-    length = std::snprintf(line, sizeof line,
-                           "fastout: discarded %llu bytes meant to replace \"%s\": %s (\"%s\" is "
-                           "as it was)\n",
-                           static_cast<unsigned long long>(report.bytes_lost), report.path, cause,
-                           report.path);
+    // The report does not say whether there was a target: what is at the
+    // path now does (a replacement that was not put in place created
+    // nothing there).
+    const int saved_errno = errno;
+    struct stat st;
+    const bool exists = ::lstat(report.path, &st) == 0 || errno != ENOENT;
+    errno = saved_errno;
+    length = std::snprintf(
+        line, sizeof line,
+        "fastout: discarded %llu bytes meant to replace \"%s\": %s (\"%s\" %s)\n",
+        static_cast<unsigned long long>(report.bytes_lost), report.path, cause, report.path,
+        exists ? "is as it was" : "did not exist, and still does not");
   } else if (report.bytes_lost > 0) {
     length = std::snprintf(line, sizeof line, "fastout: lost %llu bytes writing \"%s\": %s\n",
                            static_cast<unsigned long long>(report.bytes_lost), report.path, cause);
@@ -138,9 +146,9 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
     // keeps what close() will need.
     close_plan_ = detail::close_plan::open_path(path_, options, flags, fd);
   } else {
-    do {
-      fd = system_calls.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
-    } while (fd < 0 && errno == EINTR);
+    // Not retried on EINTR, as fopen(): a signal must be able to interrupt
+    // the open of a FIFO that has no reader (alarm() around it, say).
+    fd = system_calls.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
     if (fd < 0)
       throw std::system_error(errno, std::system_category(),
                               "cannot open " + quoted(path_) + " for writing");

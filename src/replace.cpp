@@ -10,25 +10,33 @@
 //           file; create the new file in that directory: O_TMPFILE (no name
 //           at all until commit) where the filesystem has it, otherwise
 //           ".fastout-<16 random hex digits>-<name>" with O_EXCL, O_NOFOLLOW
-//           and mode 0600.
+//           and mode 0600; lock it (an open file description lock, held
+//           until it is in place or removed); remove what killed writers
+//           of the same name left (their files are not locked).
 //   commit  flush; release unused preallocation; check what is at the name
 //           now; give the new file the target's owner and permissions (or
 //           the asked-for bits masked by the umask); fsync if asked (a
 //           failed sync is final: nothing is put in place); link an
 //           O_TMPFILE file (straight to the name if there is no target);
-//           close; put it in place: renameat2(RENAME_EXCHANGE) and unlink
+//           close (the lock stays, on a second descriptor); put it in place:
+//           renameat2(RENAME_EXCHANGE) and unlink
 //           the old inode when there is a target and no sync was asked (it
 //           skips ext4's auto_da_alloc flush, which makes a rename over a
-//           file as slow as writing it back), renameat otherwise; fsync the
-//           directory if asked.
-//   discard close, and unlink the new file if it has a name.
+//           file as slow as writing it back), renameat otherwise; let go of
+//           the lock; fsync the directory if asked.
+//   discard close, unlink the new file if it has a name, let go of the lock.
+//
+// What a killed writer leaves, and how the next one finds it, is in
+// docs/safe-replace.md ("What a killed process leaves behind").
 #include "replace_internal.h"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include <fcntl.h>
 #include <linux/falloc.h>
@@ -38,12 +46,9 @@
 
 #include "system_calls_internal.h"
 
-#ifndef RENAME_EXCHANGE
-#define RENAME_EXCHANGE (1 << 1)
-#endif
-#ifndef O_TMPFILE
-#define O_TMPFILE (020000000 | O_DIRECTORY)
-#endif
+// O_TMPFILE (glibc 2.19), RENAME_EXCHANGE (2.28) and F_OFD_SETLK (2.20) come
+// from the C library's headers: glibc 2.28 is fastout's floor
+// (docs/platforms.md), and O_TMPFILE's value differs between architectures.
 
 namespace fastout::detail {
 namespace {
@@ -53,7 +58,9 @@ constexpr int max_links = 40;
 
 std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
-// Calls `call` until it does not fail with EINTR.
+// Calls `call` until it does not fail with EINTR. Never for an open(): a
+// signal must be able to interrupt the open of a FIFO without a reader,
+// and stdio's fopen() reports EINTR too.
 template <typename Call>
 auto retry(Call call) -> decltype(call()) {
   for (;;) {
@@ -158,8 +165,7 @@ resolved_path resolve(const std::string& path, bool follow, int directory_flags,
   std::string directory;
   split_path(path, directory, result.name);
   if (names_a_directory(result.name)) throw_error(EISDIR, prefix + ": the path names a directory");
-  scoped_fd dir(
-      retry([&] { return system_calls.openat(AT_FDCWD, directory.c_str(), directory_flags, 0); }));
+  scoped_fd dir(system_calls.openat(AT_FDCWD, directory.c_str(), directory_flags, 0));
   if (dir.get() < 0)
     throw_error(errno, prefix + ": cannot open its directory " + quoted(directory));
   result.shown = path;
@@ -189,8 +195,7 @@ resolved_path resolve(const std::string& path, bool follow, int directory_flags,
                               ", a directory, and only a regular file can be replaced");
     if (target.find('/') != std::string::npos) {
       int base = absolute ? AT_FDCWD : dir.get();
-      int next = retry(
-          [&] { return system_calls.openat(base, link_directory.c_str(), directory_flags, 0); });
+      int next = system_calls.openat(base, link_directory.c_str(), directory_flags, 0);
       if (next < 0)
         throw_error(errno, prefix + ": it links to " + quoted(result.shown) +
                                ", whose directory cannot be opened");
@@ -206,8 +211,7 @@ resolved_path resolve(const std::string& path, bool follow, int directory_flags,
 // without changing it; umask() can only read it by setting it, which races
 // with other threads creating files, so it is the fallback.
 mode_t current_umask() noexcept {
-  int fd = retry(
-      [] { return system_calls.openat(AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC, 0); });
+  int fd = system_calls.openat(AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC, 0);
   if (fd >= 0) {
     char text[4096];
     std::size_t size = 0;
@@ -237,7 +241,7 @@ std::uint64_t random_u64() noexcept {
     return value;
   // No entropy yet (early boot) or no getrandom(): O_EXCL keeps the name
   // safe; this only has to differ from one attempt to the next.
-  static std::uint64_t counter = 0;
+  static std::atomic<std::uint64_t> counter{0};
   struct timespec now = {};
   ::clock_gettime(CLOCK_MONOTONIC, &now);
   std::uint64_t x = (static_cast<std::uint64_t>(now.tv_nsec) << 20) ^
@@ -249,18 +253,99 @@ std::uint64_t random_u64() noexcept {
   return x ^ (x >> 31);
 }
 
-// ".fastout-<16 random hex digits>-<name>", at most NAME_MAX bytes: a long
-// name is cut at a UTF-8 character boundary.
-std::string temporary_name(const std::string& name) {
-  char random[17];
-  std::snprintf(random, sizeof random, "%016llx", static_cast<unsigned long long>(random_u64()));
-  std::string result = std::string(".fastout-") + random + "-";
-  std::size_t room = NAME_MAX - result.size();
+// The names a new file has before it takes the target's:
+// ".fastout-<16 hex digits>-<name>", at most NAME_MAX bytes (a long name is
+// cut at a UTF-8 character boundary). A file written under such a name
+// (no O_TMPFILE) gets 16 random digits. An O_TMPFILE file is linked to one
+// only inside close(), for the few calls before it takes the target's
+// name, and then to one of `link_slots` fixed names (digits 0, 1, ...), so
+// that the next writer finds what a killed one left there by looking at
+// those names alone; random ones are for when other writers closing the
+// same path hold them all.
+constexpr const char temporary_prefix[] = ".fastout-";
+constexpr std::size_t temporary_prefix_size = sizeof temporary_prefix - 1;
+constexpr std::size_t temporary_digits = 16;
+constexpr int link_slots = 2;
+
+// "-<name>", cut to fit.
+std::string temporary_suffix(const std::string& name) {
+  std::size_t room = NAME_MAX - temporary_prefix_size - temporary_digits - 1;
   std::size_t keep = std::min(room, name.size());
   if (keep < name.size()) {
     while (keep > 0 && (static_cast<unsigned char>(name[keep]) & 0xC0) == 0x80) --keep;
   }
-  return result + name.substr(0, keep);
+  return "-" + name.substr(0, keep);
+}
+
+std::string temporary_name(std::uint64_t digits, const std::string& name) {
+  char hex[temporary_digits + 1];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(digits));
+  return temporary_prefix + std::string(hex) + temporary_suffix(name);
+}
+
+// Whether `entry` is one of those names for a target whose suffix is
+// `suffix`.
+bool is_temporary_name(const char* entry, const std::string& suffix) {
+  const std::size_t size = std::strlen(entry);
+  if (size != temporary_prefix_size + temporary_digits + suffix.size()) return false;
+  if (std::memcmp(entry, temporary_prefix, temporary_prefix_size) != 0) return false;
+  for (std::size_t i = 0; i < temporary_digits; ++i) {
+    const char c = entry[temporary_prefix_size + i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return std::memcmp(entry + temporary_prefix_size + temporary_digits, suffix.data(),
+                     suffix.size()) == 0;
+}
+
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+// A lock on the whole file, for F_OFD_SETLK.
+struct flock whole_file(short type) {
+  struct flock lock = {};
+  lock.l_type = type;
+  lock.l_whence = SEEK_SET;
+  return lock;  // l_start = l_len = 0: every byte, now and later
+}
+
+// The errors of a lock that the kernel or the filesystem cannot take at
+// all: before Linux 3.15 (no open file description locks), NFS without a
+// lock manager, a filesystem without locks.
+bool locks_unavailable(int error_number) {
+  return error_number == EINVAL || error_number == ENOLCK || error_number == EOPNOTSUPP ||
+         error_number == ENOSYS;
+}
+
+// Removes `name` (whose lstat is `seen`) from `directory` if it is what a
+// killed writer left: a regular file on which no live writer holds its
+// lock, or a symbolic link. A regular file is checked with a read lock of
+// our own, held while the name is checked again and removed, so no writer
+// can take the file in between; a writer that gets its lock first keeps
+// it. A link can only be the old content of a target replaced with
+// symlinks::replace_link, between the exchange and its unlink: a live
+// writer in that window has nothing to lose by it (put_in_place() takes
+// a missing old content as removed). Anything else, and anything that
+// cannot be checked (another user's file, no locks here), is left.
+void remove_if_abandoned(int directory, const std::string& name, const struct stat& seen) noexcept {
+  const int saved = errno;
+  if (S_ISLNK(seen.st_mode)) {
+    system_calls.unlinkat(directory, name.c_str(), 0);
+  } else if (S_ISREG(seen.st_mode)) {
+    int fd = system_calls.openat(directory, name.c_str(),
+                                 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+    if (fd >= 0) {
+      struct flock lock = whole_file(F_RDLCK);
+      struct stat opened, now;
+      if (system_calls.fstat(fd, &opened) == 0 && same_file(opened, seen) &&
+          system_calls.fcntl_lock(fd, F_OFD_SETLK, &lock) == 0 &&
+          system_calls.fstatat(directory, name.c_str(), &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+          same_file(now, opened))
+        system_calls.unlinkat(directory, name.c_str(), 0);
+      close_quietly(fd);  // and with it the lock
+    }
+  }
+  errno = saved;
 }
 
 // Gives an O_TMPFILE file a name; it never replaces an existing one (EEXIST).
@@ -273,8 +358,26 @@ int link_unnamed(int fd, int directory, const char* name) noexcept {
   return result;
 }
 
+// fchown() refused for reasons that leave the new file the process's own:
+// EPERM (not root and not in the group; FAT; NFS with root squashing),
+// EINVAL (an owner this user namespace has no id for: a container sees it
+// as the overflow id, 65534, and cannot give that back).
+bool owner_not_ours_to_give(int error_number) {
+  return error_number == EPERM || error_number == EINVAL;
+}
+
+// renameat2(RENAME_EXCHANGE) refused: EINVAL from a filesystem without it
+// (NFS, FAT, FUSE without it, ...), ENOSYS from a kernel before 3.15.
 bool exchange_unsupported(int error_number) {
   return error_number == EINVAL || error_number == ENOSYS || error_number == EOPNOTSUPP;
+}
+
+// openat(O_TMPFILE) refused: EOPNOTSUPP from a filesystem without it (NFS,
+// FAT, CIFS, ...), EISDIR from a kernel before 3.11, which takes O_TMPFILE
+// for the O_DIRECTORY bit it includes. EINVAL is what the kernel says of a
+// malformed O_TMPFILE, and what some FUSE filesystems answer.
+bool tmpfile_unsupported(int error_number) {
+  return error_number == EOPNOTSUPP || error_number == EISDIR || error_number == EINVAL;
 }
 
 }  // namespace
@@ -302,7 +405,7 @@ close_plan* close_plan::open_path(const std::string& path, const file_options& o
   const std::string prefix = "cannot open " + quoted(path) + " for writing";
   const mode_t mode = static_cast<mode_t>(options.permissions);
   if (!plan->sync_directory_) {
-    fd = retry([&] { return system_calls.open(path.c_str(), open_flags, mode); });
+    fd = system_calls.open(path.c_str(), open_flags, mode);
     if (fd < 0) throw_error(errno, prefix);
     return plan.release();
   }
@@ -312,8 +415,7 @@ close_plan* close_plan::open_path(const std::string& path, const file_options& o
   plan->directory_ = target.directory;
   plan->name_ = target.name;
   if (target.links_followed > 0) plan->shown_ = target.shown;
-  fd = retry(
-      [&] { return system_calls.openat(plan->directory_, target.name.c_str(), open_flags, mode); });
+  fd = system_calls.openat(plan->directory_, target.name.c_str(), open_flags, mode);
   if (fd < 0) throw_error(errno, prefix);
   return plan.release();
 }
@@ -343,6 +445,7 @@ void close_plan::open_replacement(const std::string& path, const file_options& o
   if (target.links_followed > 0) shown_ = target.shown;
   std::string ignored;
   split_path(target.shown, directory_shown_, ignored);
+  target_exists_ = target.exists;
   if (target.exists && !S_ISREG(target.st.st_mode) &&
       !(S_ISLNK(target.st.st_mode) && !follow_links_)) {
     std::string what =
@@ -352,13 +455,19 @@ void close_plan::open_replacement(const std::string& path, const file_options& o
     throw_error(refusal_errno(target.st.st_mode),
                 prefix + ": " + what + ", and only a regular file can be replaced");
   }
-  create_temporary(path, fd);
+  create_temporary(prefix, fd);
+  try {
+    remove_abandoned(prefix);
+  } catch (...) {
+    discard(fd, true);
+    fd = -1;
+    throw;
+  }
 }
 
-void close_plan::create_temporary(const std::string& path, int& fd) {
-  const std::string prefix = "cannot open " + quoted(path) + " to replace it";
-  int created = retry(
-      [&] { return system_calls.openat(directory_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600); });
+void close_plan::create_temporary(const std::string& prefix, int& fd) {
+  const std::string cannot_create = prefix + ": cannot create a new file in its directory";
+  int created = system_calls.openat(directory_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
   if (created >= 0) {
     // Linking it later goes through /proc/self/fd; without /proc, a named
     // file is the safer way.
@@ -366,33 +475,134 @@ void close_plan::create_temporary(const std::string& path, int& fd) {
     std::snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", created);
     struct stat st;
     if (system_calls.fstatat(AT_FDCWD, proc_path, &st, 0) == 0) {
+      if (int error_number = protect(created, false)) {
+        close_quietly(created);
+        throw_error(error_number, cannot_create);
+      }
       unnamed_ = true;
       fd = created;
       return;
     }
     close_quietly(created);
-  } else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
-    // EISDIR: a kernel before 3.11 takes O_TMPFILE for O_DIRECTORY.
-    throw_error(errno, prefix + ": cannot create a new file in its directory");
+  } else if (!tmpfile_unsupported(errno)) {
+    throw_error(errno, cannot_create);
   }
+  int error_number = EEXIST;
   for (int attempt = 0; attempt < 100; ++attempt) {
-    temporary_ = temporary_name(name_);
-    created = retry([&] {
-      return system_calls.openat(directory_, temporary_.c_str(),
-                                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    });
-    if (created >= 0) {
+    temporary_ = temporary_name(random_u64(), name_);
+    created = system_calls.openat(directory_, temporary_.c_str(),
+                                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (created < 0) {
+      error_number = errno;
+      if (error_number == EEXIST) continue;
+      break;
+    }
+    error_number = protect(created, true);
+    if (error_number == 0) {
       fd = created;
       return;
     }
-    if (errno != EEXIST) break;
+    close_quietly(created);
+    // Another writer's clean-up took the name before the lock: it removes
+    // the file. Any other failure leaves a file of ours to remove.
+    if (error_number == EAGAIN || error_number == ENOENT) continue;
+    system_calls.unlinkat(directory_, temporary_.c_str(), 0);
+    break;
   }
-  int error_number = errno;
   temporary_.clear();
-  throw_error(error_number, prefix + ": cannot create a new file in its directory");
+  throw_error(error_number, cannot_create);
 }
 
-close_plan::~close_plan() { close_directory(); }
+// Takes the writer's lock on its new file (`fd`, open for writing: a write
+// lock, which a clean-up's read lock excludes), and keeps a second
+// descriptor on it so that the lock outlives close(fd), which comes before
+// the rename. A named file must still be at its name once locked: a
+// clean-up may have removed it just before. Returns 0 (also where locks are
+// unavailable: the file is then unprotected, and a clean-up that removes it
+// makes close() fail, never lose data silently), EAGAIN or ENOENT when a
+// clean-up got the name first, or the errno of another failure.
+int close_plan::protect(int fd, bool named) noexcept {
+  struct flock lock = whole_file(F_WRLCK);
+  if (system_calls.fcntl_lock(fd, F_OFD_SETLK, &lock) != 0) {
+    if (errno == EAGAIN || errno == EACCES) return EAGAIN;
+    return locks_unavailable(errno) ? 0 : errno;
+  }
+  if (named) {
+    struct stat mine, now;
+    if (system_calls.fstat(fd, &mine) != 0) return errno;
+    if (system_calls.fstatat(directory_, temporary_.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0)
+      return errno;
+    if (!same_file(mine, now)) return ENOENT;
+  }
+  lock_fd_ = system_calls.dup(fd);
+  return lock_fd_ < 0 ? errno : 0;
+}
+
+int close_plan::release_lock() noexcept {
+  if (lock_fd_ < 0) return 0;
+  int result = system_calls.close(lock_fd_) == 0 || errno == EINTR ? 0 : errno;
+  lock_fd_ = -1;
+  return result;
+}
+
+// Removes what killed writers of the same name left in the directory (see
+// remove_if_abandoned() for what is removed). An O_TMPFILE writer looks at
+// the fixed link names only, one fstatat each; where files are written
+// under random names, the directory is listed. A directory that may not be
+// read is not listed; failing to look is an error, failing to remove is
+// not (the file may be another user's).
+void close_plan::remove_abandoned(const std::string& prefix) {
+  if (unnamed_) {
+    for (int slot = 0; slot < link_slots; ++slot) {
+      std::string name = temporary_name(static_cast<std::uint64_t>(slot), name_);
+      struct stat st;
+      if (system_calls.fstatat(directory_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
+        remove_if_abandoned(directory_, name, st);
+      else if (errno != ENOENT)
+        throw_error(errno, prefix + ": cannot look at " + quoted(directory_shown_ + "/" + name));
+    }
+    return;
+  }
+  scoped_fd listing(system_calls.openat(directory_, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
+  if (listing.get() < 0) {
+    if (errno == EACCES || errno == EPERM) return;
+    throw_error(errno, prefix + ": cannot read its directory " + quoted(directory_shown_));
+  }
+  const std::string suffix = temporary_suffix(name_);
+  std::vector<std::string> found;
+  // struct linux_dirent64: d_ino (8 bytes), d_off (8), d_reclen (2),
+  // d_type (1), then the name, NUL-terminated.
+  constexpr std::size_t reclen_at = 16, name_at = 19, buffer_size = 32768;
+  std::unique_ptr<char[]> buffer(new (std::nothrow) char[buffer_size]);
+  if (buffer == nullptr) throw_error(ENOMEM, prefix);
+  for (;;) {
+    ssize_t size = system_calls.getdents64(listing.get(), buffer.get(), buffer_size);
+    if (size < 0 && errno == EINTR) continue;
+    if (size < 0)
+      throw_error(errno, prefix + ": cannot read its directory " + quoted(directory_shown_));
+    if (size == 0) break;
+    for (std::size_t at = 0; at + name_at < static_cast<std::size_t>(size);) {
+      unsigned short reclen;
+      std::memcpy(&reclen, buffer.get() + at + reclen_at, sizeof reclen);
+      if (reclen == 0) break;
+      const char* entry = buffer.get() + at + name_at;
+      if (is_temporary_name(entry, suffix) && entry != temporary_) found.emplace_back(entry);
+      at += reclen;
+    }
+  }
+  for (const std::string& name : found) {
+    struct stat st;
+    if (system_calls.fstatat(directory_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
+      remove_if_abandoned(directory_, name, st);
+    else if (errno != ENOENT)
+      throw_error(errno, prefix + ": cannot look at " + quoted(directory_shown_ + "/" + name));
+  }
+}
+
+close_plan::~close_plan() {
+  close_quietly(lock_fd_);
+  close_directory();
+}
 
 void close_plan::close_directory() noexcept {
   close_quietly(directory_);
@@ -470,10 +680,10 @@ int close_plan::finish_plain(int fd, bool owns_fd, int error_number, close_stage
 int close_plan::check_target(bool& exists, struct stat& now) noexcept {
   if (system_calls.fstatat(directory_, name_.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno != ENOENT) return fail(close_stage::place, errno, ": cannot look at it");
-    exists = false;
+    exists = target_exists_ = false;
     return 0;
   }
-  exists = true;
+  exists = target_exists_ = true;
   if (S_ISREG(now.st_mode) || (S_ISLNK(now.st_mode) && !follow_links_)) return 0;
   return fail(close_stage::place, S_ISLNK(now.st_mode) ? EEXIST : refusal_errno(now.st_mode),
               std::string(": it became ") + kind_of(now.st_mode) +
@@ -492,10 +702,12 @@ int close_plan::set_owner_and_mode(int fd, const struct stat* target) noexcept {
       return fail(close_stage::place, errno, ": cannot look at the new file");
     if (mine.st_uid != target->st_uid || mine.st_gid != target->st_gid) {
       if (system_calls.fchown(fd, target->st_uid, target->st_gid) != 0) {
-        if (errno != EPERM) return fail(close_stage::place, errno, ": cannot give it the owner");
+        if (!owner_not_ours_to_give(errno))
+          return fail(close_stage::place, errno, ": cannot give it the owner");
         owner_kept = false;
         if (mine.st_gid != target->st_gid &&
-            system_calls.fchown(fd, static_cast<uid_t>(-1), target->st_gid) != 0 && errno != EPERM)
+            system_calls.fchown(fd, static_cast<uid_t>(-1), target->st_gid) != 0 &&
+            !owner_not_ours_to_give(errno))
           return fail(close_stage::place, errno, ": cannot give it the group");
       }
     }
@@ -512,8 +724,9 @@ int close_plan::set_owner_and_mode(int fd, const struct stat* target) noexcept {
 // Gives an O_TMPFILE file a name: the target's, if there is no target (then
 // it is in place), otherwise a temporary one to rename from.
 int close_plan::link_temporary(int fd) noexcept {
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string name = temporary_name(name_);
+  for (int attempt = 0; attempt < link_slots + 100; ++attempt) {
+    std::string name = temporary_name(
+        attempt < link_slots ? static_cast<std::uint64_t>(attempt) : random_u64(), name_);
     if (link_unnamed(fd, directory_, name.c_str()) == 0) {
       temporary_ = name;
       return 0;
@@ -534,6 +747,13 @@ int close_plan::put_in_place(bool target_exists) noexcept {
       int error_number = 0;
       std::string why;
       if (system_calls.fstatat(directory_, from, &old, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT) {
+          // Another writer's clean-up removed it, which it does only to a
+          // regular file or a link: the old content is gone, as it should.
+          placed_ = true;
+          temporary_.clear();
+          return 0;
+        }
         error_number = errno;
         why = ": cannot check what the exchange took out";
       } else if (!S_ISREG(old.st_mode) && !(S_ISLNK(old.st_mode) && !follow_links_)) {
@@ -560,7 +780,7 @@ int close_plan::put_in_place(bool target_exists) noexcept {
       placed_ = true;
       std::string old_content = temporary_;
       temporary_.clear();
-      if (system_calls.unlinkat(directory_, old_content.c_str(), 0) != 0) {
+      if (system_calls.unlinkat(directory_, old_content.c_str(), 0) != 0 && errno != ENOENT) {
         leftover_error_ = errno;
         leftover_ = directory_shown_ + "/" + old_content;
         return fail(close_stage::remove_old, errno);
@@ -603,32 +823,51 @@ int close_plan::finish_replacement(int fd, bool owns_fd) noexcept {
     return result;
   }
   // Closed before it is put in place: a filesystem (NFS) may report a write
-  // error only here.
+  // error only here. The lock stays, on lock_fd_.
   if (owns_fd && system_calls.close(fd) != 0 && errno != EINTR) {
     result = fail(close_stage::close, errno);
-    if (!placed_) discard(-1, false);
+    if (placed_) {
+      release_lock();
+    } else {
+      discard(-1, false);
+    }
     return result;
   }
   if (!placed_) {
     result = put_in_place(exists);
     if (result != 0) {
-      if (!placed_) discard(-1, false);
+      if (placed_) {
+        release_lock();
+      } else {
+        discard(-1, false);
+      }
       return result;
     }
   }
+  // In place: no clean-up can take it for a leftover any more, and the lock
+  // is on the target now, where it would get in the way of users' own
+  // locks: let go at once.
+  const int unlock_error = release_lock();
+  int sync_error = 0;
   if (sync_directory_ && retry([&] { return system_calls.fsync(directory_); }) != 0)
-    return fail(close_stage::directory_sync, errno);
+    sync_error = errno;
+  if (unlock_error != 0) return fail(close_stage::close, unlock_error);
+  if (sync_error != 0) return fail(close_stage::directory_sync, sync_error);
   return 0;
 }
 
 void close_plan::discard(int fd, bool owns_fd) noexcept {
   if (owns_fd) close_quietly(fd);
-  if (temporary_.empty()) return;
-  if (system_calls.unlinkat(directory_, temporary_.c_str(), 0) != 0 && errno != ENOENT) {
-    leftover_error_ = errno;
-    leftover_ = directory_shown_ + "/" + temporary_;
+  if (!temporary_.empty()) {
+    if (system_calls.unlinkat(directory_, temporary_.c_str(), 0) != 0 && errno != ENOENT) {
+      leftover_error_ = errno;
+      leftover_ = directory_shown_ + "/" + temporary_;
+    }
+    temporary_.clear();
   }
-  temporary_.clear();
+  // After the unlink: until then, no clean-up may take the file.
+  close_quietly(lock_fd_);
+  lock_fd_ = -1;
 }
 
 // ----------------------------------------------------------------- messages
@@ -639,7 +878,13 @@ std::string close_plan::describe_failure(const std::string& path, std::uint64_t 
       quoted(path) + (shown_.empty() ? std::string() : " (a link to " + quoted(shown_) + ")");
   std::string counts = std::to_string(written) + " of " + std::to_string(accepted) +
                        " bytes reached the " + (replace_ ? "new file" : "file");
-  if (replace_ && !placed_) counts += "; it was removed and " + quoted(path) + " left as it was";
+  if (replace_ && !placed_) {
+    // (A new file that could not be removed is named at the end.)
+    if (leftover_.empty()) counts += "; it was removed";
+    if (stage_ != close_stage::canceled)
+      counts += (leftover_.empty() ? ", and " : "; ") + quoted(path) + " left as it was" +
+                (target_exists_ ? "" : ": it did not exist, and still does not");
+  }
   std::string message;
   switch (stage_) {
     case close_stage::none:
@@ -673,13 +918,12 @@ std::string close_plan::describe_failure(const std::string& path, std::uint64_t 
       return "replaced " + target + ", but cannot remove its old content, left at " +
              quoted(leftover_);
     case close_stage::canceled:
-      message = quoted(path) +
-                " was not replaced: the writer was canceled, or destroyed without "
-                "close() or commit() (" +
+      message = quoted(path) + (target_exists_ ? " was not replaced" : " was not created") +
+                ": the writer was canceled, or destroyed without close() or commit() (" +
                 counts + ")";
       break;
   }
-  if (!leftover_.empty())
+  if (!leftover_.empty() && !placed_)
     message += "; the new file could not be removed and is left at " + quoted(leftover_) + " (" +
                std::strerror(leftover_error_) + ")";
   return message;

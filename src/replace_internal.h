@@ -95,7 +95,10 @@ class close_plan {
  private:
   close_plan() = default;
   void open_replacement(const std::string& path, const file_options& options, int& fd);
-  void create_temporary(const std::string& path, int& fd);
+  void create_temporary(const std::string& prefix, int& fd);
+  int protect(int fd, bool named) noexcept;
+  int release_lock() noexcept;
+  void remove_abandoned(const std::string& prefix);
   int fail(close_stage stage, int error_number, std::string detail = {}) noexcept;
   int finish_replacement(int fd, bool owns_fd) noexcept;
   int finish_plain(int fd, bool owns_fd, int error_number, close_stage earlier) noexcept;
@@ -125,6 +128,13 @@ class close_plan {
   // open_mode::replace: the new file.
   bool unnamed_ = false;   // O_TMPFILE: no name until it is linked
   std::string temporary_;  // its name in directory_ (a named one, or once linked)
+  // A second descriptor on the new file that holds its lock (F_OFD_SETLK)
+  // until it is in place or removed: other writers' clean-ups leave a
+  // locked file alone. -1 once released, or where locks are unavailable.
+  int lock_fd_ = -1;
+  // Whether the target existed when last looked at (at open, then in
+  // close()), for the messages.
+  bool target_exists_ = true;
 
   // Preallocation: the end of the reserved range, 0 if none was made.
   std::uint64_t reserved_end_ = 0;
@@ -138,7 +148,11 @@ class close_plan {
 };
 
 // The errno that sending `count` bytes would not have met: pwritev2's flags
-// are not supported by the kernel or the filesystem.
+// are not supported. EOPNOTSUPP from a kernel before 6.14 (an unknown flag)
+// or a filesystem without RWF_DONTCACHE (tmpfs, DAX), and from glibc where
+// the kernel has no pwritev2 (before 4.6); ENOSYS from a raw system call
+// or a seccomp filter; EINVAL, which a plain write() then repeats if the
+// call itself was at fault, so no error is hidden.
 inline bool unsupported_write_flags(int error_number) noexcept {
   return error_number == EOPNOTSUPP || error_number == EINVAL || error_number == ENOSYS;
 }

@@ -12,6 +12,7 @@
 
 #include <fastout/config.h>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -26,8 +27,8 @@ struct system_call_table {
   ssize_t (*write)(int fd, const void* data, size_t size);
   ssize_t (*writev)(int fd, const struct iovec* iov, int count);
   // pwritev2() with offset -1 writes at the file position, as writev(), and
-  // takes per-call flags such as RWF_DONTCACHE. ENOSYS where the kernel or C
-  // library lacks it.
+  // takes per-call flags such as RWF_DONTCACHE. EOPNOTSUPP where the kernel
+  // or the filesystem lacks a flag, or (from glibc) the system call.
   ssize_t (*pwritev2)(int fd, const struct iovec* iov, int count, off_t offset, int flags);
   int (*close)(int fd);
   // What a descriptor or a name is.
@@ -45,7 +46,7 @@ struct system_call_table {
   int (*fdatasync)(int fd);
   int (*renameat)(int old_dir, const char* old_path, int new_dir, const char* new_path);
   // renameat2() with RENAME_EXCHANGE; EINVAL where the filesystem lacks it,
-  // ENOSYS where the kernel or C library does.
+  // ENOSYS where the kernel does (before 3.15).
   int (*renameat2)(int old_dir, const char* old_path, int new_dir, const char* new_path,
                    unsigned flags);
   int (*linkat)(int old_dir, const char* old_path, int new_dir, const char* new_path, int flags);
@@ -60,6 +61,15 @@ struct system_call_table {
   int (*ftruncate)(int fd, off_t length);
   // Unguessable names for temporary files.
   ssize_t (*getrandom)(void* data, size_t size, unsigned flags);
+  // Open-file-description locks (F_OFD_SETLK, Linux 3.15; EINVAL before):
+  // a replacing writer holds one on its new file, so that another writer's
+  // clean-up of what killed writers left never takes a live one's file.
+  int (*fcntl_lock)(int fd, int command, struct flock* lock);
+  // fcntl(fd, F_DUPFD_CLOEXEC, 0): a second descriptor on the same open
+  // file description, which keeps that lock after the first is closed.
+  int (*dup)(int fd);
+  // getdents64(2), to look for those leftovers where names are random.
+  ssize_t (*getdents64)(int fd, void* buffer, size_t size);
 };
 
 /// The table in use. Starts as the real calls.

@@ -283,4 +283,323 @@ TEST(CrashTest, SigkillAtRandomMomentsLeavesOneWholeGeneration) {
   shared = nullptr;
 }
 
+
+// ---------------------------------------------------------------- every step of close()
+//
+// A child replaces the target and stops itself (SIGSTOP) just before one of
+// the system calls close() makes, the first, then the second, and so on to
+// the last: so every step is reached exactly, not at a random moment. The
+// parent then kills it, or lets another writer replace the same path while
+// it is stopped and then lets it go on.
+
+// What the child shares with the parent.
+struct close_steps {
+  std::atomic<bool> in_close;  // the child is inside close()
+  std::atomic<int> calls;      // system calls made inside close() so far
+  std::atomic<int> stop_before;  // the call before which the child stops; 0: none
+  char names[128][24];         // the calls, in order, for messages
+};
+close_steps* steps = nullptr;
+
+// The name of each call in the table, for the steps' names.
+template <auto member>
+const char* call_name = "?";
+
+// Counts a call made inside close() and stops before the chosen one, then
+// makes the real call.
+template <auto member, typename F>
+struct stepping;
+template <auto member, typename R, typename... A>
+struct stepping<member, R (*)(A...)> {
+  static R call(A... arguments) {
+    if (steps->in_close) {
+      const int n = ++steps->calls;
+      if (n <= 128) std::snprintf(steps->names[n - 1], sizeof steps->names[0], "%s", call_name<member>);
+      if (n == steps->stop_before) ::raise(SIGSTOP);
+    }
+    return (real().*member)(arguments...);
+  }
+};
+
+#define FASTOUT_STEPPING(field)                                                            \
+  do {                                                                                     \
+    using table = fastout::detail::system_call_table;                                      \
+    call_name<&table::field> = #field;                                                     \
+    fastout::detail::system_calls.field =                                                  \
+        stepping<&table::field, decltype(table::field)>::call;                             \
+  } while (false)
+
+void step_through_every_call() {
+  FASTOUT_STEPPING(open);
+  FASTOUT_STEPPING(openat);
+  FASTOUT_STEPPING(write);
+  FASTOUT_STEPPING(writev);
+  FASTOUT_STEPPING(pwritev2);
+  FASTOUT_STEPPING(close);
+  FASTOUT_STEPPING(fstat);
+  FASTOUT_STEPPING(fstatat);
+  FASTOUT_STEPPING(readlinkat);
+  FASTOUT_STEPPING(read);
+  FASTOUT_STEPPING(lseek);
+  FASTOUT_STEPPING(fsync);
+  FASTOUT_STEPPING(fdatasync);
+  FASTOUT_STEPPING(renameat);
+  FASTOUT_STEPPING(renameat2);
+  FASTOUT_STEPPING(linkat);
+  FASTOUT_STEPPING(unlinkat);
+  FASTOUT_STEPPING(fchmod);
+  FASTOUT_STEPPING(fchown);
+  FASTOUT_STEPPING(umask);
+  FASTOUT_STEPPING(fallocate);
+  FASTOUT_STEPPING(ftruncate);
+  FASTOUT_STEPPING(getrandom);
+  FASTOUT_STEPPING(fcntl_lock);
+  FASTOUT_STEPPING(dup);
+  FASTOUT_STEPPING(getdents64);
+}
+
+struct close_configuration {
+  const char* name;
+  bool named;     // no O_TMPFILE: a file written under a random name
+  bool durable;   // sync + sync_directory: fsync and renameat
+  bool existing;  // a target to replace (an exchange, without sync)
+};
+
+const close_configuration close_configurations[] = {
+    {"O_TMPFILE, exchange", false, false, true},
+    {"named, exchange", true, false, true},
+    {"O_TMPFILE, sync + rename", false, true, true},
+    {"named, sync + rename", true, true, true},
+    {"O_TMPFILE, new target", false, false, false},
+    {"named, new target", true, false, false},
+};
+
+const std::string old_text = "the old content\n";
+
+std::string content_of(char writer) { return std::string(10000, writer) + "\n"; }
+
+// Replaces `target` with `content` as `c` says (in this process).
+void replace_with(const std::string& target, const close_configuration& c,
+                  const std::string& content) {
+  fastout::file_options options;
+  options.mode = fastout::open_mode::replace;
+  options.sync = c.durable;
+  options.sync_directory = c.durable;
+  options.buffer_size = 4096;  // close() flushes the last part: writes are steps too
+  fastout::file f(target, options);
+  f.write(content);
+  f.close();
+}
+
+// A child that replaces `target` with `content` and stops before call
+// number `stop_before` of close() (0: never). It exits with 0 if close()
+// returned, 1 if it threw.
+pid_t start_replacing(const std::string& target, const close_configuration& c,
+                      const std::string& content, int stop_before) {
+  steps->in_close = false;
+  steps->calls = 0;
+  steps->stop_before = stop_before;
+  std::fflush(nullptr);
+  pid_t child = ::fork();
+  if (child != 0) return child;
+  step_through_every_call();
+  if (c.named) fastout::detail::system_calls.openat = refusing_tmpfile;
+  int code = 1;
+  try {
+    fastout::file_options options;
+    options.mode = fastout::open_mode::replace;
+    options.sync = c.durable;
+    options.sync_directory = c.durable;
+    options.buffer_size = 4096;
+    fastout::file f(target, options);
+    for (std::size_t i = 0; i < content.size(); i += 1000) f.write(content.substr(i, 1000));
+    steps->in_close = true;
+    f.close();
+    steps->in_close = false;
+    code = 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "child: %s\n", e.what());
+  }
+  ::_exit(code);
+}
+
+// Waits until the child has stopped itself, as it must before the call it
+// was told.
+bool wait_until_stopped(pid_t child, int& status) {
+  return ::waitpid(child, &status, WUNTRACED) == child && WIFSTOPPED(status);
+}
+
+class shared_steps {
+ public:
+  shared_steps() {
+    void* memory = ::mmap(nullptr, sizeof(close_steps), PROT_READ | PROT_WRITE,
+                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) throw std::system_error(errno, std::system_category(), "mmap");
+    steps = new (memory) close_steps{};
+  }
+  ~shared_steps() {
+    ::munmap(steps, sizeof(close_steps));
+    steps = nullptr;
+  }
+  shared_steps(const shared_steps&) = delete;
+  shared_steps& operator=(const shared_steps&) = delete;
+};
+
+// The calls close() makes in configuration `c`, from a child that is not
+// stopped.
+std::vector<std::string> calls_of_close(const std::string& target, const close_configuration& c) {
+  pid_t child = start_replacing(target, c, content_of('r'), 0);
+  int status = 0;
+  if (::waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return {};
+  std::vector<std::string> names;
+  for (int i = 0; i < steps->calls && i < 128; ++i) names.emplace_back(steps->names[i]);
+  return names;
+}
+
+void reset_target(const std::string& dir, const std::string& target, bool existing) {
+  for (const std::string& name : fastout_test::names_in(dir)) std::filesystem::remove(dir + "/" + name);
+  if (existing) fastout_test::write_file(target, old_text);
+}
+
+// Killed before any one of close()'s calls, a replacing writer leaves the
+// target whole, old or new; the next replacement of the same path, in the
+// same mode, removes whatever the killed one left -- at open, before it
+// writes a byte -- and leaves nothing of its own.
+TEST(replace_crash, sigkill_at_every_step_of_close_leaves_nothing_after_the_next_replace) {
+  shared_steps mapping;
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  for (const close_configuration& c : close_configurations) {
+    SCOPED_TRACE(c.name);
+    reset_target(dir.path(), target, c.existing);
+    const std::vector<std::string> calls = calls_of_close(target, c);
+    ASSERT_GT(calls.size(), 3u);
+    int left_behind = 0;
+    std::string where;
+    for (std::size_t k = 1; k <= calls.size(); ++k) {
+      SCOPED_TRACE("killed before call " + std::to_string(k) + " of " +
+                   std::to_string(calls.size()) + ", " + calls[k - 1]);
+      reset_target(dir.path(), target, c.existing);
+      pid_t child = start_replacing(target, c, content_of('k'), static_cast<int>(k));
+      int status = 0;
+      ASSERT_TRUE(wait_until_stopped(child, status)) << fastout_test::describe_status(status);
+      ASSERT_EQ(::kill(child, SIGKILL), 0);
+      ASSERT_EQ(::waitpid(child, &status, 0), child);
+
+      // The target: whole, old or new.
+      if (std::filesystem::exists(target)) {
+        const std::string now = read_file(target);
+        EXPECT_TRUE(now == old_text || now == content_of('k')) << now.size() << " bytes";
+      } else {
+        EXPECT_FALSE(c.existing);
+      }
+      const std::vector<std::string> left = fastout_test::temporaries_in(dir.path());
+      if (!left.empty()) {
+        ++left_behind;
+        where += " " + calls[k - 1];
+      }
+
+      // The next writer removes it when it opens.
+      fastout_test::scoped_system_calls restore;
+      if (c.named) fastout::detail::system_calls.openat = refusing_tmpfile;
+      fastout::file_options options;
+      options.mode = fastout::open_mode::replace;
+      options.sync = c.durable;
+      options.sync_directory = c.durable;
+      fastout::file next(target, options);
+      const std::vector<std::string> after_open = fastout_test::temporaries_in(dir.path());
+      EXPECT_EQ(after_open.size(), c.named ? 1u : 0u) << "left by the killed writer: " << left.size();
+      for (const std::string& name : after_open)
+        EXPECT_TRUE(std::find(left.begin(), left.end(), name) == left.end()) << name;
+      next.write(content_of('n'));
+      next.close();
+      EXPECT_EQ(read_file(target), content_of('n'));
+      EXPECT_EQ(fastout_test::names_in(dir.path()), std::vector<std::string>{"target"});
+    }
+    std::string all;
+    for (const std::string& call : calls) all += " " + call;
+    std::printf("  %s, close():%s\n  killed before each, %d left a file:%s\n", c.name, all.c_str(),
+                left_behind, where.c_str());
+    // What the test is for: kills that did leave a file. An O_TMPFILE file
+    // with no target to replace is linked straight to its name: nothing.
+    if (!c.named && !c.existing) {
+      EXPECT_EQ(left_behind, 0);
+    } else {
+      EXPECT_GT(left_behind, 0);
+    }
+  }
+}
+
+// A writer stopped before any one of close()'s calls is alive: another
+// writer that replaces the same path meanwhile (and removes what killed
+// writers left) never takes its file, and when it goes on, its close()
+// succeeds. The target ends whole, with the content of one of the two, and
+// nothing else is left.
+TEST(replace_crash, a_writer_stopped_at_every_step_of_close_keeps_its_file) {
+  shared_steps mapping;
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  for (const close_configuration& c : close_configurations) {
+    if (!c.existing) continue;
+    SCOPED_TRACE(c.name);
+    reset_target(dir.path(), target, true);
+    const std::vector<std::string> calls = calls_of_close(target, c);
+    ASSERT_GT(calls.size(), 3u);
+    int last_was_a = 0;
+    for (std::size_t k = 1; k <= calls.size(); ++k) {
+      SCOPED_TRACE("stopped before call " + std::to_string(k) + " of " +
+                   std::to_string(calls.size()) + ", " + calls[k - 1]);
+      reset_target(dir.path(), target, true);
+      pid_t a = start_replacing(target, c, content_of('a'), static_cast<int>(k));
+      int status = 0;
+      ASSERT_TRUE(wait_until_stopped(a, status)) << fastout_test::describe_status(status);
+      {
+        fastout_test::scoped_system_calls restore;
+        if (c.named) fastout::detail::system_calls.openat = refusing_tmpfile;
+        EXPECT_NO_THROW(replace_with(target, c, content_of('b')));
+      }
+      ASSERT_EQ(::kill(a, SIGCONT), 0);
+      ASSERT_EQ(::waitpid(a, &status, 0), a);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+          << "the stopped writer's close() failed: " << fastout_test::describe_status(status);
+      const std::string now = read_file(target);
+      EXPECT_TRUE(now == content_of('a') || now == content_of('b')) << now.size() << " bytes";
+      if (now == content_of('a')) ++last_was_a;
+      EXPECT_EQ(fastout_test::names_in(dir.path()), std::vector<std::string>{"target"});
+    }
+    std::printf("  %-26s %2zu calls in close(); the stopped writer's content won %d times\n",
+                c.name, calls.size(), last_was_a);
+  }
+}
+
+// While a writer without O_TMPFILE writes under its random name, another
+// replacement of the same path (which lists the directory for leftovers)
+// leaves its file alone; a file under such a name that no writer holds is
+// removed.
+TEST(replace_crash, a_live_writers_named_file_is_never_taken_for_a_leftover) {
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  fastout_test::write_file(target, old_text);
+  const std::string abandoned = ".fastout-0123456789abcdef-target";
+  fastout_test::write_file(dir.file(abandoned), "left by a killed writer");
+  fastout_test::scoped_system_calls restore;
+  fastout::detail::system_calls.openat = refusing_tmpfile;
+  fastout::file a = fastout::output_file(target, fastout::open_mode::replace);
+  a.write(content_of('a'));
+  a.flush();
+  std::vector<std::string> names = fastout_test::temporaries_in(dir.path());
+  ASSERT_EQ(names.size(), 1u) << "the first writer removes the abandoned file";
+  const std::string mine = names[0];
+  EXPECT_NE(mine, abandoned);
+  const close_configuration named = {"named", true, false, true};
+  replace_with(target, named, content_of('b'));
+  EXPECT_EQ(read_file(target), content_of('b'));
+  EXPECT_EQ(fastout_test::temporaries_in(dir.path()), std::vector<std::string>{mine});
+  EXPECT_EQ(read_file(dir.file(mine)), content_of('a'));
+  a.close();
+  EXPECT_EQ(read_file(target), content_of('a'));
+  EXPECT_EQ(fastout_test::names_in(dir.path()), std::vector<std::string>{"target"});
+}
+
 }  // namespace

@@ -134,7 +134,7 @@ struct fake_plan {
     int calls = 0;
   };
   call_fault openat, fstatat, readlinkat, read, renameat2, fchmod, fchown, fallocate, ftruncate,
-      getrandom;
+      getrandom, fcntl_lock, dup, getdents64;
   bool tmpfile_unsupported = false;   // openat(O_TMPFILE) fails with EOPNOTSUPP: named files
   int same_random = 0;                // the next n getrandom calls give the same bytes
   int umask_calls = 0;
@@ -376,6 +376,18 @@ int fake_ftruncate(int fd, off_t length) {
   if (call_fails(plan.ftruncate, "ftruncate")) return -1;
   return real().ftruncate(fd, length);
 }
+int fake_fcntl_lock(int fd, int command, struct flock* lock) {
+  if (call_fails(plan.fcntl_lock, "fcntl lock")) return -1;
+  return real().fcntl_lock(fd, command, lock);
+}
+int fake_dup(int fd) {
+  if (call_fails(plan.dup, "dup")) return -1;
+  return real().dup(fd);
+}
+ssize_t fake_getdents64(int fd, void* buffer, size_t size) {
+  if (call_fails(plan.getdents64, "getdents64")) return -1;
+  return real().getdents64(fd, buffer, size);
+}
 ssize_t fake_getrandom(void* data, size_t size, unsigned flags) {
   if (call_fails(plan.getrandom, "getrandom")) return -1;
   if (plan.same_random > 0) {
@@ -440,6 +452,9 @@ class FakeTest : public ::testing::Test {
     fastout::detail::system_calls.fallocate = fake_fallocate;
     fastout::detail::system_calls.ftruncate = fake_ftruncate;
     fastout::detail::system_calls.getrandom = fake_getrandom;
+    fastout::detail::system_calls.fcntl_lock = fake_fcntl_lock;
+    fastout::detail::system_calls.dup = fake_dup;
+    fastout::detail::system_calls.getdents64 = fake_getdents64;
   }
   std::string path(const char* name) const { return dir_.file(name); }
 
@@ -529,13 +544,87 @@ TEST_F(FakeTest, ShortWritesAcrossTheBufferAndTheCallersData) {
   }
 }
 
-TEST_F(FakeTest, OpenEintrIsRetried) {
-  plan.open_eintr_count = 3;
+// open() is not retried on EINTR, as fopen() does not retry it: a signal
+// must be able to interrupt the open of a FIFO without a reader (the real
+// one is open.a_signal_interrupts_the_open_of_a_fifo_without_a_reader).
+// This test was OpenEintrIsRetried, which asserted the opposite.
+TEST_F(FakeTest, OpenEintrIsReportedAsFopenReportsIt) {
+  plan.open_eintr_count = 1;
+  expect_failure([&] { file f(path("open")); }, EINTR, path("open"), "open");
+  EXPECT_EQ(plan.opens, 1);  // tried once
+  EXPECT_FALSE(std::filesystem::exists(path("open")));
   file f(path("open"));
-  EXPECT_EQ(plan.opens, 4);
+  EXPECT_EQ(plan.opens, 2);
   f.write("ok");
   f.close();
   EXPECT_EQ(read_file(path("open")), "ok");
+}
+
+// The same through the close plan's opens: a plain open with sync, the
+// file and its directory with sync_directory, and each open of a
+// replacement (its directory, the O_TMPFILE file, a named file).
+TEST(open, eintr_is_reported_by_every_open_a_writer_makes) {
+  temp_dir dir;
+  const std::string target = dir.file("t");
+  fastout_test::write_file(target, "old");
+  static int opens_left;  // opens that succeed before the one interrupted
+  static bool refuse_tmpfile;
+  auto interrupted = [](int allowed, bool named) {
+    opens_left = allowed;
+    refuse_tmpfile = named;
+    fastout::detail::system_calls.open = [](const char* path, int flags, mode_t mode) {
+      if (opens_left-- == 0) {
+        errno = EINTR;
+        return -1;
+      }
+      return fastout::detail::real_system_calls.open(path, flags, mode);
+    };
+    fastout::detail::system_calls.openat = [](int at, const char* path, int flags, mode_t mode) {
+      if (refuse_tmpfile && (flags & O_TMPFILE) == O_TMPFILE) {
+        errno = EOPNOTSUPP;
+        return -1;
+      }
+      if (opens_left-- == 0) {
+        errno = EINTR;
+        return -1;
+      }
+      return fastout::detail::real_system_calls.openat(at, path, flags, mode);
+    };
+  };
+  struct scenario {
+    const char* name;
+    file_options options;
+    int allowed;
+    bool named;
+  };
+  auto options = [](fastout::open_mode mode, bool sync, bool sync_directory) {
+    file_options o;
+    o.mode = mode;
+    o.sync = sync;
+    o.sync_directory = sync_directory;
+    return o;
+  };
+  using fastout::open_mode;
+  const scenario scenarios[] = {
+      {"plain", options(open_mode::truncate, false, false), 0, false},
+      {"sync", options(open_mode::truncate, true, false), 0, false},
+      {"sync_directory: its directory", options(open_mode::append, false, true), 0, false},
+      {"sync_directory: the file", options(open_mode::append, false, true), 1, false},
+      {"replace: its directory", options(open_mode::replace, false, false), 0, false},
+      {"replace: O_TMPFILE", options(open_mode::replace, false, false), 1, false},
+      {"replace: a named file", options(open_mode::replace, false, false), 1, true},
+  };
+  for (const scenario& s : scenarios) {
+    SCOPED_TRACE(s.name);
+    fastout_test::scoped_system_calls restore;
+    interrupted(s.allowed, s.named);
+    const int descriptors = fastout_test::open_descriptors();
+    expect_failure([&] { file f(target, s.options); }, EINTR, target, "open");
+    EXPECT_EQ(opens_left, -1) << "not one open more after the interrupted one";
+    EXPECT_EQ(fastout_test::open_descriptors(), descriptors);
+    EXPECT_EQ(read_file(target), "old");
+    EXPECT_EQ(fastout_test::temporaries_in(dir.path()), std::vector<std::string>());
+  }
 }
 
 // ---------------------------------------------------------------- errors mid-stream
@@ -1295,6 +1384,54 @@ TEST(RealFailureTest, PipeWithoutReaderRaisesSigpipeByDefault) {
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE) << describe_status(status);
 }
 
+// A FIFO without a reader blocks open() for writing; a signal whose
+// handler does not ask for SA_RESTART interrupts it, and the writer reports
+// EINTR as fopen() does, naming the path, instead of opening again and
+// blocking for ever. For every way of opening that reaches the FIFO, and
+// for the C API (NULL, errno EINTR).
+TEST(open, a_signal_interrupts_the_open_of_a_fifo_without_a_reader) {
+  temp_dir dir;
+  const std::string fifo = dir.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  int status = fastout_test::run_in_child([&] {
+    struct sigaction action = {};
+    action.sa_handler = [](int) {};
+    action.sa_flags = 0;  // no SA_RESTART: the blocked open() returns EINTR
+    if (::sigaction(SIGALRM, &action, nullptr) != 0) return 10;
+    // Every 20 ms, so that a signal that comes before open() blocks is
+    // followed by one that finds it blocked.
+    struct itimerval timer = {{0, 20000}, {0, 20000}};
+    if (::setitimer(ITIMER_REAL, &timer, nullptr) != 0) return 11;
+    auto options = [](bool sync, bool sync_directory) {
+      file_options o;
+      o.sync = sync;
+      o.sync_directory = sync_directory;
+      return o;
+    };
+    const file_options ways[] = {options(false, false), options(true, false),
+                                 options(false, true)};
+    int code = 1;
+    for (const file_options& way : ways) {
+      ++code;
+      try {
+        file f(fifo, way);
+        return code;  // opened: a reader?
+      } catch (const std::system_error& e) {
+        if (e.code().value() != EINTR) return 20 + code;
+        if (!contains(e.what(), "cannot open \"" + fifo + "\" for writing")) return 30 + code;
+      }
+    }
+    errno = 0;
+    fastout_file* c = fastout_open(fifo.c_str(), nullptr);
+    if (c != nullptr) return 40;
+    if (errno != EINTR) return 41;
+    return 0;
+  });
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << describe_status(status)
+      << " (2-4: opened; 22-24: another error; 32-34: the message; 40, 41: the C API)";
+}
+
 TEST(RealFailureTest, AdoptingAClosedDescriptorIsEBADF) {
   const int fd = 987;
   ASSERT_EQ(::fcntl(fd, F_GETFD), -1) << "fd 987 is in use; pick another";
@@ -1809,6 +1946,10 @@ TEST_F(FakeTest, ANamedTemporaryIsPrivateUntilItIsInPlace) {
 TEST_F(FakeTest, TemporaryNamesThatExistAreNeverReused) {
   const std::string taken = ".fastout-5a5a5a5a5a5a5a5a-target";
   fastout_test::write_file(path(taken.c_str()), "someone else's");
+  // Another live writer's file: it holds the lock a writer holds on its
+  // new file. (Without it, the file would be one a killed writer left, and
+  // a replacement of "target" would remove it: crash_test.cpp.)
+  fastout_test::live_writer_lock other_writer(path(taken.c_str()));
   for (bool named : {true, false}) {
     SCOPED_TRACE(named ? "named" : "O_TMPFILE, linked to a temporary name");
     plan = fake_plan();

@@ -188,6 +188,79 @@ TEST(ReplaceTest, TheDefaultHandlerSaysTheTargetIsAsItWas) {
                                target + "\" is as it was)\n");
 }
 
+// A replacement of a file that never existed, abandoned or failed, says
+// so: not "is as it was", which a user would read as "it is still there".
+TEST(replace_messages, say_what_became_of_a_target_that_never_existed) {
+  temp_dir dir;
+  const std::string target = dir.file("r.txt");
+  {
+    fastout_test::fd_capture err(2, dir.file("stderr"));
+    {
+      file f = replacing(target);
+      f.write("12345");
+    }
+    err.restore();
+    EXPECT_EQ(err.content(), "fastout: discarded 5 bytes meant to replace \"" + target +
+                                 "\": the writer was destroyed without close() or commit() (\"" +
+                                 target + "\" did not exist, and still does not)\n");
+  }
+  EXPECT_FALSE(std::filesystem::exists(target));
+
+  // close() that fails before the new file is in place.
+  fastout_test::scoped_system_calls restore;
+  fastout::detail::system_calls.fsync = [](int) {
+    errno = EIO;
+    return -1;
+  };
+  for (bool existed : {false, true}) {
+    if (existed) write_file(target, "old");
+    file f = fastout::output_file(target, open_mode::replace, fastout::sync = true);
+    f.write("12345");
+    try {
+      f.close();
+      ADD_FAILURE() << "closed";
+    } catch (const std::system_error& e) {
+      const std::string expected =
+          "cannot sync the new content of \"" + target +
+          "\" (5 of 5 bytes reached the new file; it was removed, and \"" + target +
+          "\" left as it was" + (existed ? "" : ": it did not exist, and still does not") + ")";
+      EXPECT_EQ(e.what(), expected + ": " + std::strerror(EIO));
+    }
+    EXPECT_EQ(std::filesystem::exists(target), existed);
+    std::filesystem::remove(target);
+  }
+
+  // cancel() that cannot remove the new file.
+  fastout::detail::system_calls.unlinkat = [](int, const char*, int) {
+    errno = EBUSY;
+    return -1;
+  };
+  fastout::detail::system_calls.openat = [](int at, const char* path, int flags, mode_t mode) {
+    if ((flags & O_TMPFILE) == O_TMPFILE) {
+      errno = EOPNOTSUPP;
+      return -1;
+    }
+    return fastout::detail::real_system_calls.openat(at, path, flags, mode);
+  };
+  file f = replacing(target);
+  f.write("12345");
+  try {
+    f.cancel();
+    ADD_FAILURE() << "canceled quietly";
+  } catch (const std::system_error& e) {
+    std::vector<std::string> left = temporaries_in(dir.path());
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_EQ(std::string(e.what()),
+              "\"" + target +
+                  "\" was not created: the writer was canceled, or destroyed without close() or "
+                  "commit() (0 of 5 bytes reached the new file); the new file could not be "
+                  "removed and is left at \"" +
+                  dir.file(left[0]) + "\" (" + std::strerror(EBUSY) + "): " +
+                  std::strerror(EBUSY));
+    std::filesystem::remove(dir.file(left[0]));
+  }
+}
+
 // An exception between two writes unwinds through the writer: the target
 // keeps its old content, and nothing is left in the directory.
 TEST(ReplaceTest, AnExceptionBetweenWritesLeavesTheOldFile) {

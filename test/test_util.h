@@ -127,6 +127,27 @@ inline std::vector<std::string> temporaries_in(const std::string& directory) {
   return found;
 }
 
+// Holds the lock a replacing writer holds on its new file (a write lock on
+// an open file description, src/replace.cpp), as a live writer in another
+// process would, for the lifetime of the object.
+class live_writer_lock {
+ public:
+  explicit live_writer_lock(const std::string& path)
+      : fd_(::open(path.c_str(), O_WRONLY | O_CLOEXEC)) {
+    struct flock lock = {};
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    if (fd_ < 0 || ::fcntl(fd_, F_OFD_SETLK, &lock) != 0)
+      throw std::system_error(errno, std::system_category(), "lock " + path);
+  }
+  ~live_writer_lock() { ::close(fd_); }
+  live_writer_lock(const live_writer_lock&) = delete;
+  live_writer_lock& operator=(const live_writer_lock&) = delete;
+
+ private:
+  int fd_;
+};
+
 // How many descriptors this process has open: a test that opens and closes
 // writers must end with as many as it began with.
 inline int open_descriptors() {

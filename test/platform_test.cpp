@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: MIT
+// What fastout does where a facility it uses is missing (docs/platforms.md
+// lists them). Each newer system call, flag or filesystem feature is made
+// to fail through the system-call table with exactly the error a kernel,
+// filesystem or glibc without it gives, and the writer must fall back
+// without giving up a promise: every byte arrives, a replacement is still
+// all or nothing, permissions and owners are kept where they can be, and
+// nothing is left in the directory. Where this machine has the real
+// refusal (/proc has no O_TMPFILE, ramfs no fallocate and no
+// RWF_DONTCACHE, a user namespace cannot map an owner), it is tested too.
+#include <fastout/c_api.h>
+#include <fastout/file.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+namespace {
+
+using fastout::file;
+using fastout::file_options;
+using fastout::open_mode;
+using fastout_test::contains;
+using fastout_test::read_file;
+using fastout_test::temp_dir;
+using fastout_test::temporaries_in;
+using fastout_test::write_file;
+
+const std::vector<std::string> none;
+const std::string old_content = "the old content\n";
+
+std::string new_content() {
+  std::string s;
+  for (int i = 0; i < 50000; ++i) s += static_cast<char>('a' + i * 7 % 26);
+  return s;
+}
+
+const fastout::detail::system_call_table& real() { return fastout::detail::real_system_calls; }
+fastout::detail::system_call_table& table() { return fastout::detail::system_calls; }
+
+void quiet_handler(const fastout::error_report&) noexcept {}
+
+mode_t mode_of(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0 ? st.st_mode & 07777 : 0;
+}
+
+// What the fakes below refuse, and how often they were asked.
+struct refusals {
+  int error = 0;          // the errno of the refusal
+  int refused = 0;        // calls refused
+  int passed = 0;         // calls passed to the real one
+  std::string last_name;  // a name seen, for checks
+} refusal;
+
+// A replacement of `target` in `dir` with new_content(), written in pieces:
+// checks that the target shows its old content (or nothing) until close()
+// and the new content after, that nothing is left beside it, and, if
+// `named`, that the new file was written under a name of its own, 0600.
+void expect_a_whole_replacement(const temp_dir& dir, const std::string& target, bool named,
+                                file_options options = {}) {
+  const bool existed = std::filesystem::exists(target);
+  const std::string before = existed ? read_file(target) : "";
+  const int descriptors = fastout_test::open_descriptors();
+  options.mode = open_mode::replace;
+  {
+    file f(target, options);
+    const std::string data = new_content();
+    for (std::size_t i = 0; i < data.size(); i += 3000) f.write(data.substr(i, 3000));
+    f.flush();
+    const std::vector<std::string> writing = temporaries_in(dir.path());
+    if (named) {
+      ASSERT_EQ(writing.size(), 1u);
+      EXPECT_EQ(mode_of(dir.file(writing[0])), 0600u);
+    } else {
+      EXPECT_EQ(writing, none);
+    }
+    EXPECT_EQ(existed ? read_file(target) : "", before);
+    EXPECT_EQ(std::filesystem::exists(target), existed);
+    f.close();
+  }
+  EXPECT_EQ(read_file(target), new_content());
+  EXPECT_EQ(temporaries_in(dir.path()), none);
+  EXPECT_EQ(fastout_test::open_descriptors(), descriptors);
+}
+
+// ---------------------------------------------------------------- O_TMPFILE
+
+// A filesystem without O_TMPFILE (NFS, FAT, CIFS: EOPNOTSUPP), a kernel
+// before 3.11 (which takes O_TMPFILE for the O_DIRECTORY it includes:
+// EISDIR), or EINVAL: the new file is written under a name of its own.
+TEST(platform_o_tmpfile, refused_falls_back_to_a_named_file_with_the_same_promises) {
+  for (int error : {EOPNOTSUPP, EISDIR, EINVAL}) {
+    SCOPED_TRACE(std::strerror(error));
+    temp_dir dir;
+    const std::string target = dir.file("target");
+    write_file(target, old_content);
+    ASSERT_EQ(::chmod(target.c_str(), 0640), 0);
+    fastout_test::scoped_system_calls restore;
+    refusal = refusals();
+    refusal.error = error;
+    table().openat = [](int at, const char* path, int flags, mode_t mode) {
+      if ((flags & O_TMPFILE) == O_TMPFILE) {
+        ++refusal.refused;
+        errno = refusal.error;
+        return -1;
+      }
+      return real().openat(at, path, flags, mode);
+    };
+    expect_a_whole_replacement(dir, target, true);
+    EXPECT_EQ(mode_of(target), 0640u);
+    EXPECT_EQ(refusal.refused, 1);
+    // A new target, and one destroyed without close().
+    std::filesystem::remove(target);
+    expect_a_whole_replacement(dir, target, true);
+    {
+      fastout::error_handler saved = fastout::set_error_handler(quiet_handler);
+      {
+        file f = fastout::output_file(target, open_mode::replace);
+        f.write("abandoned");
+      }
+      fastout::set_error_handler(saved);
+    }
+    EXPECT_EQ(read_file(target), new_content());
+    EXPECT_EQ(temporaries_in(dir.path()), none);
+  }
+}
+
+// Any other refusal is an error: the directory cannot take a new file.
+TEST(platform_o_tmpfile, another_error_is_not_taken_for_a_missing_facility) {
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  write_file(target, old_content);
+  fastout_test::scoped_system_calls restore;
+  table().openat = [](int at, const char* path, int flags, mode_t mode) {
+    if ((flags & O_TMPFILE) == O_TMPFILE) {
+      errno = EACCES;
+      return -1;
+    }
+    return real().openat(at, path, flags, mode);
+  };
+  try {
+    file f = fastout::output_file(target, open_mode::replace);
+    ADD_FAILURE() << "opened";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code().value(), EACCES);
+    EXPECT_TRUE(contains(e.what(), "cannot open \"" + target + "\" to replace it")) << e.what();
+  }
+  EXPECT_EQ(read_file(target), old_content);
+  EXPECT_EQ(fastout_test::names_in(dir.path()), std::vector<std::string>{"target"});
+}
+
+// The real refusal, from a filesystem of this machine without O_TMPFILE.
+TEST(platform_o_tmpfile, procfs_refuses_it_with_eopnotsupp) {
+  int fd = ::open("/proc", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd >= 0) ::close(fd);
+  EXPECT_LT(fd, 0);
+  EXPECT_EQ(errno, EOPNOTSUPP) << std::strerror(errno);
+}
+
+// ---------------------------------------------------------------- /proc
+
+// Without /proc (a chroot, a container without it), an O_TMPFILE file
+// could only be linked with AT_EMPTY_PATH, which needs CAP_DAC_READ_SEARCH
+// before Linux 6.10: the writer uses a named file instead, and reads the
+// umask with umask() instead of /proc/self/status.
+TEST(platform_proc, missing_proc_gives_a_named_file_and_the_umask_from_umask) {
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  fastout_test::scoped_system_calls restore;
+  refusal = refusals();
+  table().fstatat = [](int at, const char* path, struct stat* st, int flags) {
+    if (std::strncmp(path, "/proc/", 6) == 0) {
+      ++refusal.refused;
+      errno = ENOENT;
+      return -1;
+    }
+    return real().fstatat(at, path, st, flags);
+  };
+  table().openat = [](int at, const char* path, int flags, mode_t mode) {
+    if (std::strncmp(path, "/proc/", 6) == 0) {
+      ++refusal.refused;
+      errno = ENOENT;
+      return -1;
+    }
+    return real().openat(at, path, flags, mode);
+  };
+  table().umask = [](mode_t mask) {
+    ++refusal.passed;
+    return real().umask(mask);
+  };
+  const mode_t saved = ::umask(027);
+  file_options options;
+  options.permissions = 0666;
+  expect_a_whole_replacement(dir, target, true, options);
+  ::umask(saved);
+  EXPECT_EQ(mode_of(target), 0640u);
+  EXPECT_EQ(refusal.refused, 2);  // the /proc/self/fd probe, /proc/self/status
+  EXPECT_EQ(refusal.passed, 2);   // umask() set, then put back
+}
+
+// Before Linux 4.7, /proc/self/status has no "Umask:" line.
+TEST(platform_proc, a_status_without_the_umask_line_gives_the_umask_from_umask) {
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  fastout_test::scoped_system_calls restore;
+  refusal = refusals();
+  static int status_fd;
+  status_fd = -1;
+  table().openat = [](int at, const char* path, int flags, mode_t mode) {
+    int fd = real().openat(at, path, flags, mode);
+    if (std::strcmp(path, "/proc/self/status") == 0) status_fd = fd;
+    return fd;
+  };
+  table().read = [](int fd, void* data, size_t size) -> ssize_t {
+    if (fd != status_fd) return real().read(fd, data, size);
+    static const char text[] = "Name:\tplatform_test\nState:\tR (running)\nPid:\t1\n";
+    if (refusal.refused++ > 0) return 0;
+    std::memcpy(data, text, std::min(size, sizeof text - 1));
+    return static_cast<ssize_t>(std::min(size, sizeof text - 1));
+  };
+  table().umask = [](mode_t mask) {
+    ++refusal.passed;
+    return real().umask(mask);
+  };
+  const mode_t saved = ::umask(077);
+  expect_a_whole_replacement(dir, target, false);
+  ::umask(saved);
+  EXPECT_EQ(mode_of(target), 0600u);
+  EXPECT_GE(status_fd, 0);
+  EXPECT_EQ(refusal.passed, 2);
+}
+
+// linkat() of /proc/self/fd/N refused (ENOENT, as without /proc): the
+// O_TMPFILE file is linked with AT_EMPTY_PATH. Where that is refused too
+// (ENOENT without CAP_DAC_READ_SEARCH before Linux 6.10), the replacement
+// fails cleanly: the target as it was, nothing left.
+TEST(platform_proc, linkat_through_proc_refused_links_with_at_empty_path) {
+  for (bool empty_path_refused : {false, true}) {
+    for (bool existing : {true, false}) {
+      SCOPED_TRACE(std::string(existing ? "a target" : "no target") +
+                   (empty_path_refused ? ", AT_EMPTY_PATH refused" : ""));
+      temp_dir dir;
+      const std::string target = dir.file("target");
+      if (existing) write_file(target, old_content);
+      fastout_test::scoped_system_calls restore;
+      refusal = refusals();
+      refusal.error = empty_path_refused ? ENOENT : 0;
+      table().linkat = [](int old_dir, const char* old_path, int new_dir, const char* new_path,
+                          int flags) {
+        if (std::strncmp(old_path, "/proc/", 6) == 0) {
+          ++refusal.refused;
+          errno = ENOENT;
+          return -1;
+        }
+        if ((flags & AT_EMPTY_PATH) != 0) {
+          ++refusal.passed;
+          if (refusal.error != 0) {
+            errno = refusal.error;
+            return -1;
+          }
+        }
+        return real().linkat(old_dir, old_path, new_dir, new_path, flags);
+      };
+      if (!empty_path_refused) {
+        expect_a_whole_replacement(dir, target, false);
+        EXPECT_EQ(refusal.refused, 1);
+        EXPECT_EQ(refusal.passed, 1);
+        continue;
+      }
+      const int descriptors = fastout_test::open_descriptors();
+      file f = fastout::output_file(target, open_mode::replace);
+      f.write(new_content());
+      try {
+        f.close();
+        ADD_FAILURE() << "closed";
+      } catch (const std::system_error& e) {
+        EXPECT_EQ(e.code().value(), ENOENT);
+        EXPECT_TRUE(contains(e.what(), "cannot link the new file")) << e.what();
+        EXPECT_TRUE(contains(e.what(), "left as it was")) << e.what();
+      }
+      EXPECT_EQ(existing ? read_file(target) : "", existing ? old_content : "");
+      EXPECT_EQ(std::filesystem::exists(target), existing);
+      EXPECT_EQ(temporaries_in(dir.path()), none);
+      EXPECT_EQ(fastout_test::open_descriptors(), descriptors);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- renameat2
+
+// RENAME_EXCHANGE refused (EINVAL: NFS, FAT, a FUSE filesystem without it;
+// ENOSYS: a kernel before 3.15): a rename puts the new file in place.
+TEST(platform_rename_exchange, refused_falls_back_to_a_rename) {
+  for (int error : {EINVAL, ENOSYS, EOPNOTSUPP}) {
+    for (bool named : {false, true}) {
+      SCOPED_TRACE(std::string(std::strerror(error)) + (named ? ", named" : ", O_TMPFILE"));
+      temp_dir dir;
+      const std::string target = dir.file("target");
+      write_file(target, old_content);
+      ASSERT_EQ(::chmod(target.c_str(), 0604), 0);
+      fastout_test::scoped_system_calls restore;
+      refusal = refusals();
+      refusal.error = error;
+      table().renameat2 = [](int, const char*, int, const char*, unsigned) {
+        ++refusal.refused;
+        errno = refusal.error;
+        return -1;
+      };
+      table().renameat = [](int old_dir, const char* old_path, int new_dir,
+                            const char* new_path) {
+        ++refusal.passed;
+        return real().renameat(old_dir, old_path, new_dir, new_path);
+      };
+      if (named)
+        table().openat = [](int at, const char* path, int flags, mode_t mode) {
+          if ((flags & O_TMPFILE) == O_TMPFILE) {
+            errno = EOPNOTSUPP;
+            return -1;
+          }
+          return real().openat(at, path, flags, mode);
+        };
+      expect_a_whole_replacement(dir, target, named);
+      EXPECT_EQ(mode_of(target), 0604u);
+      EXPECT_EQ(refusal.refused, 1);
+      EXPECT_EQ(refusal.passed, 1);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- pwritev2
+
+// The real refusal of a flag the kernel does not know (as kernels before
+// 6.14 say of RWF_DONTCACHE) is EOPNOTSUPP. The fallback itself, for
+// EOPNOTSUPP, EINVAL and ENOSYS, is FakeTest.PageCacheDropFallsBackToPlainWrites.
+TEST(platform_pwritev2, an_unknown_flag_is_refused_with_eopnotsupp) {
+  temp_dir dir;
+  int fd = ::open(dir.file("f").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  char byte = 'x';
+  struct iovec iov = {&byte, 1};
+  EXPECT_EQ(::pwritev2(fd, &iov, 1, -1, 0x40000000), -1);
+  EXPECT_EQ(errno, EOPNOTSUPP) << std::strerror(errno);
+  EXPECT_EQ(fastout_test::file_size(fd), 0);
+  ::close(fd);
+}
+
+// ---------------------------------------------------------------- fallocate
+
+// fallocate() refused (EOPNOTSUPP: a filesystem without it, such as ramfs;
+// ENOSYS): the file is written without preallocation, and there is nothing
+// to release at close().
+TEST(platform_fallocate, refused_writes_without_preallocation) {
+  for (int error : {EOPNOTSUPP, ENOSYS}) {
+    for (open_mode mode : {open_mode::truncate, open_mode::replace}) {
+      SCOPED_TRACE(std::string(std::strerror(error)) +
+                   (mode == open_mode::replace ? ", replace" : ", truncate"));
+      temp_dir dir;
+      const std::string target = dir.file("target");
+      write_file(target, old_content);
+      fastout_test::scoped_system_calls restore;
+      refusal = refusals();
+      refusal.error = error;
+      table().fallocate = [](int, int, off_t, off_t) {
+        ++refusal.refused;
+        errno = refusal.error;
+        return -1;
+      };
+      table().ftruncate = [](int fd, off_t length) {
+        ++refusal.passed;
+        return real().ftruncate(fd, length);
+      };
+      file f = fastout::output_file(target, mode, fastout::preallocate = 1 << 20);
+      f.write(new_content());
+      f.close();
+      EXPECT_EQ(read_file(target), new_content());
+      EXPECT_EQ(refusal.refused, 1);
+      EXPECT_EQ(refusal.passed, 0);
+      EXPECT_EQ(temporaries_in(dir.path()), none);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- getrandom
+
+// getrandom() missing (ENOSYS: a kernel before 3.17) or without entropy yet
+// (EAGAIN, early at boot): names still differ from one writer to the next,
+// and O_EXCL keeps them safe.
+TEST(platform_getrandom, missing_still_gives_every_writer_a_name_of_its_own) {
+  for (int error : {ENOSYS, EAGAIN}) {
+    SCOPED_TRACE(std::strerror(error));
+    temp_dir dir;
+    fastout_test::scoped_system_calls restore;
+    refusal = refusals();
+    refusal.error = error;
+    table().getrandom = [](void*, size_t, unsigned) -> ssize_t {
+      ++refusal.refused;
+      errno = refusal.error;
+      return -1;
+    };
+    table().openat = [](int at, const char* path, int flags, mode_t mode) {
+      if ((flags & O_TMPFILE) == O_TMPFILE) {
+        errno = EOPNOTSUPP;
+        return -1;
+      }
+      return real().openat(at, path, flags, mode);
+    };
+    std::vector<file> writers;
+    for (int i = 0; i < 20; ++i) {
+      writers.push_back(fastout::output_file(dir.file("t" + std::to_string(i % 2)),
+                                             open_mode::replace));
+      writers.back().write(std::to_string(i));
+    }
+    EXPECT_EQ(temporaries_in(dir.path()).size(), 20u);
+    for (file& f : writers) f.close();
+    EXPECT_EQ(read_file(dir.file("t0")), "18");
+    EXPECT_EQ(read_file(dir.file("t1")), "19");
+    EXPECT_EQ(temporaries_in(dir.path()), none);
+    EXPECT_GE(refusal.refused, 20);
+  }
+}
+
+// ---------------------------------------------------------------- syncing
+
+// fdatasync() and fsync() refused with EINVAL, as from a filesystem that
+// cannot sync (on Linux both go to the same file operation, so one is no
+// fallback for the other): durability was asked for and cannot be had, so
+// close() says so. Nothing is lost: a plain file has all its bytes, and a
+// replacement whose sync failed is not put in place.
+TEST(platform_sync, a_filesystem_that_cannot_sync_is_an_error) {
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  write_file(target, old_content);
+  fastout_test::scoped_system_calls restore;
+  auto refuse = [](int) {
+    errno = EINVAL;
+    return -1;
+  };
+  table().fdatasync = refuse;
+  table().fsync = refuse;
+  {
+    file f = fastout::output_file(dir.file("plain"), fastout::sync = true);
+    f.write(new_content());
+    try {
+      f.close();
+      ADD_FAILURE() << "closed";
+    } catch (const std::system_error& e) {
+      EXPECT_EQ(e.code().value(), EINVAL);
+      EXPECT_TRUE(contains(e.what(), "cannot sync")) << e.what();
+    }
+    EXPECT_EQ(read_file(dir.file("plain")), new_content());
+  }
+  {
+    file f = fastout::output_file(target, open_mode::replace, fastout::sync = true);
+    f.write(new_content());
+    try {
+      f.close();
+      ADD_FAILURE() << "closed";
+    } catch (const std::system_error& e) {
+      EXPECT_EQ(e.code().value(), EINVAL);
+      EXPECT_TRUE(contains(e.what(), "left as it was")) << e.what();
+    }
+    EXPECT_EQ(read_file(target), old_content);
+    EXPECT_EQ(temporaries_in(dir.path()), none);
+  }
+}
+
+// A directory that cannot be synced (EINVAL from a filesystem whose
+// directories have no fsync): the new content is in place, and close()
+// says that its name may not survive a power loss.
+TEST(platform_sync, a_directory_that_cannot_sync_is_an_error_after_the_replacement) {
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  write_file(target, old_content);
+  fastout_test::scoped_system_calls restore;
+  table().fsync = [](int fd) {
+    struct stat st;
+    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+      errno = EINVAL;
+      return -1;
+    }
+    return real().fsync(fd);
+  };
+  file f = fastout::output_file(target, open_mode::replace, fastout::sync = true,
+                                fastout::sync_directory = true);
+  f.write(new_content());
+  try {
+    f.close();
+    ADD_FAILURE() << "closed";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code().value(), EINVAL);
+    EXPECT_TRUE(contains(e.what(), "the new content is in place, but may not survive a power loss"))
+        << e.what();
+  }
+  EXPECT_EQ(read_file(target), new_content());
+  EXPECT_EQ(temporaries_in(dir.path()), none);
+}
+
+// ---------------------------------------------------------------- fchown
+
+// An owner that this process cannot give: EPERM, or EINVAL for an owner
+// its user namespace has no id for (a container sees it as 65534 and
+// cannot give that id back). The replacement is the process's own, without
+// set-user-ID and set-group-ID bits, as for EPERM.
+TEST(platform_fchown, an_owner_that_cannot_be_mapped_is_not_kept) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give the target another owner";
+  for (int error : {EPERM, EINVAL}) {
+    SCOPED_TRACE(std::strerror(error));
+    temp_dir dir;
+    const std::string target = dir.file("target");
+    write_file(target, old_content);
+    ASSERT_EQ(::chown(target.c_str(), 65534, 65534), 0);
+    ASSERT_EQ(::chmod(target.c_str(), 06750), 0);
+    fastout_test::scoped_system_calls restore;
+    refusal = refusals();
+    refusal.error = error;
+    table().fchown = [](int, uid_t, gid_t) {
+      ++refusal.refused;
+      errno = refusal.error;
+      return -1;
+    };
+    expect_a_whole_replacement(dir, target, false);
+    struct stat st;
+    ASSERT_EQ(::stat(target.c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, 0u);
+    EXPECT_EQ(st.st_mode & 07777, 0750u);
+    EXPECT_EQ(refusal.refused, 2);  // owner and group, then the group alone
+  }
+}
+
+// The real EINVAL: in a user namespace that maps only root, a file owned
+// by another user shows as 65534, which fchown() cannot give back.
+TEST(platform_fchown, a_user_namespace_refuses_an_unmapped_owner_for_real) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give the target another owner";
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  write_file(target, old_content);
+  ASSERT_EQ(::chown(target.c_str(), 12345, 12345), 0);
+  ASSERT_EQ(::chmod(target.c_str(), 0644), 0);
+  int status = fastout_test::run_in_child([&] {
+    if (::unshare(CLONE_NEWUSER) != 0) return 77;
+    auto write_to = [](const char* path, const char* text) {
+      int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+      bool ok = fd >= 0 && ::write(fd, text, std::strlen(text)) ==
+                               static_cast<ssize_t>(std::strlen(text));
+      if (fd >= 0) ::close(fd);
+      return ok;
+    };
+    if (!write_to("/proc/self/uid_map", "0 0 1") || !write_to("/proc/self/setgroups", "deny") ||
+        !write_to("/proc/self/gid_map", "0 0 1"))
+      return 77;
+    struct stat st;
+    if (::stat(target.c_str(), &st) != 0 || st.st_uid != 65534) return 2;  // unmapped
+    int probe = ::open(dir.file("probe").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (probe < 0) return 3;
+    const bool refused = ::fchown(probe, 65534, 65534) != 0 && errno == EINVAL;
+    ::close(probe);
+    ::unlink(dir.file("probe").c_str());
+    if (!refused) return 4;
+    try {
+      file f = fastout::output_file(target, open_mode::replace);
+      f.write("replaced in a user namespace");
+      f.close();
+    } catch (const std::system_error&) {
+      return 5;
+    }
+    return 0;
+  });
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 77) GTEST_SKIP() << "no user namespace here";
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << fastout_test::describe_status(status)
+      << " (2: owner mapped; 3: no probe file; 4: fchown not refused with EINVAL; 5: not replaced)";
+  EXPECT_EQ(read_file(target), "replaced in a user namespace");
+  struct stat st;
+  ASSERT_EQ(::stat(target.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 0u);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+  EXPECT_EQ(temporaries_in(dir.path()), none);
+}
+
+// ---------------------------------------------------------------- locks
+
+// Open file description locks refused (EINVAL: a kernel before 3.15;
+// ENOLCK: NFS without a lock manager): a replacement still works, its new
+// file unprotected; what a killed writer left cannot be told from a live
+// writer's file, so it is left alone.
+TEST(platform_locks, missing_locks_leave_what_cannot_be_checked) {
+  for (int error : {EINVAL, ENOLCK}) {
+    for (bool named : {false, true}) {
+      SCOPED_TRACE(std::string(std::strerror(error)) + (named ? ", named" : ", O_TMPFILE"));
+      temp_dir dir;
+      const std::string target = dir.file("target");
+      write_file(target, old_content);
+      const std::string left = named ? ".fastout-0123456789abcdef-target"
+                                     : ".fastout-0000000000000000-target";
+      write_file(dir.file(left), "left by a killed writer");
+      fastout_test::scoped_system_calls restore;
+      refusal = refusals();
+      refusal.error = error;
+      table().fcntl_lock = [](int, int, struct flock*) {
+        ++refusal.refused;
+        errno = refusal.error;
+        return -1;
+      };
+      if (named)
+        table().openat = [](int at, const char* path, int flags, mode_t mode) {
+          if ((flags & O_TMPFILE) == O_TMPFILE) {
+            errno = EOPNOTSUPP;
+            return -1;
+          }
+          return real().openat(at, path, flags, mode);
+        };
+      file f = fastout::output_file(target, open_mode::replace);
+      f.write(new_content());
+      f.close();
+      EXPECT_EQ(read_file(target), new_content());
+      EXPECT_EQ(temporaries_in(dir.path()), std::vector<std::string>{left});
+      EXPECT_EQ(refusal.refused, 2);  // the writer's lock, and the check of the leftover
+    }
+  }
+}
+
+// ---------------------------------------------------------------- on ramfs
+
+// Runs `body` in a child with a ramfs mounted at `where`, in a mount
+// namespace of its own. 77: the machine does not allow it.
+int run_on_ramfs(const std::string& where, const std::function<int()>& body) {
+  return fastout_test::run_in_child([&] {
+    if (::unshare(CLONE_NEWNS) != 0) return 77;
+    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return 77;
+    if (::mount("fastout-test", where.c_str(), "ramfs", 0, nullptr) != 0) return 77;
+    return body();
+  });
+}
+
+// ramfs has neither fallocate() nor RWF_DONTCACHE: the real EOPNOTSUPP of
+// both, and a durable, preallocated, uncached replacement that still
+// writes every byte.
+TEST(platform_ramfs, without_fallocate_and_dontcache_every_byte_arrives) {
+  temp_dir dir;
+  const std::string mount_point = dir.file("ramfs");
+  ASSERT_EQ(::mkdir(mount_point.c_str(), 0755), 0);
+  const std::string target = mount_point + "/target";
+  int status = run_on_ramfs(mount_point, [&] {
+    write_file(target, old_content);
+    int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return 2;
+    const bool no_fallocate = ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 4096) != 0 &&
+                              errno == EOPNOTSUPP;
+    char byte = 'x';
+    struct iovec iov = {&byte, 1};
+    const bool no_dontcache = ::pwritev2(fd, &iov, 1, -1, 0x80) != 0 && errno == EOPNOTSUPP;
+    ::close(fd);
+    if (!no_fallocate) return 3;
+    if (!no_dontcache) return 4;
+    file f = fastout::output_file(target, open_mode::replace, fastout::preallocate = 1 << 20,
+                                  fastout::page_cache::drop, fastout::sync = true,
+                                  fastout::sync_directory = true, fastout::buffer_size = 4096);
+    const std::string data = new_content();
+    for (std::size_t i = 0; i < data.size(); i += 1000) f.write(data.substr(i, 1000));
+    if (f.drops_page_cache()) return 5;
+    f.close();
+    if (read_file(target) != data) return 6;
+    if (!temporaries_in(mount_point).empty()) return 7;
+    return 0;
+  });
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 77) GTEST_SKIP() << "cannot mount a ramfs here";
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << fastout_test::describe_status(status)
+      << " (2: no file; 3: fallocate not refused; 4: RWF_DONTCACHE not refused; 5: still "
+         "dropping; 6: wrong bytes; 7: left a file)";
+}
+
+}  // namespace
