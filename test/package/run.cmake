@@ -16,8 +16,9 @@
 # Each of these also builds and runs a C program (main.c) through the C API,
 # with the C compiler: its CMake project (c/) enables C only, as a C
 # program's would.
-#   readme               the README's lines, as they are: configure with no
-#                        options, build, install into a prefix; then a consumer
+#   readme               the README's build-and-install line, as it stands there:
+#                        configure, build, install into a prefix; then a consumer
+#                        (skipped while the README has no such line)
 #   embed_add_subdirectory  a parent project that adds {fmt} 12.1.0 and then
 #                        fastout with add_subdirectory (embed/)
 #   embed_fetchcontent   the same through FetchContent: {fmt} from its release
@@ -175,6 +176,11 @@ endfunction()
 function(install_and_check binary_dir prefix)
   file(REMOVE_RECURSE ${prefix})
   run(${CMAKE_COMMAND} --install ${binary_dir} --prefix ${prefix})
+  check_install(${prefix})
+endfunction()
+
+# Checks what an install put into `prefix`.
+function(check_install prefix)
   foreach(path
           include/fastout/file.h
           ${INSTALL_LIBDIR}/cmake/fastout/fastout-config.cmake
@@ -366,16 +372,50 @@ elseif(MODE STREQUAL "find_package_shared")
   message(STATUS "SONAME ${soname}")
 
 elseif(MODE STREQUAL "readme")
-  # The README's "Build and install" lines, word for word, on a fresh build
-  # directory: no options, the default generator and build type, the {fmt}
-  # CMake finds by itself (the system's). The compilers are those of the
-  # build under test, chosen as a user chooses them: CC and CXX.
+  # The README's "Build and install" line, as it stands there,
+  #   cmake -S . -B build && cmake --build build && cmake --install build --prefix P
+  # with "." the source tree, and "build" and "P" directories here: no
+  # options but the README's, the default generator and build type, the
+  # {fmt} CMake finds by itself (the system's). The compilers are those of
+  # the build under test, chosen as a user chooses them: CC and CXX.
+  file(STRINGS ${FASTOUT_SOURCE_DIR}/README.md readme_line REGEX "^ *cmake -S \\. -B build " LIMIT_COUNT 1)
+  if(NOT readme_line)
+    message(STATUS "run.cmake: skipped: README.md has no \"cmake -S . -B build ...\" line")
+    return()
+  endif()
+  message(STATUS "README.md: ${readme_line}")
+  separate_arguments(words UNIX_COMMAND "${readme_line}")
+  list(APPEND words "&&")
+  set(command "")
+  set(previous "")
+  set(commands 0)
   set(ENV{CC} ${C_COMPILER})
   set(ENV{CXX} ${CXX_COMPILER})
-  set(source ${FASTOUT_SOURCE_DIR})
-  run(${CMAKE_COMMAND} -S ${source} -B ${dir}/build)
-  run(${CMAKE_COMMAND} --build ${dir}/build)
-  run(${CMAKE_COMMAND} --install ${dir}/build --prefix ${dir}/P)
+  foreach(word ${words})
+    if(word STREQUAL "&&")
+      list(GET command 0 program)
+      if(NOT program STREQUAL "cmake")
+        message(FATAL_ERROR "the README's line runs ${program}, not cmake: ${readme_line}")
+      endif()
+      list(REMOVE_AT command 0)
+      run(${CMAKE_COMMAND} ${command})
+      math(EXPR commands "${commands} + 1")
+      set(command "")
+    elseif(previous STREQUAL "-S" AND word STREQUAL ".")
+      list(APPEND command ${FASTOUT_SOURCE_DIR})
+    elseif(word STREQUAL "build")
+      list(APPEND command ${dir}/build)
+    elseif(previous STREQUAL "--prefix" AND word STREQUAL "P")
+      list(APPEND command ${dir}/P)
+    else()
+      list(APPEND command ${word})
+    endif()
+    set(previous ${word})
+  endforeach()
+  if(NOT commands EQUAL 3 OR NOT EXISTS ${dir}/P)
+    message(FATAL_ERROR "the README's line is not configure, build and install into P: "
+                        "${readme_line}")
+  endif()
   # Only the library was built: no tests, driver or examples, and so no
   # GoogleTest needed.
   file(READ ${dir}/build/CMakeCache.txt cache)
@@ -388,7 +428,7 @@ elseif(MODE STREQUAL "readme")
   if(programs)
     message(FATAL_ERROR "a plain build built more than the library: ${programs}")
   endif()
-  install_and_check(${dir}/build ${dir}/P)
+  check_install(${dir}/P)
   # A consumer of that install, with the {fmt} it finds by itself too.
   set(consumer_fmt_args "")
   build_and_run_consumer(find_package ${dir}/consumer -DCMAKE_PREFIX_PATH=${dir}/P)
