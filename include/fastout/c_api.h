@@ -56,8 +56,11 @@
 #ifdef __cplusplus
 #  if __cplusplus >= 201103L
 #    define FASTOUT_C_NOEXCEPT noexcept
+/* NULL is 0 in C++, which -Wzero-as-null-pointer-constant refuses. */
+#    define FASTOUT_C_NULL nullptr
 #  else
 #    define FASTOUT_C_NOEXCEPT throw()
+#    define FASTOUT_C_NULL NULL
 #  endif
 #  define FASTOUT_C_INLINE inline
 /* Casts that C++ code compiled with -Wold-style-cast accepts. */
@@ -66,6 +69,7 @@
 extern "C" {
 #else
 #  define FASTOUT_C_NOEXCEPT
+#  define FASTOUT_C_NULL NULL
 #  define FASTOUT_C_INLINE static inline
 #  define FASTOUT_C_CAST(type, value) ((type)(value))
 #  define FASTOUT_C_CONVERT(type, value) ((type)(value))
@@ -124,7 +128,7 @@ FASTOUT_C_INLINE void fastout_options_init(fastout_options* options) FASTOUT_C_N
   options->mode = FASTOUT_TRUNCATE;
   options->buffering = FASTOUT_BUFFERING_AUTOMATIC;
   options->permissions = 0666;
-  options->name = NULL;
+  options->name = FASTOUT_C_NULL;
 }
 
 /** Opens `path` for writing (close-on-exec), as fopen(path, "w") by default.

@@ -10,9 +10,9 @@
 #define FASTOUT_CONFIG_H_
 
 #define FASTOUT_VERSION_MAJOR 0
-#define FASTOUT_VERSION_MINOR 1
+#define FASTOUT_VERSION_MINOR 2
 #define FASTOUT_VERSION_PATCH 0
-/* 0.1.0 is 100: major * 10000 + minor * 100 + patch, as FMT_VERSION. */
+/* 0.2.0 is 200: major * 10000 + minor * 100 + patch, as FMT_VERSION. */
 #define FASTOUT_VERSION \
   (FASTOUT_VERSION_MAJOR * 10000 + FASTOUT_VERSION_MINOR * 100 + FASTOUT_VERSION_PATCH)
 
@@ -45,6 +45,19 @@ typedef struct fastout_buffer_state {
   char* pos;   /* where the next byte goes */
   char* limit; /* the hot path may fill up to here */
 } fastout_buffer_state;
+
+/* The version of the libfastout a program runs with, as FASTOUT_VERSION
+ * (200 for 0.2.0). It differs from the FASTOUT_VERSION the program was
+ * compiled with when a shared libfastout was replaced by another release of
+ * the same ABI (the same SONAME, libfastout.so.0.2: only its patch number). */
+FASTOUT_API int fastout_version(void);
+
+/* The FMT_VERSION of the {fmt} headers libfastout was compiled with (120100
+ * for {fmt} 12.1.0). A program that uses fastout's C++ API must be compiled
+ * with the same {fmt}: comparing this with its own FMT_VERSION tells a
+ * program that embeds fastout beside its own {fmt} that fastout used that
+ * {fmt}, not another one installed on the system. */
+FASTOUT_API int fastout_fmt_version(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

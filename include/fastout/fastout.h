@@ -13,12 +13,13 @@
 #ifndef FASTOUT_FASTOUT_H_
 #define FASTOUT_FASTOUT_H_
 
+// In C, this one error and nothing else: the C++ headers would add pages.
 #ifndef __cplusplus
 #  error "<fastout/fastout.h> is fastout's C++ API; a C program includes <fastout/c_api.h>"
+#else
+#  include <fastout/file.h>
+#  include <fastout/iostream.h>
+#  include <fastout/standard_streams.h>
 #endif
-
-#include <fastout/file.h>
-#include <fastout/iostream.h>
-#include <fastout/standard_streams.h>
 
 #endif  // FASTOUT_FASTOUT_H_

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   snprintf(version, sizeof version, "%d.%d.%d", FASTOUT_VERSION_MAJOR, FASTOUT_VERSION_MINOR,
            FASTOUT_VERSION_PATCH);
   if (strcmp(version, argv[2]) != 0) return failed("the header says version ", version);
+  if (fastout_version() != FASTOUT_VERSION) return failed("libfastout is another version", "");
 
   expected = (char*)malloc(100000);
   fastout_options_init(&options);

@@ -4,8 +4,17 @@
 // (find_package, pkg-config) or an embedded one (add_subdirectory).
 //
 // Usage: consumer OUTPUT_PATH EXPECTED_VERSION
+//
+// A consumer that embeds fastout beside its own {fmt} defines
+// EXPECT_FMT_VERSION (120100): it must compile with that {fmt}, not with
+// another one installed on the system.
 #include <fastout/fastout.h>
 #include <fmt/format.h>
+
+#ifdef EXPECT_FMT_VERSION
+static_assert(FMT_VERSION == EXPECT_FMT_VERSION,
+              "the consumer compiles with another {fmt} than its project's own");
+#endif
 
 #include <cstdio>
 #include <fstream>
@@ -37,6 +46,14 @@ int main(int argc, char** argv) {
                         std::to_string(FASTOUT_VERSION_PATCH);
   if (version != argv[2])
     return failed("the header says version " + version + ", the package " + argv[2]);
+  // The library is the one the headers belong to, and was compiled with the
+  // {fmt} this program is compiled with.
+  if (fastout_version() != FASTOUT_VERSION)
+    return failed(fmt::format("libfastout is version {}, its headers {}", fastout_version(),
+                              FASTOUT_VERSION));
+  if (fastout_fmt_version() != FMT_VERSION)
+    return failed(fmt::format("libfastout was compiled with {{fmt}} {}, this program with {}",
+                              fastout_fmt_version(), FMT_VERSION));
 
   std::string expected;
   try {
@@ -73,6 +90,8 @@ int main(int argc, char** argv) {
   std::ifstream in(argv[1], std::ios::binary);
   std::string actual((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (actual != expected) return failed(std::string("wrong contents in ") + argv[1]);
-  std::printf("consumer: fastout %s wrote %zu bytes correctly\n", version.c_str(), actual.size());
+  std::printf("consumer: fastout %s, compiled with {fmt} %d as this program, wrote %zu bytes "
+              "correctly\n",
+              version.c_str(), fastout_fmt_version(), actual.size());
   return 0;
 }

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
-# Proves that fastout can be used the three ways a user would: installed and
-# found with find_package() or pkg-config, or built in with add_subdirectory().
+# Proves that fastout can be used each way a user would: built and installed
+# with the README's lines; installed and found with find_package() or
+# pkg-config; built in with add_subdirectory() or FetchContent, also beside
+# the parent project's own {fmt}.
 #
 # Run by CTest from the top-level CMakeLists.txt as
 #   cmake -DMODE=<mode> -D... -P test/package/run.cmake
@@ -9,16 +11,34 @@
 #   find_package         a CMake consumer of PREFIX (needs `install` first)
 #   pkg_config           a plain compiler command line using `pkg-config fastout`
 #   add_subdirectory     a CMake consumer that builds fastout from source, shared
-#   find_package_shared  build and install fastout shared, then a CMake consumer
+#   find_package_shared  build and install fastout shared, then a CMake consumer;
+#                        the SONAME is libfastout.so.MAJOR.MINOR while MAJOR is 0
 # Each of these also builds and runs a C program (main.c) through the C API,
 # with the C compiler: its CMake project (c/) enables C only, as a C
 # program's would.
+#   readme               the README's build-and-install line, as it stands there:
+#                        configure, build, install into a prefix; then a consumer
+#                        (skipped while the README has no such line)
+#   embed_add_subdirectory  a parent project that adds {fmt} 12.1.0 and then
+#                        fastout with add_subdirectory (embed/)
+#   embed_fetchcontent   the same through FetchContent: {fmt} from its release
+#                        tarball, fastout from a clone of this repository's HEAD
+#                        (so it tests what is committed)
 #   fmt_check            configure fastout against stand-ins for {fmt} 8.1.1 and
 #                        13.0.0: refused, and accepted with FASTOUT_ALLOW_UNTESTED_FMT
 #   fmt_check_installed  the same stand-ins for a consumer of PREFIX (needs `install`)
+#   options              without GoogleTest, a plain configure works and asking
+#                        for the tests fails with one message
+#   platform             configuring for another system, or with a C library that
+#                        is not glibc 2.28 or later, fails with one message
+#   versions             CMake's version, the version macros, the installed
+#                        fastout.pc and package version file, and the CHANGELOG's
+#                        newest entry agree (needs `install`)
 # Every consumer uses the {fmt} the build under test found: FMT_DIR (its
 # fmt_DIR) for CMake, and the fmt.pc beside it for pkg-config; FMT_VERSION is
-# the version it must see.
+# the version it must see. The embed_* modes use {fmt} 12.1.0 from
+# $FASTOUT_FMT_SOURCES (default: shared/fmt beside the repository, as
+# scripts/build-fmt), and say "run.cmake: skipped: " when it is not there.
 # Everything happens under WORK_DIR/<mode>; nothing outside it is touched.
 cmake_minimum_required(VERSION 3.16)
 
@@ -140,10 +160,13 @@ function(untested_fmt_texts version fake_dir)
       PARENT_SCOPE)
 endfunction()
 
-# Configures, builds and runs the consumer project in test/package/<project>.
+# Configures, builds and runs the consumer project in test/package/<project>,
+# with the {fmt} of `consumer_fmt_args` (by default that of the build under
+# test).
+set(consumer_fmt_args ${fmt_args})
 function(build_and_run_consumer project build_dir)
-  run(${CMAKE_COMMAND} -S ${consumers}/${project} -B ${build_dir} ${common_args} ${fmt_args}
-      -DFASTOUT_VERSION=${FASTOUT_VERSION} ${ARGN})
+  run(${CMAKE_COMMAND} -S ${consumers}/${project} -B ${build_dir} ${common_args}
+      ${consumer_fmt_args} -DFASTOUT_VERSION=${FASTOUT_VERSION} ${ARGN})
   run(${CMAKE_COMMAND} --build ${build_dir})
   run(${build_dir}/consumer ${build_dir}/out.txt ${FASTOUT_VERSION})
   message(STATUS "${run_output}")
@@ -153,13 +176,21 @@ endfunction()
 function(install_and_check binary_dir prefix)
   file(REMOVE_RECURSE ${prefix})
   run(${CMAKE_COMMAND} --install ${binary_dir} --prefix ${prefix})
+  check_install(${prefix})
+endfunction()
+
+# Checks what an install put into `prefix`.
+function(check_install prefix)
   foreach(path
           include/fastout/file.h
           ${INSTALL_LIBDIR}/cmake/fastout/fastout-config.cmake
           ${INSTALL_LIBDIR}/cmake/fastout/fastout-config-version.cmake
           ${INSTALL_LIBDIR}/cmake/fastout/fastout-targets.cmake
           ${INSTALL_LIBDIR}/cmake/fastout/fastout-fmt-version.cmake
-          ${INSTALL_LIBDIR}/pkgconfig/fastout.pc)
+          ${INSTALL_LIBDIR}/pkgconfig/fastout.pc
+          share/doc/fastout/LICENSE
+          share/doc/fastout/README.md
+          share/doc/fastout/CHANGELOG.md)
     if(NOT EXISTS ${prefix}/${path})
       message(FATAL_ERROR "the install has no ${path}")
     endif()
@@ -172,6 +203,41 @@ function(install_and_check binary_dir prefix)
   if(NOT libraries)
     message(FATAL_ERROR "the install has no libfastout in ${INSTALL_LIBDIR}")
   endif()
+  file(READ ${prefix}/share/doc/fastout/LICENSE licence)
+  if(NOT licence MATCHES "MIT License" OR NOT licence MATCHES "Permission is hereby granted")
+    message(FATAL_ERROR "${prefix}/share/doc/fastout/LICENSE is not the MIT licence")
+  endif()
+endfunction()
+
+# The {fmt} 12.1.0 release tarball the embed_* modes build as the parent's
+# own {fmt}: in `fmt_tarball`, or the test is skipped.
+function(find_fmt_tarball)
+  set(sources "$ENV{FASTOUT_FMT_SOURCES}")
+  if(sources STREQUAL "")
+    get_filename_component(sources "${FASTOUT_SOURCE_DIR}/../shared/fmt" ABSOLUTE)
+  endif()
+  set(tarball ${sources}/fmt-12.1.0.tar.gz)
+  if(NOT EXISTS ${tarball})
+    message(STATUS "run.cmake: skipped: ${tarball} does not exist (set FASTOUT_FMT_SOURCES "
+                   "to the directory that holds it)")
+    return()
+  endif()
+  set(fmt_tarball ${tarball} PARENT_SCOPE)
+endfunction()
+
+# Reads `#define FASTOUT_VERSION_MAJOR 0` and the others from a config.h.
+function(read_version_macros header out_var)
+  file(STRINGS ${header} lines REGEX "^#define FASTOUT_VERSION_(MAJOR|MINOR|PATCH) ")
+  set(parts "")
+  foreach(part MAJOR MINOR PATCH)
+    string(REGEX MATCH "FASTOUT_VERSION_${part} ([0-9]+)" _ "${lines}")
+    if(CMAKE_MATCH_1 STREQUAL "")
+      message(FATAL_ERROR "${header} defines no FASTOUT_VERSION_${part}")
+    endif()
+    list(APPEND parts ${CMAKE_MATCH_1})
+  endforeach()
+  string(REPLACE ";" "." version "${parts}")
+  set(${out_var} "${version}" PARENT_SCOPE)
 endfunction()
 
 file(REMOVE_RECURSE ${dir})
@@ -267,6 +333,178 @@ elseif(MODE STREQUAL "find_package_shared")
     -DCMAKE_PREFIX_PATH=${dir}/prefix -DEXPECT_SHARED=ON -DEXPECT_FMT_VERSION=${FMT_VERSION})
   build_and_run_consumer(c ${dir}/consumer-c -DCMAKE_PREFIX_PATH=${dir}/prefix)
 
+  # The SONAME follows the releases that keep the ABI: MAJOR.MINOR while
+  # MAJOR is 0 (a 0.x minor release may break it), MAJOR from 1.0 on. The
+  # library, its links and what a program records as needed all say so.
+  string(REGEX MATCH "^([0-9]+)\\.([0-9]+)" _ "${FASTOUT_VERSION}")
+  if(CMAKE_MATCH_1 EQUAL 0)
+    set(soname libfastout.so.${CMAKE_MATCH_1}.${CMAKE_MATCH_2})
+  else()
+    set(soname libfastout.so.${CMAKE_MATCH_1})
+  endif()
+  if(NOT READELF)
+    message(FATAL_ERROR "no readelf to read the SONAME with (binutils)")
+  endif()
+  set(libdir ${dir}/prefix/${INSTALL_LIBDIR})
+  foreach(file libfastout.so.${FASTOUT_VERSION} ${soname} libfastout.so)
+    if(NOT EXISTS ${libdir}/${file})
+      file(GLOB installed RELATIVE ${libdir} ${libdir}/libfastout*)
+      message(FATAL_ERROR "the install has no ${file} in ${libdir}, only: ${installed}")
+    endif()
+  endforeach()
+  run(${READELF} -d ${libdir}/libfastout.so.${FASTOUT_VERSION})
+  if(NOT run_output MATCHES "\\(SONAME\\)[^\n]*\\[([^\n]*)\\]")
+    message(FATAL_ERROR "libfastout.so.${FASTOUT_VERSION} has no SONAME:\n${run_output}")
+  endif()
+  if(NOT CMAKE_MATCH_1 STREQUAL soname)
+    message(FATAL_ERROR "the SONAME is ${CMAKE_MATCH_1}, expected ${soname}")
+  endif()
+  get_filename_component(link_target ${libdir}/${soname} REALPATH)
+  get_filename_component(real_library ${libdir}/libfastout.so.${FASTOUT_VERSION} REALPATH)
+  if(NOT link_target STREQUAL real_library)
+    message(FATAL_ERROR "${soname} leads to ${link_target}, not to libfastout.so.${FASTOUT_VERSION}")
+  endif()
+  run(${READELF} -d ${dir}/consumer/consumer)
+  string(REPLACE "." "\\." soname_pattern "${soname}")
+  if(NOT run_output MATCHES "\\(NEEDED\\)[^\n]*\\[${soname_pattern}\\]")
+    message(FATAL_ERROR "the consumer does not record ${soname} as needed:\n${run_output}")
+  endif()
+  message(STATUS "SONAME ${soname}")
+
+elseif(MODE STREQUAL "readme")
+  # The README's "Build and install" line, as it stands there,
+  #   cmake -S . -B build && cmake --build build && cmake --install build --prefix P
+  # with "." the source tree, and "build" and "P" directories here: no
+  # options but the README's, the default generator and build type, the
+  # {fmt} CMake finds by itself (the system's). The compilers are those of
+  # the build under test, chosen as a user chooses them: CC and CXX.
+  file(STRINGS ${FASTOUT_SOURCE_DIR}/README.md readme_line REGEX "^ *cmake -S \\. -B build " LIMIT_COUNT 1)
+  if(NOT readme_line)
+    message(STATUS "run.cmake: skipped: README.md has no \"cmake -S . -B build ...\" line")
+    return()
+  endif()
+  message(STATUS "README.md: ${readme_line}")
+  separate_arguments(words UNIX_COMMAND "${readme_line}")
+  list(APPEND words "&&")
+  set(command "")
+  set(previous "")
+  set(commands 0)
+  set(ENV{CC} ${C_COMPILER})
+  set(ENV{CXX} ${CXX_COMPILER})
+  foreach(word ${words})
+    if(word STREQUAL "&&")
+      list(GET command 0 program)
+      if(NOT program STREQUAL "cmake")
+        message(FATAL_ERROR "the README's line runs ${program}, not cmake: ${readme_line}")
+      endif()
+      list(REMOVE_AT command 0)
+      run(${CMAKE_COMMAND} ${command})
+      math(EXPR commands "${commands} + 1")
+      set(command "")
+    elseif(previous STREQUAL "-S" AND word STREQUAL ".")
+      list(APPEND command ${FASTOUT_SOURCE_DIR})
+    elseif(word STREQUAL "build")
+      list(APPEND command ${dir}/build)
+    elseif(previous STREQUAL "--prefix" AND word STREQUAL "P")
+      list(APPEND command ${dir}/P)
+    else()
+      list(APPEND command ${word})
+    endif()
+    set(previous ${word})
+  endforeach()
+  if(NOT commands EQUAL 3 OR NOT EXISTS ${dir}/P)
+    message(FATAL_ERROR "the README's line is not configure, build and install into P: "
+                        "${readme_line}")
+  endif()
+  # Only the library was built: no tests, driver or examples, and so no
+  # GoogleTest needed.
+  file(READ ${dir}/build/CMakeCache.txt cache)
+  foreach(option FASTOUT_BUILD_TESTS FASTOUT_BUILD_TOOLS FASTOUT_BUILD_EXAMPLES)
+    if(NOT cache MATCHES "\n${option}:BOOL=OFF\n")
+      message(FATAL_ERROR "${option} is not OFF by default")
+    endif()
+  endforeach()
+  file(GLOB_RECURSE programs ${dir}/build/fastout-bench ${dir}/build/*_test ${dir}/build/hello)
+  if(programs)
+    message(FATAL_ERROR "a plain build built more than the library: ${programs}")
+  endif()
+  check_install(${dir}/P)
+  # A consumer of that install, with the {fmt} it finds by itself too.
+  set(consumer_fmt_args "")
+  build_and_run_consumer(find_package ${dir}/consumer -DCMAKE_PREFIX_PATH=${dir}/P)
+
+elseif(MODE STREQUAL "embed_add_subdirectory" OR MODE STREQUAL "embed_fetchcontent")
+  # A parent project with its own {fmt} 12.1.0, beside Debian's 9.1 in
+  # /usr/include: fastout must use the parent's fmt::fmt, compile with its
+  # headers and show no warning from them.
+  find_fmt_tarball()
+  if(NOT fmt_tarball)
+    return()
+  endif()
+  if(MODE STREQUAL "embed_add_subdirectory")
+    run(${CMAKE_COMMAND} -E make_directory ${dir}/fmt)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E tar xzf ${fmt_tarball}
+                    WORKING_DIRECTORY ${dir}/fmt RESULT_VARIABLE result)
+    if(NOT result EQUAL 0)
+      message(FATAL_ERROR "cannot extract ${fmt_tarball}")
+    endif()
+    set(embed_args -DEMBED=add_subdirectory -DFMT_SOURCE_DIR=${dir}/fmt/fmt-12.1.0
+        -DFASTOUT_SOURCE_DIR=${FASTOUT_SOURCE_DIR})
+  else()
+    find_package(Git QUIET)
+    if(NOT GIT_FOUND OR NOT EXISTS ${FASTOUT_SOURCE_DIR}/.git)
+      message(STATUS "run.cmake: skipped: ${FASTOUT_SOURCE_DIR} is not a git checkout, "
+                     "or git is not installed")
+      return()
+    endif()
+    run(${GIT_EXECUTABLE} -C ${FASTOUT_SOURCE_DIR} rev-parse HEAD)
+    string(STRIP "${run_output}" head)
+    message(STATUS "fastout from ${FASTOUT_SOURCE_DIR} at ${head} (the committed HEAD)")
+    set(embed_args -DEMBED=FetchContent -DFMT_TARBALL=${fmt_tarball}
+        -DFASTOUT_GIT_REPOSITORY=${FASTOUT_SOURCE_DIR} -DFASTOUT_GIT_TAG=${head})
+  endif()
+  run(${CMAKE_COMMAND} -S ${consumers}/embed -B ${dir}/build ${common_args} ${embed_args}
+      -DFASTOUT_VERSION=${FASTOUT_VERSION} "-DFASTOUT_SANITIZE=${SANITIZE}"
+      -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
+  # {fmt}'s own sources first, then fastout's alone: any warning in the
+  # second build is one that fastout's flags raised, in its code or in
+  # {fmt}'s headers.
+  run(${CMAKE_COMMAND} --build ${dir}/build --target fmt)
+  run(${CMAKE_COMMAND} --build ${dir}/build --target fastout)
+  if(run_output MATCHES "warning:")
+    message(FATAL_ERROR "building fastout beside the parent's {fmt} gave warnings:\n${run_output}")
+  endif()
+  # {fmt} 12.1.0's headers happen to raise none of fastout's warnings with
+  # today's compilers (11.2.0's raised 58 with g++ 12), so the command lines
+  # are checked too: fastout's sources see {fmt}'s headers as system
+  # headers (-isystem), never through -I.
+  file(STRINGS ${dir}/build/compile_commands.json commands REGEX "fastout\\.dir/src/")
+  list(LENGTH commands count)
+  if(count LESS 9)
+    message(FATAL_ERROR "compile_commands.json has ${count} commands for fastout's sources:\n${commands}")
+  endif()
+  foreach(command ${commands})
+    string(REGEX MATCHALL "-I *[^ ]+" plain "${command}")
+    string(REGEX MATCHALL "-isystem +[^ ]+" system "${command}")
+    set(fmt_as_system OFF)
+    foreach(flag ${plain} ${system})
+      string(REGEX REPLACE "^-(I|isystem) *" "" include "${flag}")
+      if(EXISTS ${include}/fmt/base.h)
+        if(flag MATCHES "^-isystem")
+          set(fmt_as_system ON)
+        else()
+          message(FATAL_ERROR "fastout compiles with {fmt}'s headers as ${flag}, not -isystem:\n${command}")
+        endif()
+      endif()
+    endforeach()
+    if(NOT fmt_as_system)
+      message(FATAL_ERROR "fastout compiles without -isystem for {fmt}'s headers:\n${command}")
+    endif()
+  endforeach()
+  run(${CMAKE_COMMAND} --build ${dir}/build)
+  run(${dir}/build/consumer ${dir}/build/out.txt ${FASTOUT_VERSION})
+  message(STATUS "${run_output}")
+
 elseif(MODE STREQUAL "fmt_check")
   # fastout's own configure refuses a {fmt} older than 9.1 or newer than 12.x
   # with one message, and goes on with a warning when allowed to.
@@ -304,6 +542,92 @@ elseif(MODE STREQUAL "fmt_check_installed")
     expect_text("${run_output}" "this fastout was built against {fmt} ${FMT_VERSION}, but found {fmt} ${version} (in ${fake})" 1)
     expect_text("${run_output}" "Point CMAKE_PREFIX_PATH or fmt_DIR at a {fmt} ${built_major}.x." 1)
   endforeach()
+
+elseif(MODE STREQUAL "options")
+  # A machine without GoogleTest (CMAKE_DISABLE_FIND_PACKAGE_GTest makes
+  # find_package(GTest) find nothing, as there): a plain configure, and one
+  # that asks for the driver and the examples, work; one that asks for the
+  # tests stops with one message naming the option and the package.
+  set(args -S ${FASTOUT_SOURCE_DIR} ${common_args} ${fmt_args}
+      -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON)
+  run(${CMAKE_COMMAND} ${args} -B ${dir}/plain)
+  run(${CMAKE_COMMAND} ${args} -B ${dir}/tools -DFASTOUT_BUILD_TOOLS=ON -DFASTOUT_BUILD_EXAMPLES=ON)
+  run_failing(${CMAKE_COMMAND} ${args} -B ${dir}/tests -DFASTOUT_BUILD_TESTS=ON)
+  expect_text("${run_output}" "FASTOUT_BUILD_TESTS is ON, but GoogleTest was not found. Install it (Debian: apt-get install libgtest-dev)" 1)
+  expect_text("${run_output}" "CMake Error" 1)
+
+elseif(MODE STREQUAL "platform")
+  # Another system: CMake's own CMAKE_SYSTEM_NAME, as when cross-compiling.
+  set(args -S ${FASTOUT_SOURCE_DIR} ${common_args} ${fmt_args})
+  set(supported "fastout supports Linux with glibc 2.28 or later (see docs/platforms.md)")
+  run_failing(${CMAKE_COMMAND} ${args} -B ${dir}/freebsd -DCMAKE_SYSTEM_NAME=FreeBSD)
+  expect_text("${run_output}" "${supported}, and this build is for FreeBSD." 1)
+  expect_text("${run_output}" "CMake Error" 1)
+  # Another C library: a <features.h> first on the C compiler's include path
+  # that says glibc 2.27, or nothing about glibc (as musl's).
+  file(WRITE ${dir}/glibc-2.27/features.h "#define __GLIBC__ 2\n#define __GLIBC_MINOR__ 27\n")
+  file(WRITE ${dir}/not-glibc/features.h "#define _FEATURES_H\n")
+  foreach(case glibc-2.27 not-glibc)
+    if(case STREQUAL "glibc-2.27")
+      set(expected "${supported}, and this build's glibc is older.")
+    else()
+      set(expected "${supported}, and this build's C library is not glibc.")
+    endif()
+    set(c_flags "${sanitize_flags} -I${dir}/${case}")
+    run_failing(${CMAKE_COMMAND} ${args} -B ${dir}/build-${case} "-DCMAKE_C_FLAGS=${c_flags}")
+    expect_text("${run_output}" "${expected}" 1)
+    expect_text("${run_output}" "CMake Error" 1)
+  endforeach()
+
+elseif(MODE STREQUAL "versions")
+  # One version everywhere: CMake's (FASTOUT_VERSION here), the macros in
+  # config.h (source and installed), the installed fastout.pc and package
+  # version file, and the CHANGELOG's newest release, which has a date.
+  read_version_macros(${FASTOUT_SOURCE_DIR}/include/fastout/config.h source_macros)
+  read_version_macros(${PREFIX}/include/fastout/config.h installed_macros)
+  file(STRINGS ${PREFIX}/${INSTALL_LIBDIR}/pkgconfig/fastout.pc pc_version REGEX "^Version:")
+  string(REGEX REPLACE "^Version: *" "" pc_version "${pc_version}")
+  file(STRINGS ${PREFIX}/${INSTALL_LIBDIR}/cmake/fastout/fastout-config-version.cmake
+       package_version REGEX "^set\\(PACKAGE_VERSION \"[0-9]")
+  string(REGEX REPLACE ".*PACKAGE_VERSION \"([^\"]*)\".*" "\\1" package_version "${package_version}")
+  set(changelog_version "")
+  set(changelog_date "")
+  file(STRINGS ${FASTOUT_SOURCE_DIR}/CHANGELOG.md headings REGEX "^## \\[")
+  foreach(heading ${headings})
+    if(heading MATCHES "^## \\[Unreleased\\]")
+      continue()
+    endif()
+    # The newest release: "## [0.2.0] - 2026-11-24".
+    if(NOT heading MATCHES "^## \\[([0-9]+\\.[0-9]+\\.[0-9]+)\\] - ([0-9][0-9][0-9][0-9])-([0-9][0-9])-([0-9][0-9])$"
+       OR CMAKE_MATCH_3 LESS 1 OR CMAKE_MATCH_3 GREATER 12
+       OR CMAKE_MATCH_4 LESS 1 OR CMAKE_MATCH_4 GREATER 31)
+      message(FATAL_ERROR "CHANGELOG.md's newest release heading is \"${heading}\", "
+                          "not \"## [X.Y.Z] - YYYY-MM-DD\"")
+    endif()
+    set(changelog_version ${CMAKE_MATCH_1})
+    set(changelog_date ${CMAKE_MATCH_2}-${CMAKE_MATCH_3}-${CMAKE_MATCH_4})
+    break()
+  endforeach()
+  set(mismatches "")
+  foreach(pair "config.h macros=${source_macros}" "installed config.h=${installed_macros}"
+               "installed fastout.pc=${pc_version}"
+               "installed fastout-config-version.cmake=${package_version}"
+               "CHANGELOG.md's newest release=${changelog_version}")
+    string(REGEX MATCH "^([^=]*)=(.*)$" _ "${pair}")
+    if(NOT CMAKE_MATCH_2 STREQUAL FASTOUT_VERSION)
+      string(APPEND mismatches "\n  ${CMAKE_MATCH_1}: \"${CMAKE_MATCH_2}\"")
+    endif()
+  endforeach()
+  if(mismatches)
+    message(FATAL_ERROR "CMake's project version is ${FASTOUT_VERSION}, but:${mismatches}")
+  endif()
+  # The installed changelog is this one.
+  file(READ ${FASTOUT_SOURCE_DIR}/CHANGELOG.md source_changelog)
+  file(READ ${PREFIX}/share/doc/fastout/CHANGELOG.md installed_changelog)
+  if(NOT source_changelog STREQUAL installed_changelog)
+    message(FATAL_ERROR "the installed CHANGELOG.md is not the source's")
+  endif()
+  message(STATUS "fastout ${FASTOUT_VERSION}, released ${changelog_date}")
 
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")

@@ -95,6 +95,7 @@ namespace detail {
 template <typename Derived>
 class fmt_buffer : public fmt::detail::buffer<char> {
  protected:
+  ~fmt_buffer() = default;  // never deleted through a base: as fmt's own buffer
 #if FMT_VERSION >= 110000
   fmt_buffer(char* data, std::size_t capacity) noexcept
       : fmt::detail::buffer<char>(&grow_through, data, 0, capacity) {}
