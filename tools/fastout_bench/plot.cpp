@@ -65,8 +65,8 @@ std::string run_gnuplot(const std::string& script) {
 
 }  // namespace
 
-std::string plot_sweep(const workload_result& sweep, const machine_info& machine, int runs, const std::string& png_path,
-                       work_dir& dir) {
+std::string plot_sweep(const workload_result& sweep, const machine_info& machine, int runs,
+                       const std::string& png_path, work_dir& dir) {
   std::string data = "# buffer_bytes median_ms min_ms max_ms\n";
   std::string tics;
   std::size_t points = 0;
@@ -118,8 +118,8 @@ std::string plot_sweep(const workload_result& sweep, const machine_info& machine
   const std::string data_path = dir.file("sweep.dat");
   const std::string script_path = dir.file("sweep.gp");
   std::string title = fmt::format(
-      "fastout-bench W5 sweep: {}, median of {} runs\n{}, {} on {}", sweep.summary, runs,
-      machine.cpu, machine.filesystem, machine.kernel.substr(0, machine.kernel.find(' ', 6)));
+      "fastout-bench W5 sweep: W1 through fastout by buffer size, median of {} runs\n{}, {} on {}",
+      runs, machine.cpu, machine.filesystem, machine.kernel.substr(0, machine.kernel.find(' ', 6)));
   std::string script = fmt::format(
       "set terminal png noenhanced size 1200,720 font ',10'\n"
       "set output {output}\n"
@@ -137,9 +137,10 @@ std::string plot_sweep(const workload_result& sweep, const machine_info& machine
       "set label 'default' at {default}, graph 0.97 offset 0.5,0 tc rgb 'gray40'\n"
       "plot {data} using 1:2:3:4 with yerrorlines lw 2.5 pt 7 lc rgb '#0060c0' "
       "title 'fastout by buffer size'{references}\n",
-      fmt::arg("output", quoted(png_path)), fmt::arg("title", quoted(title)), fmt::arg("tics", tics),
-      fmt::arg("default", fastout::default_buffer_size), fmt::arg("data", quoted(data_path)),
-      fmt::arg("references", references), fmt::arg("y_min", y_min), fmt::arg("y_max", y_max), fmt::arg("y_tics", y_tics));
+      fmt::arg("output", quoted(png_path)), fmt::arg("title", quoted(title)),
+      fmt::arg("tics", tics), fmt::arg("default", fastout::default_buffer_size),
+      fmt::arg("data", quoted(data_path)), fmt::arg("references", references),
+      fmt::arg("y_min", y_min), fmt::arg("y_max", y_max), fmt::arg("y_tics", y_tics));
   std::string error;
   try {
     write_text_file(data_path, data);

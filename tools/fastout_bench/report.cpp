@@ -12,6 +12,17 @@
 namespace fastout_bench {
 namespace {
 
+// 1000000 as "1,000,000".
+std::string with_commas(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 std::string format_time(double seconds) {
   if (seconds >= 10) return fmt::format("{:.1f} s", seconds);
   if (seconds >= 1) return fmt::format("{:.2f} s", seconds);
