@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <exception>
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -39,12 +38,6 @@ std::string quoted(const std::string& s) {
 std::string size_label(std::size_t bytes) {
   if (bytes >= (std::size_t{1} << 20)) return fmt::format("{}M", bytes >> 20);
   return fmt::format("{}K", bytes >> 10);
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-  fastout::file out(path);
-  out.write(text);
-  out.close();
 }
 
 // Runs `gnuplot script` and waits; returns an empty string or what failed.
@@ -141,13 +134,8 @@ std::string plot_sweep(const workload_result& sweep, const machine_info& machine
       fmt::arg("tics", tics), fmt::arg("default", fastout::default_buffer_size),
       fmt::arg("data", quoted(data_path)), fmt::arg("references", references),
       fmt::arg("y_min", y_min), fmt::arg("y_max", y_max), fmt::arg("y_tics", y_tics));
-  std::string error;
-  try {
-    write_text_file(data_path, data);
-    write_text_file(script_path, script);
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
+  std::string error = write_text_file(data_path, data);
+  if (error.empty()) error = write_text_file(script_path, script);
   if (error.empty()) error = run_gnuplot(script_path);
   dir.remove(data_path);
   dir.remove(script_path);

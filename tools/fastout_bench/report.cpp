@@ -214,9 +214,13 @@ std::string write_json(const std::string& path, const machine_info& machine,
   }
   out += fmt::format("\n  ],\n  \"plot\": {}\n}}\n",
                      plot_path.empty() ? "null" : json_string(plot_path));
+  return write_text_file(path, out);
+}
+
+std::string write_text_file(const std::string& path, const std::string& text) {
   try {
     fastout::file file(path);
-    file.write(out);
+    file.write(text);
     file.close();
   } catch (const std::exception& e) {
     return e.what();
