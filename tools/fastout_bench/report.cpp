@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// What the driver prints: the table, the bars and the JSON (report.h).
 #include "report.h"
 
 #include <cmath>
