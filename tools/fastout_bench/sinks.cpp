@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The sinks of sinks.h: how each library opens a path and closes it with every error checked.
 #include "sinks.h"
 
 #include <atomic>
