@@ -152,7 +152,9 @@ void check(const bar_spec& spec, const workload_result& w, bar_result& bar) {
     const contender_result* c = w.find(name);
     if (c == nullptr || !c->ok()) {
       if (bar.note.empty())
-        bar.note = name + (c == nullptr || (c->seconds.empty() && c->error.empty()) ? " did not run" : " failed");
+        bar.note = name + (c == nullptr || (c->seconds.empty() && c->error.empty())
+                               ? " did not run"
+                               : " failed");
       continue;
     }
     if (judged == nullptr || c->median_seconds() < judged->median_seconds()) judged = c;

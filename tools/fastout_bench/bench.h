@@ -1,72 +1,61 @@
 // SPDX-License-Identifier: MIT
-// fastout-bench: the types the parts of the driver share, and how to add to
-// it.
+// fastout-bench: the workloads it runs, and the types the parts of the
+// driver share.
 //
-// A workload is a fixed amount of output (W1 `lines`, W2 `bytes`, ...) and its
-// contenders, each writing exactly that output its own way. The driver times
-// every contender on the same directory, checks that its file is
-// byte-identical to the reference contender's (`limit`, or the workload's
-// own check), and compares the times.
+// A workload is a fixed output (W1 `lines`, W2 `bytes`, ...) and its
+// contenders, each writing exactly that output its own way: a name, a sink
+// (sinks.h: the library it writes with) and a row that writes row i in the
+// contender's idiom (contenders.h). The driver times them side by side and
+// checks every output against the reference contender's.
 //
-// A contender is three things (contenders.h): a name; a sink, the library it
-// writes with (sinks.h: stdio_sink, ofstream_sink, fmt_file_sink,
-// unbuffered_sink, limit_sink, fastout_sink, fastout_cursor_sink,
-// fastout_ostream_sink, and the standard-output sinks), opened with
-// sink_options such as buffer_1m; and a row, a lambda `row(out, i)` that
-// writes row i in the contender's idiom through what the sink's out()
-// returns. Every contender runs the same loop, write_rows(): open, every row,
-// close with every error checked.
-//
-// Adding a contender to a workload whose library has a sink: one row in the
-// workload's xxx_contenders() function (workload_xxx.cpp), in the order it
-// should run,
-//
-//   c.add<stdio_sink>("fwrite_unlocked_256k", fwrite_line, buffer_256k);
-//
-// reusing a row the workload already has where the idiom is the same (a
-// generic `[](auto& out, std::size_t i)` row serves every sink whose out()
-// has the calls it makes: `out << x` fits ofstream and fastout alike). Then
-// one row in the workload's table in docs/benchmarks.md.
-//
-// Adding a library: a sink in sinks.h and sinks.cpp, of the shape described
-// there: a constructor that opens a path with sink_options, out(), a close()
-// that throws if anything was lost, a destructor that releases without
-// throwing. If the loop's state must stay in registers, out() returns a
-// cursor by value (limit_sink::cursor). Then its rows in each workload.
-// For instance: a C API sink whose out() is the C handle, its rows calling
-// fastout_putc() or fastout_printf() as stdio's call putc() and fprintf().
-// A sink honours every field of sink_options its library can
-// (sink_options::sync, which W11 and W12 use, in every sink's close();
-// deferred_flushes, the iostream adapter's flush policy).
-//
-// Adding a workload: a workload_xxx.cpp with its input (made with fixed seeds,
-// outside the timed region; none needed when options.list_only), an
-// xxx_contenders() of rows, and a factory `workload make_xxx(const
-// workload_options&)` declared below; one line in the registry in
-// workloads.cpp (id, name, the line --help shows); a section in
-// docs/benchmarks.md. A workload may name its own reference and baseline
-// contenders and give a check_output for outputs that are right without
-// being byte-identical (W7 in workload_format.cpp does both), and a
-// prepare() that puts something at the path before every run, untimed (W11
-// puts the file it rewrites). Its bars are
-// rows in bars.cpp. Later workloads take their own W-numbers.
+// Adding a workload is one line in FASTOUT_BENCH_WORKLOADS, where it should
+// run, and one file, workload_<name>.cpp (CMake builds every workload_*.cpp),
+// that defines `workload make_<name>(const workload_options&)`: it builds
+// the input with fixed seeds (not when options.list_only), adds the
+// contenders, and sets `bytes`, and `reference`, `baseline`, `prepare` or
+// `check_output` where the defaults do not fit. The driver fills in id, name
+// and summary from the line. Then a row in docs/benchmarks.md's table, and
+// its bars in bars.cpp. What more than one workload writes is in inputs.h.
 #ifndef FASTOUT_BENCH_BENCH_H_
 #define FASTOUT_BENCH_BENCH_H_
 
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <string>
 #include <vector>
+
+/// The workloads, in the order they run: X(id, name, summary). The summary
+/// is the one line --help, --list and the table show: what every contender
+/// writes, and the --quick size where it differs.
+#define FASTOUT_BENCH_WORKLOADS(X)                                                          \
+  X(W1, lines, "1,000,000 lines of \"test data\\n\", also to a redirected stdout")         \
+  X(W2, bytes, "256 MiB one byte at a time (32 MiB with --quick)")                         \
+  X(W3, results, "524,288 classifier result lines through iostreams' <<, with std::endl")  \
+  X(W4, echo, "1 MiB one char at a time, with one write() per char, and as echo does")     \
+  X(W5, sweep, "W1 through fastout with buffers of 1 KiB to 8 MiB, plotted")               \
+  X(W1f, lines_print, "W1 through print(\"{}\\n\", s), runtime and FMT_COMPILE")           \
+  X(W6, ints, "10,000,000 int64, one per line (2,000,000 --quick), also to stdout")        \
+  X(W7, doubles, "2,000,000 doubles, shortest round trip (500,000 --quick)")               \
+  X(W8, csv, "1,000,000 rows of id,price,name,qty (500,000 --quick)")                      \
+  X(W9, patch, "20,000,000 binary writes of 1 to 16 bytes (4,000,000 --quick)")            \
+  X(W10, big, "1 GiB in 1 MiB pieces (256 MiB with --quick)")                              \
+  X(W11, replace, "an existing 256 MiB file rewritten 3 times (64 MiB with --quick)")      \
+  X(W12, durable, "1 GiB made durable before close (256 MiB with --quick)")
 
 namespace fastout_bench {
 
 /// What a workload's factory may depend on.
 struct workload_options {
   bool quick = false;  ///< --quick: smaller sizes
-  /// --list: only the summary and the contenders' names are wanted, so the
-  /// factory may skip making the input (`bytes` may then be wrong).
+  /// --list: only the contenders' names are wanted, so the factory may skip
+  /// making the input (`bytes` may then be wrong).
   bool list_only = false;
+
+  /// How many rows (values, pieces) a workload with a --quick size makes:
+  /// `full`, or `quick` with --quick, and none for --list.
+  std::size_t count(std::size_t full, std::size_t quick_count) const {
+    return list_only ? 0 : quick ? quick_count : full;
+  }
 };
 
 /// Writes a workload's whole output to `path`: open, write, close. It throws
@@ -83,9 +72,11 @@ struct contender {
 };
 
 struct workload {
+  // From the registry line (FASTOUT_BENCH_WORKLOADS); factories leave them.
   std::string id;       ///< "W1": what --only and the bars use
   std::string name;     ///< "lines"
-  std::string summary;  ///< one line for the table header
+  std::string summary;  ///< one line for --help, --list and the table header
+
   std::uint64_t bytes = 0;  ///< the size of every contender's output
   /// What one run writes, when a run writes its output more than once (W11
   /// rewrites its file several times in a row): what MB/s counts. 0: `bytes`.
@@ -109,36 +100,25 @@ struct workload {
       check_output;
 };
 
-/// The workloads the driver knows, in the order they run. A factory builds a
-/// workload's input only when the workload is selected.
+// The factories, one per workload, in workload_<name>.cpp.
+#define FASTOUT_BENCH_DECLARE_FACTORY(id, name, summary) \
+  workload make_##name(const workload_options& options);
+FASTOUT_BENCH_WORKLOADS(FASTOUT_BENCH_DECLARE_FACTORY)
+#undef FASTOUT_BENCH_DECLARE_FACTORY
+
+/// One registry line. A workload's input is made only when it is selected.
 struct workload_entry {
-  const char* id;    ///< "W1"
-  const char* name;  ///< "lines"
-  /// One line for --help: what every contender writes, and the --quick size
-  /// where it differs.
-  const char* help;
+  const char* id;
+  const char* name;
+  const char* summary;
   workload (*make)(const workload_options& options);
+
+  /// The workload, with its id, name and summary.
+  workload build(const workload_options& options) const;
 };
+
+/// FASTOUT_BENCH_WORKLOADS, in order.
 const std::vector<workload_entry>& workload_registry();
-
-/// 1000000 as "1,000,000", for workload summaries.
-std::string with_commas(std::uint64_t n);
-
-// The factories, one per workload (workload_*.cpp).
-workload make_lines(const workload_options& options);   // W1
-workload make_bytes(const workload_options& options);   // W2
-workload make_results(const workload_options& options); // W3
-workload make_echo(const workload_options& options);    // W4
-workload make_sweep(const workload_options& options);   // W5
-workload make_big(const workload_options& options);     // W10
-workload make_replace(const workload_options& options);  // W11
-workload make_durable(const workload_options& options);  // W12
-workload make_patch(const workload_options& options);   // W9
-// workload_format.cpp
-workload make_lines_print(const workload_options& options);  // W1f
-workload make_ints(const workload_options& options);         // W6
-workload make_doubles(const workload_options& options);      // W7
-workload make_csv(const workload_options& options);          // W8
 
 }  // namespace fastout_bench
 

@@ -13,7 +13,8 @@
 // Contenders that share an idiom share the row: a generic lambda
 // `[...](auto& out, std::size_t i) { out.put(...); }` serves every sink whose
 // out() has put() (the limit's cursor, fastout, fastout's cursor, ofstream,
-// one write() per call).
+// one write() per call). Contenders that several workloads have are added
+// in one call: add_formatting() and add_standard_output() below.
 //
 // write_rows() below is the one loop every contender runs: open the sink,
 // call the row for every i, close. The row is a template argument, so it is
@@ -64,9 +65,12 @@ void write_rows(const char* path, const sink_options& options, std::size_t count
 class contender_list {
  public:
   /// Every contender writes `count` rows. `input` is what the rows point
-  /// into: each contender keeps it alive.
-  contender_list(std::shared_ptr<const void> input, std::size_t count)
-      : input_(std::move(input)), count_(count) {}
+  /// into: each contender keeps it alive. The list starts with `borrowed`,
+  /// contenders of another workload on the same input (W4 and W5 run W2's
+  /// and W1's).
+  contender_list(std::shared_ptr<const void> input, std::size_t count,
+                 std::vector<contender> borrowed = {})
+      : input_(std::move(input)), count_(count), contenders_(std::move(borrowed)) {}
 
   /// Adds a contender that writes through a `Sink` opened with `options`,
   /// calling `row(out, i)` for every row. Returns it (valid until the next
@@ -102,6 +106,59 @@ class contender_list {
 /// workload that shares another's rows but not all of them.
 std::vector<contender> without(std::vector<contender> contenders,
                                std::initializer_list<const char*> names);
+
+/// Adds the contenders every formatting workload (W1f, W6, W7, W8) has, after
+/// its fprintf and ofstream, in this order: fmt_output_file; the reference,
+/// fmt_compile_limit, and fmt_compile_limit_256k; fastout; fastout_compile.
+/// `print_row` is `out.print("...", x)` with a runtime format, the same code
+/// for fmt::ostream and fastout::file; `compile_limit_row` the limit's
+/// format_to() with FMT_COMPILE; `compile_row` fastout's print() with it.
+template <typename PrintRow, typename CompileLimitRow, typename CompileRow>
+void add_formatting(contender_list& c, PrintRow print_row, CompileLimitRow compile_limit_row,
+                    CompileRow compile_row) {
+  c.add<fmt_file_sink>("fmt_output_file", print_row);
+  c.add<limit_sink>("fmt_compile_limit", compile_limit_row);
+  c.add<limit_sink>("fmt_compile_limit_256k", compile_limit_row, buffer_256k);
+  c.add<fastout_sink>("fastout", print_row);
+  c.add<fastout_sink>("fastout_compile", compile_row);
+}
+
+/// add_formatting() for one value per line, "{}\n" (W6, W7): `values[i]`
+/// and its newline take at most `row_bound` bytes, a constant so that the
+/// limit's check is as cheap as in a hand-written loop.
+template <std::size_t row_bound, typename T>
+void add_formatting_per_line(contender_list& c, const T* values) {
+  add_formatting(
+      c, [values](auto& out, std::size_t i) { out.print("{}\n", values[i]); },
+      [values](limit_sink::cursor& out, std::size_t i) {
+        out.format_to(row_bound, FMT_COMPILE("{}\n"), values[i]);
+      },
+      [values](fastout::file& out, std::size_t i) { out.print(FMT_COMPILE("{}\n"), values[i]); });
+}
+
+/// Adds the contenders that write to standard output redirected to the file,
+/// as by `> file` (W1, W6), in this order: printf, std::cout synced with
+/// stdio (the default) and not, std::cout and printf through
+/// fastout::sync_with_stdio(), and fastout::standard_output().
+/// `printf_row(out, i)` calls printf and ignores `out`; `stream_row` writes
+/// to a std::ostream, `fastout_row` to a fastout::file.
+template <typename PrintfRow, typename StreamRow, typename FastoutRow>
+void add_standard_output(contender_list& c, PrintfRow printf_row, StreamRow stream_row,
+                         FastoutRow fastout_row) {
+  c.add<stdout_stdio_sink>("stdout_printf", printf_row);
+  c.add<cout_sink>("cout", stream_row);
+#if defined(__GLIBCXX__)
+  c.add<cout_unsynced_sink>("cout_unsynced", stream_row);
+#endif
+  c.add<fastout_synced_sink>("cout_fastout", stream_row);
+  c.add<fastout_synced_sink>("stdout_printf_fastout", printf_row);
+  c.add<fastout_stdout_sink>("fastout_stdout", fastout_row);
+}
+
+/// The names add_standard_output() adds, for without().
+inline const std::initializer_list<const char*> standard_output_contenders = {
+    "stdout_printf", "cout", "cout_unsynced", "cout_fastout", "stdout_printf_fastout",
+    "fastout_stdout"};
 
 }  // namespace fastout_bench
 

@@ -183,7 +183,8 @@ machine_info collect_machine_info(const std::string& directory) {
   std::time_t now = std::time(nullptr);
   struct tm utc;
   char date[64];
-  if (::gmtime_r(&now, &utc) != nullptr && std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc) > 0)
+  if (::gmtime_r(&now, &utc) != nullptr &&
+      std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc) > 0)
     info.date = date;
   return info;
 }

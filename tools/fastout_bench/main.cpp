@@ -3,12 +3,13 @@
 // hand-written limit on the same workloads in one run, checks that every
 // contender wrote exactly the same bytes, and checks fastout's bars.
 //
-// Map: bench.h (workload and contender types, and how to add them),
-// sinks.h (one sink per library), contenders.h (the loop every contender
-// runs, and contender_list), workload_*.cpp (the workloads and their rows),
-// workloads.cpp (the registry, which --help and --list show), measure.cpp
-// (timed runs, write-call counts, output checks, progress), machine.cpp,
-// bars.cpp, report.cpp (table and JSON), plot.cpp (W5's PNG).
+// Map: bench.h (the workloads in order, the types, and how to add a
+// workload), workloads.cpp (the registry made from that list), sinks.h (one
+// sink per library), contenders.h (the loop every contender runs, and
+// contender_list), workload_<name>.cpp (one per workload: its input and
+// rows), inputs.h (what several workloads write), measure.cpp (timed runs,
+// write-call counts, output checks, progress), machine.cpp, bars.cpp,
+// report.cpp (table and JSON), plot.cpp (W5's PNG).
 #include <algorithm>
 #include <cctype>
 #include <csignal>
@@ -78,7 +79,7 @@ void print_usage(std::FILE* out) {
     width = std::max(width, std::strlen(entry.id) + 1 + std::strlen(entry.name));
   for (const auto& entry : registry) {
     std::string label = std::string(entry.id) + " " + entry.name;
-    std::fprintf(out, "  %-*s  %s\n", static_cast<int>(width), label.c_str(), entry.help);
+    std::fprintf(out, "  %-*s  %s\n", static_cast<int>(width), label.c_str(), entry.summary);
   }
   std::fprintf(out,
       "\n"
@@ -206,7 +207,7 @@ int run(const options& o) {
     workload_options list_opts = workload_opts;
     list_opts.list_only = true;
     for (const auto& entry : selected) {
-      workload w = entry.make(list_opts);
+      workload w = entry.build(list_opts);
       std::printf("%s %s: %s\n ", w.id.c_str(), w.name.c_str(), w.summary.c_str());
       for (const auto& c : w.contenders) std::printf(" %s", c.name.c_str());
       std::printf("\n");
@@ -221,7 +222,7 @@ int run(const options& o) {
   settings.quick = o.quick;
   settings.strict = o.strict;
   for (const auto& entry : selected) {
-    workloads.push_back(entry.make(workload_opts));
+    workloads.push_back(entry.build(workload_opts));
     steps += progress_steps(workloads.back(), o.runs);
     settings.workloads.push_back(entry.id);
   }

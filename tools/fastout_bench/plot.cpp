@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <exception>
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -41,12 +40,6 @@ std::string size_label(std::size_t bytes) {
   return fmt::format("{}K", bytes >> 10);
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-  fastout::file out(path);
-  out.write(text);
-  out.close();
-}
-
 // Runs `gnuplot script` and waits; returns an empty string or what failed.
 std::string run_gnuplot(const std::string& script) {
   const char* argv[] = {"gnuplot", script.c_str(), nullptr};
@@ -65,8 +58,8 @@ std::string run_gnuplot(const std::string& script) {
 
 }  // namespace
 
-std::string plot_sweep(const workload_result& sweep, const machine_info& machine, int runs, const std::string& png_path,
-                       work_dir& dir) {
+std::string plot_sweep(const workload_result& sweep, const machine_info& machine, int runs,
+                       const std::string& png_path, work_dir& dir) {
   std::string data = "# buffer_bytes median_ms min_ms max_ms\n";
   std::string tics;
   std::size_t points = 0;
@@ -118,8 +111,8 @@ std::string plot_sweep(const workload_result& sweep, const machine_info& machine
   const std::string data_path = dir.file("sweep.dat");
   const std::string script_path = dir.file("sweep.gp");
   std::string title = fmt::format(
-      "fastout-bench W5 sweep: {}, median of {} runs\n{}, {} on {}", sweep.summary, runs,
-      machine.cpu, machine.filesystem, machine.kernel.substr(0, machine.kernel.find(' ', 6)));
+      "fastout-bench W5 sweep: W1 through fastout by buffer size, median of {} runs\n{}, {} on {}",
+      runs, machine.cpu, machine.filesystem, machine.kernel.substr(0, machine.kernel.find(' ', 6)));
   std::string script = fmt::format(
       "set terminal png noenhanced size 1200,720 font ',10'\n"
       "set output {output}\n"
@@ -137,16 +130,12 @@ std::string plot_sweep(const workload_result& sweep, const machine_info& machine
       "set label 'default' at {default}, graph 0.97 offset 0.5,0 tc rgb 'gray40'\n"
       "plot {data} using 1:2:3:4 with yerrorlines lw 2.5 pt 7 lc rgb '#0060c0' "
       "title 'fastout by buffer size'{references}\n",
-      fmt::arg("output", quoted(png_path)), fmt::arg("title", quoted(title)), fmt::arg("tics", tics),
-      fmt::arg("default", fastout::default_buffer_size), fmt::arg("data", quoted(data_path)),
-      fmt::arg("references", references), fmt::arg("y_min", y_min), fmt::arg("y_max", y_max), fmt::arg("y_tics", y_tics));
-  std::string error;
-  try {
-    write_text_file(data_path, data);
-    write_text_file(script_path, script);
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
+      fmt::arg("output", quoted(png_path)), fmt::arg("title", quoted(title)),
+      fmt::arg("tics", tics), fmt::arg("default", fastout::default_buffer_size),
+      fmt::arg("data", quoted(data_path)), fmt::arg("references", references),
+      fmt::arg("y_min", y_min), fmt::arg("y_max", y_max), fmt::arg("y_tics", y_tics));
+  std::string error = write_text_file(data_path, data);
+  if (error.empty()) error = write_text_file(script_path, script);
   if (error.empty()) error = run_gnuplot(script_path);
   dir.remove(data_path);
   dir.remove(script_path);

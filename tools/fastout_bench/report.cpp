@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// What the driver prints: the table, the bars and the JSON (report.h).
 #include "report.h"
 
 #include <cmath>
@@ -11,6 +12,17 @@
 
 namespace fastout_bench {
 namespace {
+
+// 1000000 as "1,000,000".
+std::string with_commas(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
 
 std::string format_time(double seconds) {
   if (seconds >= 10) return fmt::format("{:.1f} s", seconds);
@@ -203,9 +215,13 @@ std::string write_json(const std::string& path, const machine_info& machine,
   }
   out += fmt::format("\n  ],\n  \"plot\": {}\n}}\n",
                      plot_path.empty() ? "null" : json_string(plot_path));
+  return write_text_file(path, out);
+}
+
+std::string write_text_file(const std::string& path, const std::string& text) {
   try {
     fastout::file file(path);
-    file.write(out);
+    file.write(text);
     file.close();
   } catch (const std::exception& e) {
     return e.what();

@@ -31,6 +31,10 @@ std::string write_json(const std::string& path, const machine_info& machine,
                        const run_settings& settings, const std::vector<workload_result>& results,
                        const std::vector<bar_result>& bars, const std::string& plot_path);
 
+/// Writes `text` to a new file at `path`. Returns an empty string, or why it
+/// could not.
+std::string write_text_file(const std::string& path, const std::string& text);
+
 /// Plots W5 (`sweep`): fastout's time against its buffer size, with the
 /// times of its other contenders (W1's, measured in the same rounds) as
 /// horizontal lines, into the PNG at `png_path`, through gnuplot. The data

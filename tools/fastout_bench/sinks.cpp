@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The sinks of sinks.h: how each library opens a path and closes it with every error checked.
 #include "sinks.h"
 
 #include <atomic>
@@ -46,14 +47,13 @@ void sync_fd(int fd, const char* path) {
 void sync_path(const char* path) {
   int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw_errno("open for fsync", path);
-  int result;
-  do {
-    result = ::fsync(fd);
-  } while (result != 0 && errno == EINTR);
-  int error = errno;
+  try {
+    sync_fd(fd, path);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
   ::close(fd);
-  errno = error;
-  if (result != 0) throw_errno("fsync", path);
 }
 
 std::atomic<int> dontcache_seen{static_cast<int>(dontcache_support::untried)};
@@ -324,16 +324,16 @@ void stdout_redirect::restore() {
 }
 
 stdout_stdio_sink::stdout_stdio_sink(const char* path, const sink_options&)
-    : redirect_(path), path_(path) {}
+    : redirect_(path) {}
 
 void stdout_stdio_sink::close() {
   bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
   std::clearerr(stdout);
   redirect_.restore();
-  if (failed) throw_failure("write (stdout)", path_);
+  if (failed) throw_failure("write (stdout)", redirect_.path());
 }
 
-cout_sink::cout_sink(const char* path, const sink_options&) : redirect_(path), path_(path) {}
+cout_sink::cout_sink(const char* path, const sink_options&) : redirect_(path) {}
 
 std::ostream& cout_sink::out() noexcept { return std::cout; }
 
@@ -342,12 +342,12 @@ void cout_sink::close() {
   std::cout.clear();
   std::clearerr(stdout);
   redirect_.restore();
-  if (failed) throw_failure("write (std::cout)", path_);
+  if (failed) throw_failure("write (std::cout)", redirect_.path());
 }
 
 #if defined(__GLIBCXX__)
 cout_unsynced_sink::cout_unsynced_sink(const char* path, const sink_options&)
-    : redirect_(path), path_(path) {
+    : redirect_(path) {
   std::cout.flush();
   buffer_.reset(new __gnu_cxx::stdio_filebuf<char>(stdout, std::ios::out));
   saved_ = std::cout.rdbuf(buffer_.get());
@@ -365,7 +365,7 @@ void cout_unsynced_sink::close() {
   saved_ = nullptr;
   buffer_.reset();
   redirect_.restore();
-  if (failed) throw_failure("write (std::cout, unsynced)", path_);
+  if (failed) throw_failure("write (std::cout, unsynced)", redirect_.path());
 }
 #endif
 
@@ -382,7 +382,7 @@ void fastout_stdout_sink::close() {
 }
 
 fastout_synced_sink::fastout_synced_sink(const char* path, const sink_options& options)
-    : redirect_(path), path_(path) {
+    : redirect_(path) {
   fastout::set_standard_output_options({});
   fastout::sync_with_stdio(true, options.deferred_flushes ? fastout::flush_policy::on_close
                                                           : fastout::flush_policy::standard);
@@ -407,7 +407,7 @@ void fastout_synced_sink::close() {
   fastout::sync_with_stdio(false);  // flushes fastout's writer; throws if it cannot
   std::cout.clear();
   redirect_.restore();
-  if (failed) throw_failure("write (std::cout or printf through fastout)", path_);
+  if (failed) throw_failure("write (std::cout or printf through fastout)", redirect_.path());
 }
 
 // fastout's C API -------------------------------------------------------------

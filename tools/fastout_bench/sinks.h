@@ -361,6 +361,8 @@ class stdout_redirect {
 
   /// Puts the driver's own fd 1 back; throws if it cannot.
   void restore();
+  /// Where fd 1 points, for the sink's error messages.
+  const char* path() const noexcept { return path_; }
 
  private:
   int saved_ = -1;  // the driver's own fd 1
@@ -379,7 +381,6 @@ class stdout_stdio_sink {
 
  private:
   stdout_redirect redirect_;
-  const char* path_;
 };
 
 /// std::cout redirected to the file, synced with stdio as it is by default:
@@ -393,7 +394,6 @@ class cout_sink {
 
  private:
   stdout_redirect redirect_;
-  const char* path_;
 };
 
 #if defined(__GLIBCXX__)
@@ -415,7 +415,6 @@ class cout_unsynced_sink {
   stdout_redirect redirect_;
   std::unique_ptr<std::streambuf> buffer_;
   std::streambuf* saved_ = nullptr;  // cout's own stream buffer
-  const char* path_;
 };
 #endif
 
@@ -449,7 +448,6 @@ class fastout_synced_sink {
  private:
   stdout_redirect redirect_;
   bool synced_ = false;
-  const char* path_;
 };
 
 /// fastout's C API: fastout_open(path, options) with options.buffer_size if

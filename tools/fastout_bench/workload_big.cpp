@@ -5,30 +5,21 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <string>
-#include <vector>
 
-#include <fmt/format.h>
+#include <fmt/os.h>
 
-#include "bench.h"
 #include "contenders.h"
+#include "inputs.h"
 #include "sinks.h"
 
 namespace fastout_bench {
 namespace {
 
-struct big_input {
-  std::vector<char> piece;
-  std::size_t count;
-};
-
-std::vector<contender> big_contenders(const std::shared_ptr<const big_input>& input) {
+std::vector<contender> big_contenders(const std::shared_ptr<const pieces_input>& input) {
   const char* const piece = input->piece.data();
   const std::size_t size = input->piece.size();
 
-  auto fwrite_piece = [piece, size](std::FILE* f, std::size_t) {
-    fwrite_unlocked(piece, 1, size, f);
-  };
+  auto fwrite_piece = fwrite_piece_row(*input);
   const auto stream_size = static_cast<std::streamsize>(size);
   auto ofstream_piece = [piece, stream_size](std::ofstream& out, std::size_t) {
     out.write(piece, stream_size);
@@ -37,7 +28,7 @@ std::vector<contender> big_contenders(const std::shared_ptr<const big_input>& in
   // copies into its buffer what fits and sends a piece at least as large as
   // the buffer straight to the file after what is buffered, since copying it
   // would only cost time.
-  auto write_piece = [piece, size](auto& out, std::size_t) { out.write(piece, size); };
+  auto write_piece = write_piece_row(*input);
 
   contender_list c(input, input->count);
   c.add<stdio_sink>("fwrite_unlocked", fwrite_piece);
@@ -57,20 +48,9 @@ std::vector<contender> big_contenders(const std::shared_ptr<const big_input>& in
 }  // namespace
 
 workload make_big(const workload_options& options) {
-  const std::size_t piece_size = std::size_t{1} << 20;
-  const std::size_t mib = options.quick ? 256 : 1024;
-  auto input = std::make_shared<big_input>();
-  // Text with a line structure, so that the file is easy to inspect; the
-  // contents do not matter to any contender.
-  input->piece.resize(piece_size);
-  for (std::size_t i = 0; i < piece_size; ++i)
-    input->piece[i] = (i & 63) == 63 ? '\n' : static_cast<char>('a' + (i * 7 + i / 64) % 26);
-  input->count = mib;
+  auto input = make_pieces_input(options.count(1024, 256));
   workload w;
-  w.id = "W10";
-  w.name = "big";
-  w.summary = fmt::format("{} MiB in 1 MiB pieces", mib);
-  w.bytes = std::uint64_t{piece_size} * input->count;
+  w.bytes = input->bytes();
   w.baseline.clear();
   w.contenders = big_contenders(input);
   return w;

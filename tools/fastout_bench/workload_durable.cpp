@@ -8,31 +8,22 @@
 #include <memory>
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "bench.h"
 #include "contenders.h"
+#include "inputs.h"
 #include "sinks.h"
 
 namespace fastout_bench {
 namespace {
 
-struct durable_input {
-  std::vector<char> piece;
-  std::size_t count;
-};
-
-std::vector<contender> durable_contenders(const std::shared_ptr<const durable_input>& input) {
-  const char* const piece = input->piece.data();
-  const std::size_t size = input->piece.size();
-  auto write_piece = [piece, size](auto& out, std::size_t) { out.write(piece, size); };
+std::vector<contender> durable_contenders(const std::shared_ptr<const pieces_input>& input) {
+  auto write_piece = write_piece_row(*input);
 
   sink_options sync;
   sync.sync = true;
   sink_options dontcache = sync;
   dontcache.fastout_cache = fastout::page_cache::drop;
   sink_options preallocated = sync;
-  preallocated.fastout_preallocate = std::uint64_t{size} * input->count;
+  preallocated.fastout_preallocate = input->bytes();
 
   contender_list c(input, input->count);
   c.add<limit_sink>("limit_sync", write_piece, sync);
@@ -45,20 +36,9 @@ std::vector<contender> durable_contenders(const std::shared_ptr<const durable_in
 }  // namespace
 
 workload make_durable(const workload_options& options) {
-  const std::size_t piece_size = std::size_t{1} << 20;
-  const std::size_t mib = options.quick ? 256 : 1024;
-  auto input = std::make_shared<durable_input>();
-  input->count = mib;
-  if (!options.list_only) {
-    input->piece.resize(piece_size);
-    for (std::size_t i = 0; i < piece_size; ++i)
-      input->piece[i] = (i & 63) == 63 ? '\n' : static_cast<char>('a' + (i * 7 + i / 64) % 26);
-  }
+  auto input = make_pieces_input(options.count(1024, 256));
   workload w;
-  w.id = "W12";
-  w.name = "durable";
-  w.summary = fmt::format("{} MiB in 1 MiB pieces to a new file, synced before close returns", mib);
-  w.bytes = std::uint64_t{piece_size} * mib;
+  w.bytes = input->bytes();
   w.reference = "limit_sync";
   w.baseline.clear();
   w.contenders = durable_contenders(input);

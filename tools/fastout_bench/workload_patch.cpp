@@ -17,9 +17,8 @@
 #include <random>
 #include <vector>
 
-#include <fmt/format.h>
+#include <fastout/c_api.h>
 
-#include "bench.h"
 #include "contenders.h"
 #include "sinks.h"
 
@@ -69,12 +68,11 @@ std::vector<contender> patch_contenders(const std::shared_ptr<const patch_input>
 }  // namespace
 
 workload make_patch(const workload_options& options) {
-  const std::size_t count = options.quick ? 4000000 : 20000000;
   auto input = std::make_shared<patch_input>();
   std::mt19937_64 random(9);  // fixed: the same writes in every run
   input->block.resize(block_size);
   for (char& byte : input->block) byte = static_cast<char>(random());
-  input->pieces.resize(options.list_only ? 0 : count);
+  input->pieces.resize(options.count(20000000, 4000000));
   std::uniform_int_distribution<std::uint32_t> offset(0, block_size - largest_piece);
   std::uniform_int_distribution<std::uint32_t> size(1, largest_piece);
   std::uint64_t bytes = 0;
@@ -84,9 +82,6 @@ workload make_patch(const workload_options& options) {
     bytes += n;
   }
   workload w;
-  w.id = "W9";
-  w.name = "patch";
-  w.summary = fmt::format("{} binary writes of 1 to 16 bytes", with_commas(count));
   w.bytes = bytes;
   // The bar is against stdio with fastout's buffer size.
   w.baseline = "fwrite_unlocked_256k";

@@ -7,7 +7,6 @@
 // does. The question is what a safe replacement costs against truncating
 // the file in place, and what a rename costs against an exchange.
 #include <cerrno>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <system_error>
@@ -16,10 +15,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
-
-#include "bench.h"
 #include "contenders.h"
+#include "inputs.h"
 #include "sinks.h"
 
 namespace fastout_bench {
@@ -27,14 +24,9 @@ namespace {
 
 constexpr int rewrites = 3;
 
-struct replace_input {
-  std::vector<char> piece;
-  std::size_t count;
-};
-
 // The file a run rewrites: as large as the output, other bytes, on disk.
-void put_old_file(const std::string& path, std::size_t pieces, std::size_t piece_size) {
-  std::vector<char> old(piece_size, 'o');
+void put_old_file(const std::string& path, std::size_t pieces) {
+  std::vector<char> old(pieces_input::piece_size, 'o');
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw_errno("open", path.c_str());
   try {
@@ -47,13 +39,9 @@ void put_old_file(const std::string& path, std::size_t pieces, std::size_t piece
   if (::close(fd) != 0) throw_errno("close", path.c_str());
 }
 
-std::vector<contender> replace_contenders(const std::shared_ptr<const replace_input>& input) {
-  const char* const piece = input->piece.data();
-  const std::size_t size = input->piece.size();
-  auto fwrite_piece = [piece, size](std::FILE* f, std::size_t) {
-    fwrite_unlocked(piece, 1, size, f);
-  };
-  auto write_piece = [piece, size](auto& out, std::size_t) { out.write(piece, size); };
+std::vector<contender> replace_contenders(const std::shared_ptr<const pieces_input>& input) {
+  auto fwrite_piece = fwrite_piece_row(*input);
+  auto write_piece = write_piece_row(*input);
 
   sink_options rename_256k = buffer_256k;
   rename_256k.rename_into_place = true;
@@ -81,23 +69,11 @@ std::vector<contender> replace_contenders(const std::shared_ptr<const replace_in
 }  // namespace
 
 workload make_replace(const workload_options& options) {
-  constexpr std::size_t piece_size = std::size_t{1} << 20;
-  const std::size_t mib = options.quick ? 64 : 256;
-  auto input = std::make_shared<replace_input>();
-  input->count = mib;
-  if (!options.list_only) {
-    input->piece.resize(piece_size);
-    for (std::size_t i = 0; i < piece_size; ++i)
-      input->piece[i] = (i & 63) == 63 ? '\n' : static_cast<char>('a' + (i * 7 + i / 64) % 26);
-  }
+  auto input = make_pieces_input(options.count(256, 64));
   workload w;
-  w.id = "W11";
-  w.name = "replace";
-  w.summary = fmt::format("an existing {} MiB file rewritten {} times in a row, in 1 MiB pieces",
-                          mib, rewrites);
-  w.bytes = std::uint64_t{piece_size} * mib;
+  w.bytes = input->bytes();
   w.bytes_per_run = w.bytes * rewrites;
-  w.prepare = [mib](const std::string& path) { put_old_file(path, mib, piece_size); };
+  w.prepare = [pieces = input->count](const std::string& path) { put_old_file(path, pieces); };
   w.reference = "fastout";
   w.baseline.clear();
   w.contenders = replace_contenders(input);

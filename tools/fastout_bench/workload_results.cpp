@@ -36,13 +36,8 @@
 #include <sstream>
 #include <vector>
 
-// fastout first: its fmt_compat.h keeps GCC 12 from a false -Warray-bounds
-// inside {fmt} 12, which would otherwise reach the compiled double writer.
 #include <fastout/file.h>
 
-#include <fmt/format.h>
-
-#include "bench.h"
 #include "contenders.h"
 #include "sinks.h"
 
@@ -112,11 +107,6 @@ std::vector<contender> results_contenders(const std::shared_ptr<const results_in
 workload make_results(const workload_options& options) {
   auto input = make_input(options.list_only);
   workload w;
-  w.id = "W3";
-  w.name = "results";
-  w.summary = fmt::format(
-      "{} classifier result lines: {} integer features, a class, {{ A p, B q }}, with <<",
-      with_commas(line_count), feature_count);
   w.reference = "ofstream_1m";
   w.baseline = "ofstream_endl";
   // The size of the output: the lines written into memory, once.

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// W6 `ints`: int64 values spread over the whole range, one per line, "{}\n",
+// to a file each contender opens, and to standard output redirected to it.
+// The contenders of W1f, plus `out << x` through ofstream and fastout
+// (`fastout_shift`, which share the row), and fastout_printf: the C API's
+// fastout_printf() with fprintf's own format.
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <vector>
+
+// fastout before {fmt}: see sinks.h.
+#include <fastout/c_api.h>
+#include <fastout/file.h>
+
+#include <fmt/compile.h>
+#include <fmt/os.h>
+
+#include "contenders.h"
+#include "inputs.h"
+#include "sinks.h"
+
+namespace fastout_bench {
+namespace {
+
+struct ints_input {
+  std::vector<std::int64_t> values;
+};
+
+// "-9223372036854775808\n" is 21 bytes.
+constexpr std::size_t int_row_bound = 24;
+
+std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& input) {
+  const std::int64_t* const values = input->values.data();
+
+  auto shift = [values](auto& out, std::size_t i) { out << values[i] << '\n'; };
+
+  contender_list c(input, input->values.size());
+  c.add<stdio_sink>("fprintf", [values](std::FILE* f, std::size_t i) {
+    std::fprintf(f, "%" PRId64 "\n", values[i]);
+  });
+  c.add<ofstream_sink>("ofstream", shift);
+  add_formatting_per_line<int_row_bound>(c, values);
+  c.add<fastout_sink>("fastout_shift", shift);
+  add_standard_output(
+      c, [values](auto&, std::size_t i) { std::printf("%" PRId64 "\n", values[i]); }, shift,
+      shift);
+  c.add<fastout_c_sink>("fastout_printf", [values](fastout_file* f, std::size_t i) {
+    fastout_printf(f, "%lld\n", static_cast<long long>(values[i]));
+  });
+  return c.take();
+}
+
+}  // namespace
+
+workload make_ints(const workload_options& options) {
+  auto input = std::make_shared<ints_input>();
+  input->values.resize(options.count(10000000, 2000000));
+  std::mt19937_64 random(6);  // fixed: the same values in every run
+  for (auto& value : input->values) value = static_cast<std::int64_t>(random());
+  const std::int64_t* const values = input->values.data();
+  workload w;
+  w.bytes = formatted_size(input->values.size(), int_row_bound,
+                           [values](char* pos, std::size_t i) {
+                             return fmt::format_to(pos, FMT_COMPILE("{}\n"), values[i]);
+                           });
+  w.reference = "fmt_compile_limit";
+  w.contenders = ints_contenders(input);
+  return w;
+}
+
+}  // namespace fastout_bench
