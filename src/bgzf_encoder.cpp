@@ -54,7 +54,11 @@ class bgzf_encoder final : public encoder {
     // one of 1 KiB that compresses poorly.
     std::size_t blocks = (size + bgzf_block_input - 1) / bgzf_block_input;
     std::size_t per_block = (size + blocks - 1) / blocks;
-    if (!out.reserve_more(blocks * largest_block)) {
+    // At most 0xff00 bytes a block, so the bound is within BGZF's 64 KiB.
+    std::size_t block_bound =
+        libdeflate_deflate_compress_bound(compressor_, per_block) + header_size + trailer_size;
+    if (block_bound > largest_block) block_bound = largest_block;
+    if (!out.reserve_more(blocks * block_bound)) {
       what_failed_ = "no memory for the compressed data";
       return ENOMEM;
     }
@@ -64,7 +68,7 @@ class bgzf_encoder final : public encoder {
       std::memcpy(block, block_header, header_size);
       std::size_t deflated = libdeflate_deflate_compress(
           compressor_, data + done, input, block + header_size,
-          largest_block - header_size - trailer_size);
+          block_bound - header_size - trailer_size);
       if (deflated == 0) {
         // Cannot happen for 0xff00 bytes (stored blocks fit): a broken
         // libdeflate, not bad input.

@@ -135,6 +135,12 @@ std::string zstd_decode(const std::string& compressed, bool* complete = nullptr)
   return decoded;
 }
 
+// The size of the BGZF block at `block`, from its BSIZE field.
+std::size_t bgzf_block_size(const char* block) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(block);
+  return (std::size_t{bytes[16]} | std::size_t{bytes[17]} << 8) + 1;
+}
+
 // Everything the BGZF blocks in `compressed` hold, checking that each is a
 // BGZF block (the BC field, its size) of at most 0xff00 input bytes. `eof`
 // tells whether the last block is BGZF's end-of-file marker.
@@ -151,7 +157,7 @@ std::string bgzf_decode(const std::string& compressed, bool* eof = nullptr) {
       ADD_FAILURE() << "no BGZF block at offset " << at;
       break;
     }
-    std::size_t block_size = (header[16] | header[17] << 8) + 1u;
+    std::size_t block_size = bgzf_block_size(compressed.data() + at);
     std::size_t used = 0;
     std::size_t produced = 0;
     libdeflate_result result = libdeflate_gzip_decompress_ex(
@@ -584,8 +590,7 @@ TEST(compression_faults, write_failure_is_sticky_with_exact_counts) {
             } else {
               std::size_t end = 0;
               while (end + 18 <= whole.size()) {
-                std::size_t block = (static_cast<unsigned char>(whole[end + 16]) |
-                                     static_cast<unsigned char>(whole[end + 17]) << 8) + 1u;
+                std::size_t block = bgzf_block_size(whole.data() + end);
                 if (end + block > whole.size()) break;
                 end += block;
               }
