@@ -96,7 +96,8 @@ class encoder {
   // (ENOMEM when the codec or `out` could not get memory); what_failed()
   // then says more.
   virtual int compress(const char* data, std::size_t size, byte_buffer& out) noexcept = 0;
-  // Makes everything compressed so far decodable once `out` is written.
+  // Makes everything compressed so far decodable once `out` is written: the
+  // file is then a whole file of its format (but for BGZF's EOF marker).
   virtual int flush(byte_buffer& out) noexcept = 0;
   // Ends the stream. `anything_compressed` is false when no buffer was ever
   // compressed, by this encoder or another one of the same output.
@@ -189,7 +190,8 @@ class FASTOUT_API compressed_output {
   // as handed over, and lost.
   char* hand_over(char* full, std::size_t size) noexcept;
   // Waits until everything handed over is in the file and decodable by a
-  // reader: the end of a zstd block or frame, of a BGZF block. 0 or an errno.
+  // reader: the file ends with a whole zstd frame or BGZF block (only
+  // BGZF's EOF marker is missing until finish()). 0 or an errno.
   int flush() noexcept;
   // flush(), then the end of the stream (zstd's frame end, BGZF's EOF
   // marker); joins the workers and frees the buffers. 0 or an errno; a

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // zstd through libzstd: standard frames with the content checksum, which
-// `zstd -d` reads. Two kinds: one frame for the whole stream, compressed on
-// the caller's thread (workers = 0), and a frame per buffer for workers,
-// each of which can be compressed apart. Built only where libzstd was found
+// `zstd -d` reads. Two kinds: one frame for the whole stream (until a
+// flush()), compressed on the caller's thread (workers = 0), and a frame per
+// buffer for workers, each of which can be compressed apart. Built only where libzstd was found
 // (cmake/fastout-compression.cmake).
 // ZSTD_customMem and ZSTD_createCCtx_advanced are in libzstd's "static"
 // section, which its shared library exports too (stable since 1.4.0).
@@ -47,7 +47,10 @@ class zstd_encoder final : public encoder {
   }
 
   int compress(const char* data, std::size_t size, byte_buffer& out) noexcept override {
-    if (one_frame_) return stream(data, size, ZSTD_e_continue, out);
+    if (one_frame_) {
+      frame_open_ = frame_open_ || size > 0;
+      return stream(data, size, ZSTD_e_continue, out);
+    }
     // A frame of its own, in one call: the frame header then carries the
     // size, and libzstd sizes its tables to the buffer (faster than a
     // stream on the same buffer: docs/compression.md).
@@ -59,14 +62,22 @@ class zstd_encoder final : public encoder {
     return 0;
   }
 
+  // Ends the frame, as a buffer's own frame ends with workers: after a
+  // flush() the file is a whole zstd file that `zstd -t` passes, whatever
+  // the number of workers. The next buffer starts a frame.
   int flush(byte_buffer& out) noexcept override {
-    return one_frame_ ? stream(nullptr, 0, ZSTD_e_flush, out) : 0;
+    if (!one_frame_ || !frame_open_) return 0;
+    frame_open_ = false;
+    return stream(nullptr, 0, ZSTD_e_end, out);
   }
 
   int end(byte_buffer& out, bool anything_compressed) noexcept override {
-    if (one_frame_) return stream(nullptr, 0, ZSTD_e_end, out);
     // An empty file is not a zstd file: no output at all is one empty frame.
-    return anything_compressed ? 0 : compress(nullptr, 0, out);
+    if (frame_open_ || !anything_compressed) {
+      frame_open_ = false;
+      return one_frame_ ? stream(nullptr, 0, ZSTD_e_end, out) : compress(nullptr, 0, out);
+    }
+    return 0;
   }
 
   bool independent_units() const noexcept override { return !one_frame_; }
@@ -97,6 +108,7 @@ class zstd_encoder final : public encoder {
   }
 
   bool one_frame_;
+  bool frame_open_ = false;  // one_frame_: data went into a frame not yet ended
   ZSTD_CCtx* context_ = nullptr;
   const char* what_failed_ = "";
 };
