@@ -185,9 +185,11 @@ class FASTOUT_API compressed_output {
   // Takes `size` bytes at `full` (the buffer last returned) without a copy,
   // and returns the next empty buffer of capacity() bytes, which may be the
   // same one. Blocks only while every buffer is in flight. Writes the
-  // results that are ready, in order. Returns nullptr on failure (see
-  // error()): then, and after any earlier failure, `size` bytes are counted
-  // as handed over, and lost.
+  // results that are ready, in order. The workers start at the second
+  // hand-over that flush() does not separate from the first. Returns
+  // nullptr on failure (see error()): then, and after any earlier failure,
+  // `size` bytes are counted as handed over, and lost, and no buffer may
+  // be written to any more.
   char* hand_over(char* full, std::size_t size) noexcept;
   // Waits until everything handed over is in the file and decodable by a
   // reader: the file ends with a whole zstd frame or BGZF block (only
@@ -215,8 +217,10 @@ class FASTOUT_API compressed_output {
   bool usable() noexcept;
   int fail(int error_number, compression_stage stage, const char* detail = nullptr) noexcept;
   int compress_here(char* data, std::size_t size) noexcept;
+  int compress_held() noexcept;
   int write_output(byte_buffer& out) noexcept;
   bool start_workers() noexcept;
+  void queue(job* j, std::size_t size) noexcept;
   job* take_free_job() noexcept;
   enum wait_mode : int { no_wait, wait_for_one, wait_for_all };
   int write_compressed(int wait) noexcept;
@@ -231,7 +235,15 @@ class FASTOUT_API compressed_output {
   // small outputs that never start a thread, and for the end of the stream.
   std::unique_ptr<encoder> own_encoder_;
   byte_buffer own_output_;
+  // Before threads start: the buffer the caller fills, and the one it
+  // handed over last, held uncompressed until a second one shows that more
+  // output is coming (then the workers start) or flush() or finish() says
+  // it is all (then it is compressed here).
   char* first_buffer_ = nullptr;
+  char* second_buffer_ = nullptr;  // allocated with the first hand-over
+  char* filling_buffer_ = nullptr;
+  char* held_ = nullptr;
+  std::size_t held_size_ = 0;
   // Set once a thread runs; threads run until finish() or the destructor.
   shared* shared_ = nullptr;
   job* filling_ = nullptr;  // the job whose buffer the caller fills (with threads)

@@ -250,6 +250,7 @@ compressed_output::compressed_output(const compression_settings& settings, outpu
   if (first_buffer_ == nullptr)
     refuse(ENOMEM, "cannot allocate a " + std::to_string(capacity_) + "-byte buffer for " +
                        quoted(name));
+  filling_buffer_ = first_buffer_;
 }
 
 compressed_output::~compressed_output() {
@@ -257,7 +258,7 @@ compressed_output::~compressed_output() {
     // A child of fork(): the workers, and any lock they held, exist only in
     // the parent. Touch nothing they share; what is private goes.
     shared_ = nullptr;
-    first_buffer_ = nullptr;
+    first_buffer_ = second_buffer_ = nullptr;
     return;
   }
   stop_workers(true);
@@ -267,13 +268,15 @@ compressed_output::~compressed_output() {
 void compressed_output::release() noexcept {
   if (shared_ != nullptr) {
     for (unsigned i = 0; i < shared_->job_count; ++i) {
-      if (shared_->jobs[i].input != first_buffer_) compression_system.release(shared_->jobs[i].input);
+      char* input = shared_->jobs[i].input;
+      if (input != first_buffer_ && input != second_buffer_) compression_system.release(input);
     }
     delete shared_;
     shared_ = nullptr;
   }
   compression_system.release(first_buffer_);
-  first_buffer_ = nullptr;
+  compression_system.release(second_buffer_);
+  first_buffer_ = second_buffer_ = filling_buffer_ = held_ = nullptr;
   filling_ = nullptr;
   own_encoder_.reset();
 }
@@ -331,6 +334,31 @@ int compressed_output::compress_here(char* data, std::size_t size) noexcept {
   return 0;
 }
 
+// The buffer held back, compressed here: the output was one buffer (or
+// flush() came before a second).
+int compressed_output::compress_held() noexcept {
+  if (held_ == nullptr) return 0;
+  char* held = held_;
+  held_ = nullptr;
+  return compress_here(held, held_size_);
+}
+
+// Puts a job on the workers' queue.
+void compressed_output::queue(job* j, std::size_t size) noexcept {
+  shared& s = *shared_;
+  j->size = size;
+  j->compressed = false;
+  j->in_flight = true;
+  s.order[(s.order_head + s.order_size) % s.job_count] = j;
+  ++s.order_size;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.queue[(s.queue_head + s.queue_size) % s.job_count] = j;
+    ++s.queue_size;
+  }
+  s.work_ready.notify_one();
+}
+
 bool compressed_output::start_workers() noexcept {
   auto* s = new (std::nothrow) shared;
   if (s == nullptr) return false;
@@ -345,6 +373,7 @@ bool compressed_output::start_workers() noexcept {
   }
   s->job_count = count;
   s->jobs[0].input = first_buffer_;
+  s->jobs[1].input = second_buffer_;
   // The workers take no signals: a handler the program installs runs on its
   // own thread, as it would without compression.
   sigset_t all;
@@ -377,7 +406,6 @@ bool compressed_output::start_workers() noexcept {
     return false;
   }
   shared_ = s;
-  filling_ = &s->jobs[0];
   return true;
 }
 
@@ -456,37 +484,45 @@ int compressed_output::write_compressed(int wait) noexcept {
 char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
   bytes_in_ += size;
   if (!usable()) return nullptr;
-  if (shared_ == nullptr) {
-    if (full != first_buffer_) {
-      fail(EINVAL, compression_stage::none, "a buffer that is not the one last handed out");
-      return nullptr;
-    }
-    if (size == 0) return first_buffer_;
-    // Threads start with the first full buffer: output that fits in one
-    // buffer (or is flushed before it fills one) never starts them.
-    if (settings_.workers == 0 || size < capacity_ || !start_workers()) {
-      if (compress_here(full, size) != 0) return nullptr;
-      return first_buffer_;
-    }
-  }
-  shared& s = *shared_;
-  job* j = filling_;
-  if (full != j->input) {
+  const bool ours = shared_ != nullptr ? filling_ != nullptr && full == filling_->input
+                                       : full == filling_buffer_;
+  if (!ours) {
     fail(EINVAL, compression_stage::none, "a buffer that is not the one last handed out");
     return nullptr;
   }
   if (size == 0) return full;
-  j->size = size;
-  j->compressed = false;
-  j->in_flight = true;
-  s.order[(s.order_head + s.order_size) % s.job_count] = j;
-  ++s.order_size;
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    s.queue[(s.queue_head + s.queue_size) % s.job_count] = j;
-    ++s.queue_size;
+  if (shared_ == nullptr) {
+    if (settings_.workers == 0) {
+      if (compress_here(full, size) != 0) return nullptr;
+      return full;
+    }
+    if (held_ == nullptr) {
+      // The first buffer of output may be the only one: hold it, and give
+      // the caller the second buffer.
+      if (second_buffer_ == nullptr)
+        second_buffer_ = static_cast<char*>(compression_system.allocate(capacity_));
+      if (second_buffer_ == nullptr) {
+        // No second buffer: compress here, and try again next time.
+        if (compress_here(full, size) != 0) return nullptr;
+        return full;
+      }
+      held_ = full;
+      held_size_ = size;
+      filling_buffer_ = full == first_buffer_ ? second_buffer_ : first_buffer_;
+      return filling_buffer_;
+    }
+    // A second buffer: more output is coming, so the workers start.
+    if (!start_workers()) {
+      if (compress_held() != 0 || compress_here(full, size) != 0) return nullptr;
+      return full;
+    }
+    shared& s = *shared_;
+    job* held = held_ == s.jobs[0].input ? &s.jobs[0] : &s.jobs[1];
+    queue(held, held_size_);
+    held_ = nullptr;
+    filling_ = held == &s.jobs[0] ? &s.jobs[1] : &s.jobs[0];
   }
-  s.work_ready.notify_one();
+  queue(filling_, size);
   filling_ = nullptr;
   if (write_compressed(no_wait) != 0) return nullptr;
   job* next = take_free_job();
@@ -501,6 +537,7 @@ char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
 int compressed_output::flush() noexcept {
   if (!usable()) return error_;
   if (shared_ != nullptr) return write_compressed(wait_for_all);
+  if (compress_held() != 0) return error_;
   own_output_.clear();
   if (int error_number = own_encoder_->flush(own_output_))
     return fail(error_number, compression_stage::compress, own_encoder_->what_failed());
@@ -533,6 +570,7 @@ int compressed_output::finish() noexcept {
     return error_;
   }
   if (error_ == 0 && shared_ != nullptr) write_compressed(wait_for_all);
+  if (error_ == 0) compress_held();
   stop_workers(error_ != 0);
   if (error_ == 0) {
     own_output_.clear();

@@ -392,24 +392,52 @@ TEST(compression_threads, start_with_the_second_buffer_and_end_with_finish) {
     output_file file(dir.file("out"));
     fd_output_sink sink(file.fd);
     compressed_output out(settings_for(format, 2, 4096), sink);
-    std::string data = log_text(4096, 6);
-    // One buffer, partial or flushed: compressed here, no thread.
+    std::string data = log_text(3 * 4096, 6);
+    // One buffer of output, flushed: compressed here, no thread.
     char* buffer = out.hand_over(out.buffer(), 0);
     std::memcpy(buffer, data.data(), 100);
     buffer = out.hand_over(buffer, 100);
+    ASSERT_NE(buffer, nullptr);
     ASSERT_EQ(out.flush(), 0);
+    EXPECT_EQ(out.stats().bytes_delivered, 100u);
     EXPECT_EQ(thread_count(), before);
     EXPECT_EQ(out.stats().threads, 0u);
-    // A full buffer means more is coming: the workers start.
-    std::memcpy(buffer, data.data(), 4096);
+    // A second buffer, not separated from the first by flush(): more is
+    // coming, and the workers start.
+    std::memcpy(buffer, data.data() + 100, 4096);
     buffer = out.hand_over(buffer, 4096);
+    ASSERT_NE(buffer, nullptr);
+    EXPECT_EQ(out.stats().threads, 0u);
+    std::memcpy(buffer, data.data() + 4196, 2000);
+    buffer = out.hand_over(buffer, 2000);  // a partial buffer counts too
     ASSERT_NE(buffer, nullptr);
     EXPECT_EQ(out.stats().threads, 2u);
     EXPECT_EQ(thread_count(), before + 2);
+    std::memcpy(buffer, data.data() + 6196, 4096);
+    buffer = out.hand_over(buffer, 4096);
+    ASSERT_NE(buffer, nullptr);
     ASSERT_EQ(out.finish(), 0);
     EXPECT_EQ(thread_count(), before);
     EXPECT_EQ(out.stats().threads, 0u);
-    EXPECT_TRUE(decode(format, read_file(file.path)) == data.substr(0, 100) + data);
+    EXPECT_TRUE(decode(format, read_file(file.path)) == data.substr(0, 6196 + 4096));
+  }
+}
+
+TEST(compression_threads, one_buffer_of_output_never_starts_them) {
+  temp_dir dir;
+  const int before = thread_count();
+  for (compression_format format : formats) {
+    output_file file(dir.file("out"));
+    fd_output_sink sink(file.fd);
+    compressed_output out(settings_for(format, 4, 4096), sink);
+    std::string data = log_text(4096, 17);
+    std::memcpy(out.buffer(), data.data(), data.size());
+    ASSERT_NE(out.hand_over(out.buffer(), data.size()), nullptr);
+    EXPECT_EQ(out.stats().bytes_out, 0u);  // held until finish() says it is all
+    ASSERT_EQ(out.finish(), 0);
+    EXPECT_EQ(out.stats().buffers, 1u);
+    EXPECT_EQ(thread_count(), before);
+    EXPECT_TRUE(decode(format, read_file(file.path)) == data);
   }
 }
 
