@@ -138,9 +138,8 @@ struct compression_settings {
 
 // Which part of compressing failed.
 enum class compression_stage {
-  none,
-  allocate,  // a buffer of the engine's own
-  compress,  // the codec (ENOMEM included), in a worker or on the caller
+  none,      // misuse: a call after finish(), a buffer not the engine's
+  compress,  // the codec, or memory for its output (ENOMEM), in a worker or here
   write,     // the sink
   fork,      // used by a process that did not create it
 };

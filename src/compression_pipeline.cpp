@@ -486,8 +486,9 @@ char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
   if (!usable()) return nullptr;
   const bool ours = shared_ != nullptr ? filling_ != nullptr && full == filling_->input
                                        : full == filling_buffer_;
-  if (!ours) {
-    fail(EINVAL, compression_stage::none, "a buffer that is not the one last handed out");
+  if (!ours || size > capacity_) {
+    fail(EINVAL, compression_stage::none,
+         !ours ? "a buffer that is not the one last handed out" : "more bytes than a buffer holds");
     return nullptr;
   }
   if (size == 0) return full;
@@ -589,7 +590,6 @@ std::string compressed_output::describe_failure() const {
   const char* format = format_name(settings_.format);
   switch (stage_) {
     case compression_stage::none: return detail_;
-    case compression_stage::allocate: return "allocating a buffer failed";
     case compression_stage::compress:
       return std::string("compressing with ") + format + " failed" +
              (detail_.empty() ? "" : " (" + detail_ + ")");

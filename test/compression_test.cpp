@@ -350,6 +350,32 @@ TEST(compressed_output, settings_without_a_format_or_a_buffer_are_refused) {
   ::close(fd);
 }
 
+TEST(compressed_output, misuse_is_an_error_not_a_crash) {
+  temp_dir dir;
+  for (unsigned workers : {0u, 2u}) {
+    output_file file(dir.file("out"));
+    fd_output_sink sink(file.fd);
+    compressed_output out(settings_for(compression_format::zstd, workers, 4096), sink);
+    char other[16] = {};
+    EXPECT_EQ(out.hand_over(other, 1), nullptr);
+    EXPECT_EQ(out.error(), EINVAL);
+    EXPECT_EQ(out.failed_stage(), compression_stage::none);
+    EXPECT_TRUE(fastout_test::contains(out.describe_failure(), "not the one")) << out.describe_failure();
+    EXPECT_EQ(out.finish(), EINVAL);
+  }
+  output_file file(dir.file("out"));
+  fd_output_sink sink(file.fd);
+  compressed_output out(settings_for(compression_format::gzip, 1, 4096), sink);
+  EXPECT_EQ(out.hand_over(out.buffer(), 4097), nullptr);
+  EXPECT_EQ(out.error(), EINVAL);
+  compressed_output done(settings_for(compression_format::gzip, 1, 4096), sink);
+  char* buffer = done.buffer();
+  ASSERT_EQ(done.finish(), 0);
+  EXPECT_EQ(done.finish(), 0);  // a second finish() returns the first one's result
+  EXPECT_EQ(done.hand_over(buffer, 0), nullptr);
+  EXPECT_EQ(done.error(), EBADF);
+}
+
 // ------------------------------------------------------------ flush
 
 TEST(compressed_output, what_the_file_holds_after_flush_decodes_to_everything_before_it) {
