@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Built instead of compression_test when fastout was built without libzstd
-// or libdeflate (FASTOUT_ZSTD=OFF, FASTOUT_LIBDEFLATE=OFF, or not
-// installed): asking for a missing codec fails at once, with ENOTSUP and the
-// library's name, and the one that is there still works.
+// The engine built without libzstd and libdeflate (FASTOUT_ZSTD=OFF,
+// FASTOUT_LIBDEFLATE=OFF, or neither installed): this test compiles its own
+// copy of src/compression_pipeline.cpp with neither codec, so every build
+// checks that asking for a missing codec fails at once, with ENOTSUP and the
+// library's name.
 #include <fastout/compression.h>
 
 #include <gtest/gtest.h>
@@ -20,23 +21,17 @@ namespace {
 
 using fastout::compression_format;
 
-TEST(compression_options, missing_codec_is_refused_with_enotsup_naming_the_library) {
+TEST(compression, missing_codec_is_refused_with_enotsup_naming_the_library) {
   int fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(fd, 0);
   fastout::detail::fd_output_sink sink(fd);
-  int missing = 0;
   for (compression_format format : {compression_format::zstd, compression_format::gzip}) {
     fastout::detail::compression_settings settings;
     settings.format = format;
     settings.level = format == compression_format::zstd ? 3 : 6;
     settings.buffer_size = 4096;
     settings.name = "out.data";
-    if (fastout::compression_available(format)) {
-      fastout::detail::compressed_output out(settings, sink);
-      EXPECT_EQ(out.finish(), 0);
-      continue;
-    }
-    ++missing;
+    EXPECT_FALSE(fastout::compression_available(format));
     try {
       fastout::detail::compressed_output out(settings, sink);
       ADD_FAILURE() << "a missing codec was taken";
@@ -47,7 +42,6 @@ TEST(compression_options, missing_codec_is_refused_with_enotsup_naming_the_libra
       EXPECT_TRUE(fastout_test::contains(e.what(), "\"out.data\"")) << e.what();
     }
   }
-  EXPECT_GT(missing, 0);
   ::close(fd);
 }
 
