@@ -673,6 +673,44 @@ TEST(compression_faults, write_failure_is_sticky_with_exact_counts) {
   }
 }
 
+// The last bytes of the stream (zstd's last frame, BGZF's EOF marker) that
+// cannot be written make finish() fail too: a file without its end is not
+// reported as whole.
+TEST(compression_faults, failure_writing_the_end_of_the_stream_is_reported) {
+  temp_dir dir;
+  std::string data = log_text(100000, 18);
+  for (compression_format format : formats) {
+    for (unsigned workers : {0u, 1u}) {
+      SCOPED_TRACE(std::string(fastout::format_name(format)) + " workers " +
+                   std::to_string(workers));
+      std::uint64_t whole = 0;
+      {
+        output_file file(dir.file("out"));
+        fd_output_sink sink(file.fd);
+        compressed_output out(settings_for(format, workers, 16 * 1024), sink);
+        ASSERT_EQ(feed(out, data), 0);
+        ASSERT_EQ(out.finish(), 0);
+        whole = out.stats().bytes_out;
+      }
+      fake_calls fakes;
+      plan.budget = whole - 1;
+      plan.error = ENOSPC;
+      output_file file(dir.file("out"));
+      fd_output_sink sink(file.fd);
+      compressed_output out(settings_for(format, workers, 16 * 1024), sink);
+      // zstd's last frame may be written by the last hand-over already, if
+      // its worker was quick.
+      int result = feed(out, data);
+      if (result == 0) result = out.finish();
+      EXPECT_EQ(result, ENOSPC);
+      EXPECT_EQ(out.finish(), ENOSPC);
+      EXPECT_EQ(out.failed_stage(), compression_stage::write);
+      EXPECT_EQ(out.stats().bytes_out, whole - 1);
+      EXPECT_EQ(fastout_test::file_size_at(file.path), static_cast<long long>(whole - 1));
+    }
+  }
+}
+
 // ------------------------------------------------------------ real failures
 
 TEST(compression_faults, dev_full_reports_enospc) {
