@@ -15,6 +15,9 @@
 // This header only describes the options; it depends on nothing but the C++
 // standard library, and compiles whether or not this build of fastout has
 // libzstd and libdeflate (compression_available() says which it has).
+//
+// A proposal for now: output_file() and file_options do not take these yet;
+// the engine they will drive is in src/compression_internal.h.
 #ifndef FASTOUT_COMPRESSION_H_
 #define FASTOUT_COMPRESSION_H_
 
