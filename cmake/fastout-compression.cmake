@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: MIT
+# The codec libraries behind compressed output (include/fastout/compression.h),
+# both optional: a user of the library alone needs only a compiler, CMake and
+# {fmt}. Without libzstd, zstd is compiled out; without libdeflate, gzip is;
+# a writer that asks for one then fails at open with ENOTSUP naming the
+# library.
+#
+#   FASTOUT_ZSTD, FASTOUT_LIBDEFLATE   AUTO (the default: used when found),
+#                                      ON (required) or OFF (never)
+#
+# Each is found through pkg-config (libzstd.pc, libdeflate.pc: Debian's
+# libzstd-dev and libdeflate-dev), then through its CMake package
+# (zstdConfig.cmake; libdeflateConfig.cmake from libdeflate 1.15 on), then
+# by its header and library. fastout_add_compression(target) puts the
+# engine into `target` and sets, in the caller's scope:
+#   FASTOUT_HAVE_ZSTD, FASTOUT_HAVE_LIBDEFLATE   ON or OFF
+#   FASTOUT_ZSTD_LINK, FASTOUT_LIBDEFLATE_LINK   what to link (a target or paths)
+#   FASTOUT_ZSTD_INCLUDE_DIRS, FASTOUT_LIBDEFLATE_INCLUDE_DIRS
+#   FASTOUT_COMPRESSION_PC_REQUIRES              "libzstd libdeflate", as found:
+#                                                fastout.pc's Requires.private
+
+set(FASTOUT_ZSTD AUTO CACHE STRING "zstd output through libzstd: AUTO, ON or OFF")
+set_property(CACHE FASTOUT_ZSTD PROPERTY STRINGS AUTO ON OFF)
+set(FASTOUT_LIBDEFLATE AUTO CACHE STRING "gzip (BGZF) output through libdeflate: AUTO, ON or OFF")
+set_property(CACHE FASTOUT_LIBDEFLATE PROPERTY STRINGS AUTO ON OFF)
+
+# Finds one library. `name` is the prefix of the variables it sets
+# (<name>_FOUND, <name>_LINK, <name>_INCLUDE_DIRS, <name>_PC).
+macro(_fastout_find_codec name mode pc_module config_package config_targets header library)
+  set(${name}_FOUND OFF)
+  set(${name}_LINK "")
+  set(${name}_INCLUDE_DIRS "")
+  set(${name}_PC "")
+  if(NOT ${mode} STREQUAL "OFF")
+    find_package(PkgConfig QUIET)
+    if(PKG_CONFIG_FOUND)
+      pkg_check_modules(_fastout_pc_${name} QUIET ${pc_module})
+    endif()
+    if(_fastout_pc_${name}_FOUND AND _fastout_pc_${name}_LINK_LIBRARIES)
+      # Full paths: a static libfastout's export then names the library
+      # itself, not a target its users would have to define.
+      set(${name}_FOUND ON)
+      set(${name}_LINK ${_fastout_pc_${name}_LINK_LIBRARIES})
+      set(${name}_INCLUDE_DIRS ${_fastout_pc_${name}_INCLUDE_DIRS})
+      set(${name}_PC ${pc_module})
+    else()
+      find_package(${config_package} CONFIG QUIET)
+      foreach(candidate ${config_targets})
+        if(NOT ${name}_FOUND AND TARGET ${candidate})
+          set(${name}_FOUND ON)
+          set(${name}_LINK ${candidate})
+        endif()
+      endforeach()
+      if(NOT ${name}_FOUND)
+        find_path(_fastout_${name}_header ${header})
+        find_library(_fastout_${name}_library ${library})
+        if(_fastout_${name}_header AND _fastout_${name}_library)
+          set(${name}_FOUND ON)
+          set(${name}_LINK ${_fastout_${name}_library})
+          set(${name}_INCLUDE_DIRS ${_fastout_${name}_header})
+        endif()
+      endif()
+    endif()
+    if(NOT ${name}_FOUND AND ${mode} STREQUAL "ON")
+      message(FATAL_ERROR "FASTOUT_${name} is ON, but ${pc_module} was found neither through "
+                          "pkg-config nor as a CMake package (Debian: apt-get install "
+                          "${pc_module}-dev)")
+    endif()
+  endif()
+endmacro()
+
+function(fastout_add_compression target)
+  _fastout_find_codec(ZSTD ${FASTOUT_ZSTD} libzstd zstd
+                      "zstd::libzstd_shared;zstd::libzstd_static" zstd.h zstd)
+  _fastout_find_codec(LIBDEFLATE ${FASTOUT_LIBDEFLATE} libdeflate libdeflate
+                      "libdeflate::libdeflate_shared;libdeflate::libdeflate_static"
+                      libdeflate.h deflate)
+  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/compression_pipeline.cpp)
+  # Worker threads: pthread_create. glibc 2.34 and later has it in libc
+  # (CMAKE_THREAD_LIBS_INIT is empty); older ones need -pthread, linked as a
+  # flag rather than Threads::Threads, a target a static libfastout's users
+  # would have to define.
+  find_package(Threads REQUIRED)
+  if(CMAKE_THREAD_LIBS_INIT)
+    target_link_libraries(${target} PRIVATE ${CMAKE_THREAD_LIBS_INIT})
+  endif()
+  set(requires "")
+  foreach(codec ZSTD LIBDEFLATE)
+    if(${codec}_FOUND)
+      if(codec STREQUAL "ZSTD")
+        target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/zstd_encoder.cpp)
+      else()
+        target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/bgzf_encoder.cpp)
+      endif()
+      target_compile_definitions(${target} PRIVATE FASTOUT_HAVE_${codec})
+      target_include_directories(${target} SYSTEM PRIVATE ${${codec}_INCLUDE_DIRS})
+      target_link_libraries(${target} PRIVATE ${${codec}_LINK})
+      list(APPEND requires ${${codec}_PC})
+      message(STATUS "fastout: ${codec} output with ${${codec}_LINK}")
+    else()
+      message(STATUS "fastout: no ${codec} output (FASTOUT_${codec}=${FASTOUT_${codec}})")
+    endif()
+    set(FASTOUT_HAVE_${codec} ${${codec}_FOUND} PARENT_SCOPE)
+    set(FASTOUT_${codec}_LINK ${${codec}_LINK} PARENT_SCOPE)
+    set(FASTOUT_${codec}_INCLUDE_DIRS ${${codec}_INCLUDE_DIRS} PARENT_SCOPE)
+  endforeach()
+  string(REPLACE ";" " " requires "${requires}")
+  set(FASTOUT_COMPRESSION_PC_REQUIRES "${requires}" PARENT_SCOPE)
+endfunction()

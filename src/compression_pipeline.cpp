@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: MIT
+// The compression pipeline: full buffers go to worker threads without a
+// copy, each worker compresses with a codec of its own, and the caller's
+// thread writes the results in order whenever it hands a buffer over (or
+// flushes, or finishes). docs/compression.md has the measurements behind
+// this shape: independent units per buffer, the caller writing, workers + 3
+// buffers in flight.
+#include "compression_internal.h"
+
+#include <cerrno>
+#include <climits>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <system_error>
+
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "system_calls_internal.h"
+
+namespace fastout {
+
+bool compression_available(compression_format format) noexcept {
+  switch (format) {
+    case compression_format::none: return true;
+    case compression_format::zstd:
+#ifdef FASTOUT_HAVE_ZSTD
+      return true;
+#else
+      return false;
+#endif
+    case compression_format::gzip:
+#ifdef FASTOUT_HAVE_LIBDEFLATE
+      return true;
+#else
+      return false;
+#endif
+  }
+  return false;
+}
+
+namespace detail {
+namespace {
+int real_start_thread(pthread_t* thread, void* (*run)(void*), void* argument) {
+  return ::pthread_create(thread, nullptr, run, argument);
+}
+}  // namespace
+
+const compression_hooks real_compression_hooks = {std::malloc, std::free, real_start_thread};
+compression_hooks compression_system = {std::malloc, std::free, real_start_thread};
+
+// ------------------------------------------------------------- the sink
+
+int fd_output_sink::write(struct iovec* iov, int count, std::uint64_t& written) noexcept {
+  if (error_ != 0) return error_;
+  while (count > 0) {
+    if (iov->iov_len == 0) {
+      ++iov;
+      --count;
+      continue;
+    }
+    ++write_calls_;
+    ssize_t result = count == 1 ? system_calls.write(fd_, iov->iov_base, iov->iov_len)
+                                : system_calls.writev(fd_, iov, count < IOV_MAX ? count : IOV_MAX);
+    if (result > 0) {
+      auto done = static_cast<std::size_t>(result);
+      written += done;
+      while (count > 0 && done >= iov->iov_len) {
+        done -= iov->iov_len;
+        ++iov;
+        --count;
+      }
+      if (count > 0) {
+        iov->iov_base = static_cast<char*>(iov->iov_base) + done;
+        iov->iov_len -= done;
+      }
+      continue;
+    }
+    int error_number = result == 0 ? EIO : errno;  // 0 for a non-empty write: no progress
+    if (error_number == EINTR) continue;
+    if (error_number == EAGAIN || error_number == EWOULDBLOCK) {
+      // A non-blocking descriptor: wait until it takes more.
+      struct pollfd ready = {fd_, POLLOUT, 0};
+      if (system_calls.poll(&ready, 1, -1) >= 0 || errno == EINTR) continue;
+      error_number = errno;
+    }
+    error_ = error_number;
+    return error_number;
+  }
+  return 0;
+}
+
+// ------------------------------------------------------------- memory
+
+bool byte_buffer::reserve_more(std::size_t more) noexcept {
+  if (capacity_ - size_ >= more) return true;
+  std::size_t wanted = size_ + more;
+  if (wanted < size_) return false;  // overflow
+  if (wanted < capacity_ * 2) wanted = capacity_ * 2;
+  auto* bigger = static_cast<char*>(compression_system.allocate(wanted));
+  if (bigger == nullptr) return false;
+  if (size_ > 0) std::memcpy(bigger, data_, size_);
+  compression_system.release(data_);
+  data_ = bigger;
+  capacity_ = wanted;
+  return true;
+}
+
+// Without a codec in this build, the factories say so: the constructor
+// turns that into ENOTSUP before it ever calls them.
+#ifndef FASTOUT_HAVE_ZSTD
+std::unique_ptr<encoder> make_zstd_stream_encoder(int, int& error) noexcept {
+  error = ENOTSUP;
+  return nullptr;
+}
+std::unique_ptr<encoder> make_zstd_frame_encoder(int, int& error) noexcept {
+  error = ENOTSUP;
+  return nullptr;
+}
+void zstd_level_range(int& lowest, int& highest) noexcept { lowest = highest = 0; }
+#endif
+#ifndef FASTOUT_HAVE_LIBDEFLATE
+std::unique_ptr<encoder> make_bgzf_encoder(int, int& error) noexcept {
+  error = ENOTSUP;
+  return nullptr;
+}
+void bgzf_level_range(int& lowest, int& highest) noexcept { lowest = highest = 0; }
+#endif
+
+// ------------------------------------------------------------- the pipeline
+
+struct compressed_output::job {
+  char* input = nullptr;  // capacity_ bytes, or null until first needed
+  std::size_t size = 0;
+  byte_buffer output;
+  // Under shared::mutex while in flight:
+  bool compressed = false;
+  int error = 0;
+  const char* what_failed = nullptr;  // a static string of the codec's
+  // The caller's alone:
+  bool in_flight = false;  // handed over and not yet written
+};
+
+struct compressed_output::worker {
+  shared* owner = nullptr;
+  std::unique_ptr<encoder> codec;
+  pthread_t thread{};
+};
+
+struct compressed_output::shared {
+  std::mutex mutex;
+  std::condition_variable work_ready;  // the workers wait on it
+  std::condition_variable job_done;    // the caller waits on it
+  bool stopping = false;               // no more jobs will come
+  bool abandon = false;                // leave the queued jobs alone, too
+
+  unsigned job_count = 0;
+  std::unique_ptr<job[]> jobs;
+  // Jobs waiting for a worker, oldest first (a ring; under mutex).
+  std::unique_ptr<job*[]> queue;
+  unsigned queue_head = 0;
+  unsigned queue_size = 0;
+  // Jobs in flight in the order they were handed over (the caller's alone).
+  std::unique_ptr<job*[]> order;
+  unsigned order_head = 0;
+  unsigned order_size = 0;
+
+  unsigned worker_count = 0;  // started
+  std::unique_ptr<worker[]> workers;
+
+  static void* run(void* argument) noexcept;
+};
+
+void* compressed_output::shared::run(void* argument) noexcept {
+  auto* self = static_cast<worker*>(argument);
+  shared& s = *self->owner;
+  std::unique_lock<std::mutex> lock(s.mutex);
+  for (;;) {
+    while (!s.stopping && s.queue_size == 0) s.work_ready.wait(lock);
+    if (s.abandon || s.queue_size == 0) break;
+    job* j = s.queue[s.queue_head];
+    s.queue_head = (s.queue_head + 1) % s.job_count;
+    --s.queue_size;
+    lock.unlock();
+    j->output.clear();
+    int error_number = self->codec->compress(j->input, j->size, j->output);
+    const char* what_failed = error_number != 0 ? self->codec->what_failed() : nullptr;
+    lock.lock();
+    j->error = error_number;
+    j->what_failed = what_failed;
+    j->compressed = true;
+    s.job_done.notify_one();
+  }
+  return nullptr;
+}
+
+namespace {
+std::string quoted(const std::string& name) { return "\"" + name + "\""; }
+
+[[noreturn]] void refuse(int error_number, const std::string& message) {
+  throw std::system_error(error_number, std::system_category(), message);
+}
+}  // namespace
+
+compressed_output::compressed_output(const compression_settings& settings, output_sink& sink)
+    : sink_(sink), settings_(settings), capacity_(settings.buffer_size), owner_(::getpid()) {
+  const std::string& name = settings_.name;
+  const char* format = format_name(settings_.format);
+  if (settings_.format == compression_format::none)
+    refuse(EINVAL, "cannot compress " + quoted(name) + ": no compression format was chosen");
+  if (!compression_available(settings_.format))
+    refuse(ENOTSUP, "cannot write " + quoted(name) + " compressed with " + format +
+                        ": this fastout was built without " +
+                        (settings_.format == compression_format::zstd ? "libzstd" : "libdeflate") +
+                        " (install it, e.g. Debian's " +
+                        (settings_.format == compression_format::zstd ? "libzstd-dev"
+                                                                      : "libdeflate-dev") +
+                        ", and rebuild fastout)");
+  if (capacity_ == 0)
+    refuse(EINVAL, "cannot write " + quoted(name) + " compressed with " + format +
+                       ": compression needs a buffer (buffer_size 0 means unbuffered)");
+  int lowest = 0;
+  int highest = 0;
+  if (settings_.format == compression_format::zstd) {
+    zstd_level_range(lowest, highest);
+  } else {
+    bgzf_level_range(lowest, highest);
+  }
+  if (settings_.level < lowest || settings_.level > highest)
+    refuse(EINVAL, "cannot write " + quoted(name) + " compressed with " + format + " at level " +
+                       std::to_string(settings_.level) + ": " + format + " levels run from " +
+                       std::to_string(lowest) + " to " + std::to_string(highest));
+  if (settings_.buffers == 0) settings_.buffers = settings_.workers + 3;
+  if (settings_.buffers < 2) settings_.buffers = 2;
+  int error_number = 0;
+  if (settings_.format == compression_format::zstd) {
+    own_encoder_ = settings_.workers == 0 ? make_zstd_stream_encoder(settings_.level, error_number)
+                                          : make_zstd_frame_encoder(settings_.level, error_number);
+  } else {
+    own_encoder_ = make_bgzf_encoder(settings_.level, error_number);
+  }
+  if (own_encoder_ == nullptr)
+    refuse(error_number, "cannot write " + quoted(name) + " compressed with " + format +
+                             ": the compressor could not be set up");
+  first_buffer_ = static_cast<char*>(compression_system.allocate(capacity_));
+  if (first_buffer_ == nullptr)
+    refuse(ENOMEM, "cannot allocate a " + std::to_string(capacity_) + "-byte buffer for " +
+                       quoted(name));
+  filling_buffer_ = first_buffer_;
+}
+
+compressed_output::~compressed_output() {
+  if (::getpid() != owner_) {
+    // A child of fork(): the workers, and any lock they held, exist only in
+    // the parent. Touch nothing they share; what is private goes.
+    shared_ = nullptr;
+    first_buffer_ = second_buffer_ = nullptr;
+    return;
+  }
+  stop_workers(true);
+  release();
+}
+
+void compressed_output::release() noexcept {
+  if (shared_ != nullptr) {
+    for (unsigned i = 0; i < shared_->job_count; ++i) {
+      char* input = shared_->jobs[i].input;
+      if (input != first_buffer_ && input != second_buffer_) compression_system.release(input);
+    }
+    delete shared_;
+    shared_ = nullptr;
+  }
+  compression_system.release(first_buffer_);
+  compression_system.release(second_buffer_);
+  first_buffer_ = second_buffer_ = filling_buffer_ = held_ = nullptr;
+  filling_ = nullptr;
+  own_encoder_.reset();
+}
+
+int compressed_output::fail(int error_number, compression_stage stage,
+                            const char* detail) noexcept {
+  if (error_ == 0) {
+    error_ = error_number;
+    stage_ = stage;
+    try {
+      detail_ = detail != nullptr ? detail : "";
+    } catch (...) {
+      // The errno and the stage still say what failed.
+    }
+    if (shared_ != nullptr && stage != compression_stage::fork) {
+      // Nothing queued will be written now: let the workers stop early.
+      std::lock_guard<std::mutex> lock(shared_->mutex);
+      shared_->abandon = true;
+      shared_->work_ready.notify_all();
+    }
+  }
+  return error_;
+}
+
+bool compressed_output::usable() noexcept {
+  if (error_ != 0) return false;
+  if (::getpid() != owner_) {
+    fail(EPERM, compression_stage::fork);
+    return false;
+  }
+  if (finished_) {
+    fail(EBADF, compression_stage::none, "the compressed output was already finished");
+    return false;
+  }
+  return true;
+}
+
+int compressed_output::write_output(byte_buffer& out) noexcept {
+  if (out.size() == 0) return 0;
+  struct iovec iov = {out.data(), out.size()};
+  int error_number = sink_.write(&iov, 1, bytes_out_);
+  out.clear();
+  if (error_number != 0) return fail(error_number, compression_stage::write);
+  return 0;
+}
+
+// Compresses on the caller's thread and writes the result.
+int compressed_output::compress_here(char* data, std::size_t size) noexcept {
+  own_output_.clear();
+  if (int error_number = own_encoder_->compress(data, size, own_output_))
+    return fail(error_number, compression_stage::compress, own_encoder_->what_failed());
+  ++buffers_;
+  if (int error_number = write_output(own_output_)) return error_number;
+  if (own_encoder_->independent_units()) bytes_delivered_ += size;
+  return 0;
+}
+
+// The buffer held back, compressed here: the output was one buffer (or
+// flush() came before a second).
+int compressed_output::compress_held() noexcept {
+  if (held_ == nullptr) return 0;
+  char* held = held_;
+  held_ = nullptr;
+  return compress_here(held, held_size_);
+}
+
+// Puts a job on the workers' queue.
+void compressed_output::queue(job* j, std::size_t size) noexcept {
+  shared& s = *shared_;
+  j->size = size;
+  j->compressed = false;
+  j->in_flight = true;
+  s.order[(s.order_head + s.order_size) % s.job_count] = j;
+  ++s.order_size;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.queue[(s.queue_head + s.queue_size) % s.job_count] = j;
+    ++s.queue_size;
+  }
+  s.work_ready.notify_one();
+}
+
+bool compressed_output::start_workers() noexcept {
+  auto* s = new (std::nothrow) shared;
+  if (s == nullptr) return false;
+  const unsigned count = settings_.buffers;
+  s->jobs.reset(new (std::nothrow) job[count]);
+  s->queue.reset(new (std::nothrow) job*[count]);
+  s->order.reset(new (std::nothrow) job*[count]);
+  s->workers.reset(new (std::nothrow) worker[settings_.workers]);
+  if (!s->jobs || !s->queue || !s->order || !s->workers) {
+    delete s;
+    return false;  // compress on the caller's thread, as with workers = 0
+  }
+  s->job_count = count;
+  s->jobs[0].input = first_buffer_;
+  s->jobs[1].input = second_buffer_;
+  // The workers take no signals: a handler the program installs runs on its
+  // own thread, as it would without compression.
+  sigset_t all;
+  sigset_t previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
+  for (unsigned i = 0; i < settings_.workers; ++i) {
+    worker& w = s->workers[i];
+    w.owner = s;
+    if (i == 0) {
+      w.codec = std::move(own_encoder_);
+    } else {
+      int error_number = 0;
+      w.codec = settings_.format == compression_format::zstd
+                    ? make_zstd_frame_encoder(settings_.level, error_number)
+                    : make_bgzf_encoder(settings_.level, error_number);
+      if (w.codec == nullptr) break;  // fewer workers, as many as there is memory for
+    }
+    if (compression_system.start_thread(&w.thread, &shared::run, &w) != 0) {
+      if (i == 0) own_encoder_ = std::move(w.codec);
+      break;
+    }
+    ++s->worker_count;
+  }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  if (s->worker_count == 0) {
+    // No thread could start (a process limit, say): compress here instead.
+    delete s;
+    settings_.workers = 0;
+    return false;
+  }
+  shared_ = s;
+  return true;
+}
+
+// A buffer to fill that is not in flight, allocated on first use; null when
+// every buffer that could be had is in flight.
+compressed_output::job* compressed_output::take_free_job() noexcept {
+  job* unallocated = nullptr;
+  for (unsigned i = 0; i < shared_->job_count; ++i) {
+    job& j = shared_->jobs[i];
+    if (j.in_flight) continue;
+    if (j.input != nullptr) return &j;
+    if (unallocated == nullptr) unallocated = &j;
+  }
+  if (unallocated == nullptr) return nullptr;
+  unallocated->input = static_cast<char*>(compression_system.allocate(capacity_));
+  // Out of memory: make do with the buffers there are.
+  return unallocated->input != nullptr ? unallocated : nullptr;
+}
+
+// Writes the jobs at the front of the order that are compressed, in one
+// system call where it can: all of them with wait == wait_for_all, at least
+// the oldest with wait_for_one, and only those ready with no_wait.
+int compressed_output::write_compressed(int wait) noexcept {
+  shared& s = *shared_;
+  while (s.order_size > 0) {
+    // At most IOV_MAX, and the jobs are few (workers + 3).
+    constexpr unsigned most = 64;
+    struct iovec iov[most];
+    job* ready[most];
+    unsigned count = 0;
+    {
+      std::unique_lock<std::mutex> lock(s.mutex);
+      job* oldest = s.order[s.order_head];
+      if (!oldest->compressed) {
+        if (wait == no_wait) return 0;
+        while (!oldest->compressed) s.job_done.wait(lock);
+      }
+      while (count < s.order_size && count < most) {
+        job* j = s.order[(s.order_head + count) % s.job_count];
+        if (!j->compressed) break;
+        ready[count++] = j;
+      }
+    }
+    // The compressed jobs before a failed one still go to the file.
+    unsigned good = 0;
+    while (good < count && ready[good]->error == 0) {
+      iov[good] = {ready[good]->output.data(), ready[good]->output.size()};
+      ++good;
+    }
+    std::uint64_t before = bytes_out_;
+    int error_number = good > 0 ? sink_.write(iov, static_cast<int>(good), bytes_out_) : 0;
+    // Exact counts after a failure too: a job is delivered when all of its
+    // output got through.
+    std::uint64_t written = bytes_out_ - before;
+    for (unsigned i = 0; i < good; ++i) {
+      job& j = *ready[i];
+      if (written < j.output.size()) break;
+      written -= j.output.size();
+      bytes_delivered_ += j.size;
+      ++buffers_;
+      j.output.clear();
+      j.in_flight = false;
+      s.order_head = (s.order_head + 1) % s.job_count;
+      --s.order_size;
+    }
+    if (error_number != 0) return fail(error_number, compression_stage::write);
+    if (good < count) {
+      job& failed = *ready[good];
+      return fail(failed.error, compression_stage::compress, failed.what_failed);
+    }
+    if (wait == wait_for_one) wait = no_wait;  // the oldest is out: the rest only if ready
+  }
+  return 0;
+}
+
+char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
+  bytes_in_ += size;
+  if (!usable()) return nullptr;
+  const bool ours = shared_ != nullptr ? filling_ != nullptr && full == filling_->input
+                                       : full == filling_buffer_;
+  if (!ours || size > capacity_) {
+    fail(EINVAL, compression_stage::none,
+         !ours ? "a buffer that is not the one last handed out" : "more bytes than a buffer holds");
+    return nullptr;
+  }
+  if (size == 0) return full;
+  if (shared_ == nullptr) {
+    if (settings_.workers == 0) {
+      if (compress_here(full, size) != 0) return nullptr;
+      return full;
+    }
+    if (held_ == nullptr) {
+      // The first buffer of output may be the only one: hold it, and give
+      // the caller the second buffer.
+      if (second_buffer_ == nullptr)
+        second_buffer_ = static_cast<char*>(compression_system.allocate(capacity_));
+      if (second_buffer_ == nullptr) {
+        // No second buffer: compress here, and try again next time.
+        if (compress_here(full, size) != 0) return nullptr;
+        return full;
+      }
+      held_ = full;
+      held_size_ = size;
+      filling_buffer_ = full == first_buffer_ ? second_buffer_ : first_buffer_;
+      return filling_buffer_;
+    }
+    // A second buffer: more output is coming, so the workers start.
+    if (!start_workers()) {
+      if (compress_held() != 0 || compress_here(full, size) != 0) return nullptr;
+      return full;
+    }
+    shared& s = *shared_;
+    job* held = held_ == s.jobs[0].input ? &s.jobs[0] : &s.jobs[1];
+    queue(held, held_size_);
+    held_ = nullptr;
+    filling_ = held == &s.jobs[0] ? &s.jobs[1] : &s.jobs[0];
+  }
+  queue(filling_, size);
+  filling_ = nullptr;
+  if (write_compressed(no_wait) != 0) return nullptr;
+  job* next = take_free_job();
+  while (next == nullptr) {
+    if (write_compressed(wait_for_one) != 0) return nullptr;
+    next = take_free_job();
+  }
+  filling_ = next;
+  return next->input;
+}
+
+int compressed_output::flush() noexcept {
+  if (!usable()) return error_;
+  if (shared_ != nullptr) return write_compressed(wait_for_all);
+  if (compress_held() != 0) return error_;
+  own_output_.clear();
+  if (int error_number = own_encoder_->flush(own_output_))
+    return fail(error_number, compression_stage::compress, own_encoder_->what_failed());
+  if (int error_number = write_output(own_output_)) return error_number;
+  bytes_delivered_ = bytes_in_;
+  return 0;
+}
+
+void compressed_output::stop_workers(bool abandon) noexcept {
+  if (shared_ == nullptr || shared_->worker_count == 0) return;
+  shared& s = *shared_;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.stopping = true;
+    if (abandon) s.abandon = true;
+  }
+  s.work_ready.notify_all();
+  for (unsigned i = 0; i < s.worker_count; ++i) ::pthread_join(s.workers[i].thread, nullptr);
+  s.worker_count = 0;
+  // The stream's end needs an encoder of the right kind: worker 0 had the
+  // caller's.
+  if (own_encoder_ == nullptr) own_encoder_ = std::move(s.workers[0].codec);
+}
+
+int compressed_output::finish() noexcept {
+  if (finished_) return error_;
+  if (::getpid() != owner_) {
+    // Never wait for the parent's threads, never write the parent's data.
+    fail(EPERM, compression_stage::fork);
+    return error_;
+  }
+  if (error_ == 0 && shared_ != nullptr) write_compressed(wait_for_all);
+  if (error_ == 0) compress_held();
+  stop_workers(error_ != 0);
+  if (error_ == 0) {
+    own_output_.clear();
+    if (int error_number = own_encoder_->end(own_output_, buffers_ > 0)) {
+      fail(error_number, compression_stage::compress, own_encoder_->what_failed());
+    } else if (write_output(own_output_) == 0) {
+      bytes_delivered_ = bytes_in_;
+    }
+  }
+  finished_ = true;
+  release();
+  return error_;
+}
+
+std::string compressed_output::describe_failure() const {
+  const char* format = format_name(settings_.format);
+  switch (stage_) {
+    case compression_stage::none: return detail_;
+    case compression_stage::compress:
+      return std::string("compressing with ") + format + " failed" +
+             (detail_.empty() ? "" : " (" + detail_ + ")");
+    case compression_stage::write: return "writing the compressed data failed";
+    case compression_stage::fork:
+      return "used after fork(): the writer belongs to process " + std::to_string(owner_) +
+             ", whose compressing threads did not come along";
+  }
+  return detail_;
+}
+
+compression_stats compressed_output::stats() const noexcept {
+  compression_stats s;
+  s.bytes_in = bytes_in_;
+  s.bytes_delivered = bytes_delivered_;
+  s.bytes_out = bytes_out_;
+  s.buffers = buffers_;
+  s.threads = shared_ != nullptr ? shared_->worker_count : 0;
+  return s;
+}
+
+}  // namespace detail
+}  // namespace fastout
