@@ -122,6 +122,11 @@ file::file() noexcept
     : fastout_buffer_state{no_buffer, no_buffer}, buffer_(no_buffer), buffer_end_(no_buffer) {}
 
 file::file(detail::cstring_view path, const file_options& options) : file() {
+  // std::getenv() of an unset variable, say: std::string would call
+  // strlen(nullptr) on it.
+  if (path.c_str() == nullptr)
+    throw std::system_error(EINVAL, std::system_category(),
+                            "cannot open a file for writing: the path is a null pointer");
   path_ = path.c_str();
   if (options.mode == open_mode::replace && options.flags != -1)
     throw std::system_error(EINVAL, std::system_category(),

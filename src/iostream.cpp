@@ -250,7 +250,11 @@ std::string describe_mode(std::ios_base::openmode mode) {
   return text.empty() ? "none" : text;
 }
 
-std::string quoted(const char* path) { return std::string("\"") + path + "\""; }
+// A null path (std::getenv() of an unset variable) is named, not strlen()'d.
+std::string quoted(const char* path) {
+  if (path == nullptr) return "a null path";
+  return std::string("\"") + path + "\"";
+}
 
 }  // namespace
 

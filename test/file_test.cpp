@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -391,6 +392,32 @@ TEST(BadInputTest, PathIsADirectory) {
   expect_open_error(dir.path(), EISDIR);
   ::mkdir(dir.file("sub").c_str(), 0755);
   expect_open_error(dir.file("sub"), EISDIR);
+}
+
+// std::getenv() of an unset variable gives a null path: an error naming
+// the cause, not a crash in strlen().
+TEST(bad_input, null_path_is_einval) {
+  const char* unset = std::getenv("FASTOUT_TEST_VARIABLE_THAT_IS_NEVER_SET");
+  ASSERT_EQ(unset, nullptr);
+  const std::function<void()> opens[] = {
+      [&] { file f = fastout::output_file(unset); },
+      [&] { file f = fastout::output_file(nullptr, fastout::buffer_size = 0); },
+      [&] { file f = fastout::output_file(unset, open_mode::replace); },
+      [&] { file f = fastout::output_file(unset, file::WRONLY | file::CREATE); },
+      [&] { file f(unset, with_buffer(64)); },
+  };
+  for (const auto& open : opens) {
+    try {
+      open();
+      ADD_FAILURE() << "a null path was opened";
+    } catch (const std::system_error& e) {
+      EXPECT_EQ(e.code(), std::error_code(EINVAL, std::system_category())) << e.what();
+      EXPECT_EQ(std::string(e.what()).find("cannot open a file for writing: the path is a null "
+                                           "pointer"),
+                0u)
+          << e.what();
+    }
+  }
 }
 
 TEST(BadInputTest, ExistingFileWithCreateExclusive) {

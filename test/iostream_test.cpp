@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <iomanip>
 #include <limits>
@@ -431,6 +432,45 @@ TEST(OfstreamTest, OpenFailuresNameThePathAndTheCause) {
     }
     EXPECT_TRUE(throwing.fail());
   }
+}
+
+// A null path (std::getenv() of an unset variable) fails the open with
+// EINVAL and failbit, as a path that cannot be opened does; not a crash.
+TEST(ofstream, null_path_sets_failbit_with_einval) {
+  const char* unset = std::getenv("FASTOUT_TEST_VARIABLE_THAT_IS_NEVER_SET");
+  ASSERT_EQ(unset, nullptr);
+  fastout::ofstream out(unset);
+  EXPECT_TRUE(out.fail());
+  EXPECT_FALSE(out.is_open());
+  EXPECT_EQ(out.error(), system_error_code(EINVAL));
+  EXPECT_TRUE(contains(out.error_message(), "the path is a null pointer")) << out.error_message();
+
+  fastout::ofstream later;
+  later.open(nullptr);
+  EXPECT_TRUE(later.fail());
+  EXPECT_FALSE(later.is_open());
+  EXPECT_EQ(later.error(), system_error_code(EINVAL));
+
+  fastout::ofstream throwing;
+  throwing.exceptions(std::ios::failbit);
+  try {
+    throwing.open(unset, std::ios::app);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::ios_base::failure& e) {
+    EXPECT_EQ(e.code(), system_error_code(EINVAL));
+    EXPECT_TRUE(contains(e.what(), "null pointer")) << e.what();
+  }
+
+  // An open stream asked to open a null path stays open on its file.
+  temp_dir dir;
+  fastout::ofstream open_one(dir.file("first"));
+  open_one.open(unset);
+  EXPECT_TRUE(open_one.fail());
+  EXPECT_TRUE(open_one.is_open());
+
+  fastout::filebuf buffer;
+  EXPECT_EQ(buffer.open(unset, std::ios::out), nullptr);
+  EXPECT_EQ(buffer.error(), system_error_code(EINVAL));
 }
 
 TEST(OfstreamTest, StreamStateRulesAsStdOfstream) {
