@@ -240,7 +240,10 @@ file::~file() {
   delete close_plan_;
 }
 
-file::file(file&& other) noexcept : file() { swap(other); }
+file::file(file&& other) noexcept : file() {
+  swap(other);
+  other.moved_from_ = true;
+}
 
 file& file::operator=(file&& other) noexcept {
   // The old writer is closed (and reports) when `old` goes, and `other` is
@@ -276,6 +279,7 @@ void file::swap(file& other) noexcept {
   swap(line_buffered_, other.line_buffered_);
   swap(closing_failed_, other.closing_failed_);
   swap(sync_failed_, other.sync_failed_);
+  swap(moved_from_, other.moved_from_);
   swap(error_, other.error_);
   swap(write_flags_, other.write_flags_);
   swap(close_plan_, other.close_plan_);
@@ -329,8 +333,17 @@ void file::throw_unusable() const {
   if (error_ != 0)
     throw std::system_error(error_, std::system_category(),
                             failure_message("write to") + " after an earlier error");
-  throw std::system_error(EBADF, std::system_category(),
-                          "cannot write to " + quoted(path_) + ": the writer is closed");
+  std::string why;
+  if (moved_from_) {
+    why = "cannot write through a fastout::file that was moved from: it is closed, and its file "
+          "belongs to the writer it was moved to";
+  } else if (path_.empty()) {
+    why = "cannot write through a fastout::file that was never opened: a default-constructed "
+          "writer is closed";
+  } else {
+    why = "cannot write to " + quoted(path_) + ": the writer is closed";
+  }
+  throw std::system_error(EBADF, std::system_category(), why);
 }
 
 void file::fail(int error_number) {

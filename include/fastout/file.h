@@ -328,7 +328,8 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// committed discards its new content instead, leaves the target as it
   /// was, and tells the error handler (not_replaced, ECANCELED).
   ~file();
-  /// A moved-from writer is closed, with zero counters and no error.
+  /// A moved-from writer is closed, with zero counters and no error; a write
+  /// to it throws EBADF, saying that it was moved from.
   file(file&& other) noexcept;
   /// Closes this writer first (reporting as the destructor does).
   file& operator=(file&& other) noexcept;
@@ -549,6 +550,7 @@ class FASTOUT_API file : private fastout_buffer_state {
   bool line_buffered_ = false;
   bool closing_failed_ = false;   // the sticky error came from close()
   bool sync_failed_ = false;      // ... or from sync()
+  bool moved_from_ = false;       // closed by a move, for the message of a later call
   int error_ = 0;                 // sticky errno; 0 while all is well
   int write_flags_ = 0;           // pwritev2 flags (RWF_DONTCACHE), 0 for write/writev
   // Sync, preallocation, replacement: what close() does beyond closing the
