@@ -64,20 +64,6 @@ void print_buffer::finish_streaming() {
   f.write(data(), size());
 }
 
-void print_buffer::keep_text_after_error() noexcept {
-  streaming_ = false;
-  // After a write error, everything fmt made is counted and the error is
-  // sticky: there is nothing to keep. After a format error, the text is.
-  if (file_->error()) return;
-  try {
-    streaming_ = true;
-    finish_streaming();
-  } catch (const std::system_error&) {
-    // A write error now: it is the writer's sticky error, and the
-    // format_error in flight is what the caller sees first.
-  }
-}
-
 void print_out_of_line(file& f, format_function format, void* context) {
   f.begin_call();
   buffer_state& state = f.hot_state();

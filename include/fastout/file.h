@@ -135,9 +135,10 @@ struct file_options {
 /// whole buffer is handed over chunk by chunk as it streams to the file. So
 /// a print that fails while making room for its text counts none of it, and
 /// one that fails while streaming counts the chunks sent, the failing one
-/// included. A format error hands over nothing of a piece that fits in the
-/// buffer; a streaming piece keeps, and counts, all {fmt} made before the
-/// error. bytes_accepted - bytes_written is what a failed writer lost.
+/// included. A format error hands over only the chunks of its piece that had
+/// already streamed to the file: nothing of a piece that fits in the buffer,
+/// and never the part that had not had to go out yet.
+/// bytes_accepted - bytes_written is what a failed writer lost.
 struct file_stats {
   /// Bytes handed to the writer, including those of a call that threw.
   std::uint64_t bytes_accepted = 0;
@@ -369,7 +370,8 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// error at run time throws fmt::format_error and leaves none of it in the
   /// file. Text larger than the whole buffer streams to the file as {fmt}
   /// makes it, in chunks of at least streaming_chunk_size; a format error
-  /// then leaves what already streamed out, as {fmt} itself does.
+  /// then leaves only the chunks that had already gone out (file_stats says
+  /// what is counted).
   template <typename... T>
   void print(fmt::format_string<T...> format, T&&... args);
   /// The same for a compiled format, `print(FMT_COMPILE("{}\n"), x)`: the
