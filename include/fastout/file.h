@@ -363,15 +363,20 @@ class FASTOUT_API file : private fastout_buffer_state {
   }
   FASTOUT_ALWAYS_INLINE void write(std::string_view s) { write(s.data(), s.size()); }
 
-  /// Formats with {fmt} straight into the buffer, as fmt::ostream::print:
-  /// the format string is checked at compile time (use fmt::runtime() for one
-  /// known only at run time), and every argument is formatted exactly once.
-  /// Text that fits in the buffer is never split across a flush, and a format
-  /// error at run time throws fmt::format_error and leaves none of it in the
-  /// file. Text larger than the whole buffer streams to the file as {fmt}
-  /// makes it, in chunks of at least streaming_chunk_size; a format error
-  /// then leaves only the chunks that had already gone out (file_stats says
-  /// what is counted).
+  /// Formats with {fmt} straight into the buffer, as fmt::ostream::print,
+  /// and formats every argument exactly once.
+  ///
+  /// When the format string is checked against the arguments is {fmt}'s
+  /// rule: at compile time when compiled as C++20 or later, or in C++17 when
+  /// it is wrapped in FMT_STRING ("{} {}" with one argument does not
+  /// compile then); otherwise (a plain literal in C++17, fmt::runtime())
+  /// only at run time, where a bad one throws fmt::format_error.
+  ///
+  /// Text that fits in the buffer is never split across a flush, and a
+  /// format error at run time leaves none of it in the file. Text larger
+  /// than the whole buffer streams to the file as {fmt} makes it, in chunks
+  /// of at least streaming_chunk_size; a format error then leaves only the
+  /// chunks that had already gone out (file_stats says what is counted).
   template <typename... T>
   void print(fmt::format_string<T...> format, T&&... args);
   /// The same for a compiled format, `print(FMT_COMPILE("{}\n"), x)`: the
