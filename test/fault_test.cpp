@@ -2358,4 +2358,26 @@ TEST_F(FakeTest, CApiPrintfFailingWhileItStreams) {
   }
 }
 
+// The guide's rule for the sticky error: every later put(), write() and
+// print() throws it, and flush() too until close(); after close() (which
+// throws it once), flush() does nothing, as fmt::ostream::flush() does on
+// a closed writer.
+TEST_F(FakeTest, sticky_error_flush_throws_until_close_and_then_does_nothing) {
+  plan.budget = 3;
+  plan.error = ENOSPC;
+  const std::string p = path("sticky");
+  file f(p, with_buffer(16));
+  expect_failure([&] { f.write(std::string(20, 's')); }, ENOSPC, p, "write");
+  EXPECT_EQ(f.error(), system_error_code(ENOSPC));
+  expect_failure([&] { f.flush(); }, ENOSPC, p, "flush");
+  expect_failure([&] { f.flush(); }, ENOSPC, p, "flush again");
+  expect_failure([&] { f.print("{}", 1); }, ENOSPC, p, "print");
+  expect_failure([&] { f.close(); }, ENOSPC, p, "close");
+  EXPECT_NO_THROW(f.flush());
+  EXPECT_NO_THROW(f.close());
+  expect_failure([&] { f.put('x'); }, ENOSPC, p, "put after close");
+  expect_failure([&] { f.print("{}", 1); }, ENOSPC, p, "print after close");
+  EXPECT_EQ(f.stats().bytes_accepted, 20u);
+}
+
 }  // namespace

@@ -290,7 +290,8 @@ class cursor;
 /// A buffered writer to one file descriptor, for one thread at a time.
 ///
 /// Errors are reported as std::system_error carrying errno and the path, at the
-/// call that met them. They are sticky: every later call throws again, and
+/// call that met them. They are sticky: every later put(), write() and print()
+/// throws again (and flush() too, until the writer is closed), and
 /// stats().bytes_written says exactly how much reached the file. close() is
 /// the checked way out; the destructor flushes, never throws, and reports what
 /// it could not write through the error handler (see set_error_handler()).
@@ -409,7 +410,8 @@ class FASTOUT_API file : private fastout_buffer_state {
 #endif
 
   /// Sends everything buffered to the file. Throws on error (sticky). On a
-  /// closed writer it does nothing, as fmt::ostream::flush().
+  /// closed writer it does nothing, as fmt::ostream::flush(), even after an
+  /// error: the error was thrown by the call that met it, or by close().
   void flush();
   /// Flushes, then closes the descriptor if this writer owns it. Idempotent:
   /// closing a closed writer does nothing. Throws std::system_error if
