@@ -26,6 +26,11 @@ void print_buffer::on_grow(std::size_t capacity) {
   if (in_buffer && capacity <= f.buffer_capacity()) {
     // It fits in the buffer once the older text is sent: it stays whole.
     set(f.make_room(data(), size()), f.buffer_capacity());
+    // Unless sending failed, with write_errors::report: the piece is dropped
+    // from here on as a streaming piece is sent, and the writer's end of
+    // the call (finish_streaming()) is out of line, where it can be ended
+    // consistently.
+    if (f.error()) streaming_ = true;
     return;
   }
   // The piece is larger than the whole buffer (or there is none): from here

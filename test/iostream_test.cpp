@@ -644,6 +644,36 @@ TEST(StreamErrorTest, TheDestructorReportsThroughTheErrorHandler) {
   EXPECT_EQ(reports[0], "/dev/full: No space left on device, lost 6");
 }
 
+// A writer that reports its write errors instead of throwing them (as the
+// standard streams do) still fails the stream: badbit, and the cause.
+TEST(streambuf, writer_that_reports_its_errors_sets_badbit) {
+  file writer = fastout::output_file("/dev/full", fastout::buffer_size = 16,
+                                     fastout::write_errors::report);
+  {
+    fastout::streambuf buffer(writer);
+    std::ostream out(&buffer);
+    out << std::string(100, 'x');
+    EXPECT_TRUE(out.bad());
+    EXPECT_EQ(buffer.error(), system_error_code(ENOSPC));
+    EXPECT_TRUE(contains(buffer.error_message(), "No space left on device"))
+        << buffer.error_message();
+    out.clear();
+    out << 'y';
+    EXPECT_TRUE(out.bad());  // a failed writer lends nothing: every call learns of it
+    out.clear();
+    out << std::flush;
+    EXPECT_TRUE(out.bad());
+  }
+  EXPECT_EQ(writer.stats().bytes_accepted, 101u);
+  EXPECT_EQ(writer.stats().bytes_written, 0u);
+  fastout::error_handler previous = fastout::set_error_handler(record_report);
+  reports.clear();
+  writer.close();
+  fastout::set_error_handler(previous);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0], "/dev/full: No space left on device, lost 101");
+}
+
 // Fails every write with EIO once `budget` bytes got through.
 std::uint64_t budget = 0;
 ssize_t failing_writev(int fd, const iovec* iov, int count) {

@@ -32,9 +32,10 @@
  * code only.
  *
  * A write error is sticky: every later output call, fastout_flush() and
- * fastout_close() return it again, and fastout_get_stats() says exactly how
- * many bytes reached the file. No C++ exception ever leaves this API, and it
- * never aborts the process. */
+ * fastout_close() return it again, fastout_error() holds it, and
+ * fastout_get_stats() says exactly how many bytes reached the file; what the
+ * program writes after it is counted as accepted, and lost. No C++
+ * exception ever leaves this API, and it never aborts the process. */
 #ifndef FASTOUT_C_API_H_
 #define FASTOUT_C_API_H_
 

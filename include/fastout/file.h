@@ -89,6 +89,27 @@ enum class buffering {
   line,       ///< also after every call whose data holds a '\n'
 };
 
+/// What a write error (ENOSPC, EPIPE, EIO, a failed sync, ...) does to the
+/// calls of a writer: file_options::errors.
+enum class write_errors {
+  /// `report` for the process-wide standard_output() and standard_error(),
+  /// `throw_exception` for every other writer (the default).
+  automatic,
+  /// The call that meets the error throws std::system_error, and so does
+  /// every later call (refused: none of its bytes are accepted), as
+  /// fmt::ostream does.
+  throw_exception,
+  /// stdio's way, and coreutils' close_stdout(): no call throws a write
+  /// error. The error is sticky and readable (error(), stats()); the call
+  /// that met it and every later one are accepted and dropped, without a
+  /// system call, and counted as lost; the error handler reports it once,
+  /// with every byte lost, when the writer is closed or destroyed (for the
+  /// standard streams, when the process exits, whose status it makes
+  /// nonzero). Misuse still throws: a closed writer (EBADF), a live cursor
+  /// (EBUSY), a format error.
+  report,
+};
+
 /// Everything that can be chosen when a writer is opened.
 struct file_options {
   open_mode mode = open_mode::truncate;
@@ -98,6 +119,8 @@ struct file_options {
   /// straight to the file.
   std::size_t buffer_size = default_buffer_size;
   buffering buffer_mode = buffering::automatic;
+  /// Whether a write error is thrown or reported (see write_errors).
+  write_errors errors = write_errors::automatic;
   /// {fmt}-style open flags (file::CREATE | file::APPEND | ...), used exactly
   /// as given instead of `mode` when set; -1, the default, means `mode`.
   /// Write access is implied (file::WRONLY unless file::RDWR is given), and
@@ -138,7 +161,14 @@ struct file_options {
 /// included. A format error hands over only the chunks of its piece that had
 /// already streamed to the file: nothing of a piece that fits in the buffer,
 /// and never the part that had not had to go out yet.
-/// bytes_accepted - bytes_written is what a failed writer lost.
+///
+/// After a write error, with write_errors::throw_exception a later call
+/// throws at once and is refused: none of its bytes are accepted. With
+/// write_errors::report no call throws or stops early: every call, the one
+/// that met the error included, hands over all its text, which is dropped.
+/// Either way bytes_accepted - bytes_written is what a failed writer lost:
+/// with write_errors::report, every byte the program wrote that did not
+/// reach the file.
 struct file_stats {
   /// Bytes handed to the writer, including those of a call that threw.
   std::uint64_t bytes_accepted = 0;
@@ -295,6 +325,8 @@ class cursor;
 /// stats().bytes_written says exactly how much reached the file. close() is
 /// the checked way out; the destructor flushes, never throws, and reports what
 /// it could not write through the error handler (see set_error_handler()).
+/// A writer opened with write_errors::report (the standard streams' default)
+/// throws no write error at all: see write_errors.
 class FASTOUT_API file : private fastout_buffer_state {
  public:
   /// {fmt}-compatible open flags, for `output_file(path, file::WRONLY | ...)`.
@@ -409,9 +441,10 @@ class FASTOUT_API file : private fastout_buffer_state {
   operator fmt::writer();
 #endif
 
-  /// Sends everything buffered to the file. Throws on error (sticky). On a
-  /// closed writer it does nothing, as fmt::ostream::flush(), even after an
-  /// error: the error was thrown by the call that met it, or by close().
+  /// Sends everything buffered to the file. Throws on error (sticky; with
+  /// write_errors::report it does not throw, and error() says). On a closed
+  /// writer it does nothing, as fmt::ostream::flush(), even after an error:
+  /// the error was thrown by the call that met it, or by close().
   void flush();
   /// Flushes, then closes the descriptor if this writer owns it. Idempotent:
   /// closing a closed writer does nothing. Throws std::system_error if
@@ -428,6 +461,10 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// removed, the target is left as it was, and the exception says so; if
   /// syncing the directory fails afterwards, the new content is in place
   /// and the exception says that it may not survive a power loss.
+  ///
+  /// With write_errors::report it throws none of these: what it could not
+  /// do goes to the error handler, as from the destructor, and error()
+  /// keeps the cause.
   void close();
   /// The same as close(), under the name QSaveFile users know: with
   /// open_mode::replace, puts the new content in place of the target.
@@ -440,7 +477,8 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// Does nothing on a closed writer.
   void cancel();
   /// Flushes, then waits until the file's data is on disk (fdatasync; fsync
-  /// in replace mode). Throws std::system_error on failure; a failed sync is
+  /// in replace mode). Throws std::system_error on failure (with
+  /// write_errors::report, error() holds it instead); a failed sync is
   /// final, so the error is sticky, as a write error is. For a log that
   /// must be durable at points of the program's choosing.
   void sync();
@@ -464,6 +502,11 @@ class FASTOUT_API file : private fastout_buffer_state {
   bool drops_page_cache() const noexcept { return write_flags_ != 0; }
   /// The sticky error, or an empty error_code while all is well.
   std::error_code error() const noexcept;
+  /// How this writer treats a write error: write_errors::throw_exception or
+  /// write_errors::report (never automatic).
+  write_errors error_mode() const noexcept {
+    return reports_errors_ ? write_errors::report : write_errors::throw_exception;
+  }
   file_stats stats() const noexcept;
 
   // ---------------------------------------------------------------------
@@ -510,6 +553,10 @@ class FASTOUT_API file : private fastout_buffer_state {
   detail::buffer_state lend(detail::buffer_borrower* borrower);
   /// Ends a loan: the writer carries on from `end`.
   void take_back(char* end) noexcept;
+  /// close() for a caller that hands the failure on itself (the C API's
+  /// fastout_close()): throws what close() met whatever the error mode, and
+  /// never calls the error handler.
+  void close_checked();
 
  private:
   template <typename F>
@@ -537,14 +584,16 @@ class FASTOUT_API file : private fastout_buffer_state {
   void restore_limit() noexcept;
   [[noreturn]] void throw_unusable() const;
   [[noreturn]] void throw_lent_to_cursor() const;
-  [[noreturn]] void fail(int error_number);
+  void fail(int error_number);
+  void drop(std::size_t size) noexcept;
+  void finish(bool throw_error);
   std::string failure_message(const char* action) const;
   void drain_buffer();
   int write_buffer_and(const char* data, std::size_t size) noexcept;
   int write_vector(struct ::iovec* iov, int count) noexcept;
   int finish_close(bool commit) noexcept;
   void free_buffer() noexcept;
-  void close_and_report() noexcept;
+  void close_and_report(bool commit) noexcept;
   std::string close_failure_message() const;
 
   // The base fastout_buffer_state holds pos and limit: first, for the hot
@@ -559,6 +608,7 @@ class FASTOUT_API file : private fastout_buffer_state {
   bool line_buffered_ = false;
   bool closing_failed_ = false;   // the sticky error came from close()
   bool sync_failed_ = false;      // ... or from sync()
+  bool reports_errors_ = false;   // write_errors::report: nothing thrown for a write error
   bool moved_from_ = false;       // closed by a move, for the message of a later call
   int error_ = 0;                 // sticky errno; 0 while all is well
   int write_flags_ = 0;           // pwritev2 flags (RWF_DONTCACHE), 0 for write/writev
@@ -675,6 +725,8 @@ void apply_param(file_options& o, const P& p) {
     if (p != open_mode::replace) o.flags = -1;
   } else if constexpr (std::is_same<P, buffering>::value) {
     o.buffer_mode = p;
+  } else if constexpr (std::is_same<P, write_errors>::value) {
+    o.errors = p;
   } else if constexpr (std::is_same<P, sync_param>::value) {
     o.sync = p.value;
   } else if constexpr (std::is_same<P, sync_directory_param>::value) {
@@ -694,6 +746,7 @@ void apply_param(file_options& o, const P& p) {
     static_assert(unsupported_output_file_parameter<P>::value,
                   "output_file() takes fastout::buffer_size = n (or fmt::buffer_size = n), "
                   "fastout::permissions = bits, a fastout::open_mode, a fastout::buffering, "
+                  "a fastout::write_errors, "
                   "fastout::sync = b, fastout::sync_directory = b, fastout::preallocate = n, "
                   "a fastout::page_cache, a fastout::symlinks, "
                   "or {fmt}-style flags such as file::WRONLY | file::CREATE");
@@ -703,7 +756,7 @@ void apply_param(file_options& o, const P& p) {
 
 /// Opens a writer, {fmt} style: `output_file(path, fastout::buffer_size = n)`.
 /// Parameters in any order: buffer_size = n (fastout's or {fmt}'s),
-/// permissions = bits, an open_mode, a buffering, sync = b,
+/// permissions = bits, an open_mode, a buffering, a write_errors, sync = b,
 /// sync_directory = b, preallocate = bytes, a page_cache, a symlinks, or
 /// {fmt}-style flags (file::WRONLY | file::CREATE | file::APPEND). When an
 /// open_mode and flags disagree, the last one wins, except that

@@ -80,7 +80,9 @@ class FASTOUT_API print_buffer final : public fmt_buffer<print_buffer> {
   // text not yet sent -- all of a piece that never had to leave the buffer
   // -- is dropped, uncounted, with nothing to undo.
 
-  // True once the piece outgrew the whole buffer and began to stream out.
+  // True once the piece outgrew the whole buffer and began to stream out,
+  // or once its writer has failed (write_errors::report): then it is
+  // dropped as it is made, and the end of the call is out of line.
   bool streaming() const noexcept { return streaming_; }
   // After a streaming piece is complete: puts its last part into the
   // writer and ends the call.
