@@ -72,9 +72,10 @@ FASTOUT_ALWAYS_INLINE int guarded(Call&& call) noexcept {
   }
 }
 
-// A call on `writer` that failed: errno, and the result.
+// A call on `writer` that failed: errno, the result, and the handle's
+// fastout_last_error().
 int call_failed(file& writer, int error_number) noexcept {
-  (void)writer;
+  writer.set_last_call_error(-error_number);
   return failure(error_number);
 }
 
@@ -365,10 +366,12 @@ int fastout_vprintf(fastout_file* handle, const char* format, va_list args) noex
 // ---------------------------------------------------------------- cursor
 
 namespace {
-// A cursor that cannot go on: no space, and the error, which errno gets too.
-fastout_buffer_state stopped(int* error, int error_number) noexcept {
+// A cursor that cannot go on: no space, and the error, which errno gets too
+// (and the writer's fastout_last_error(), when there is a writer).
+fastout_buffer_state stopped(int* error, int error_number, file* writer = nullptr) noexcept {
   errno = error_number;
   *error = -error_number;
+  if (writer != nullptr) writer->set_last_call_error(-error_number);
   return fastout_buffer_state{nullptr, nullptr};
 }
 }  // namespace
@@ -380,10 +383,10 @@ fastout_buffer_state fastout_cursor_begin_slow(fastout_file* handle, int* error)
     // lend() alone would lend a closed or failed writer's (empty) space.
     writer.begin_call();
     // A writer with write_errors::report does not throw its error.
-    if (std::error_code failed = writer.error()) return stopped(error, failed.value());
+    if (std::error_code failed = writer.error()) return stopped(error, failed.value(), &writer);
     return writer.lend(nullptr);
   } catch (...) {
-    return stopped(error, fastout::error_number_of(std::current_exception()));
+    return stopped(error, fastout::error_number_of(std::current_exception()), &writer);
   }
 }
 
@@ -404,6 +407,7 @@ fastout_buffer_state fastout_cursor_putc_slow(int c, fastout_file* handle, char*
         // Lent to a C++ cursor, or closed: the byte was refused.
       }
     }
+    writer.set_last_call_error(*error);
     errno = -*error;
     return fastout_buffer_state{nullptr, nullptr};
   }
@@ -413,10 +417,10 @@ fastout_buffer_state fastout_cursor_putc_slow(int c, fastout_file* handle, char*
   writer.take_back(pos);
   try {
     writer.put(static_cast<char>(c));
-    if (std::error_code failed = writer.error()) return stopped(error, failed.value());
+    if (std::error_code failed = writer.error()) return stopped(error, failed.value(), &writer);
     return writer.lend(nullptr);
   } catch (...) {
-    return stopped(error, fastout::error_number_of(std::current_exception()));
+    return stopped(error, fastout::error_number_of(std::current_exception()), &writer);
   }
 }
 
@@ -474,6 +478,10 @@ int fastout_error(const fastout_file* handle) noexcept {
   return error ? -error.value() : 0;
 }
 
+int fastout_last_error(const fastout_file* handle) noexcept {
+  if (handle == nullptr) return -EINVAL;  // what a call with a NULL handle returned
+  return writer_of(handle).last_call_error();
+}
 
 const char* fastout_error_name(int code) noexcept {
   if (code == INT_MIN) return "Unknown error";

@@ -283,6 +283,7 @@ void file::swap(file& other) noexcept {
   swap(reports_errors_, other.reports_errors_);
   swap(moved_from_, other.moved_from_);
   swap(error_, other.error_);
+  swap(last_call_error_, other.last_call_error_);
   swap(write_flags_, other.write_flags_);
   swap(close_plan_, other.close_plan_);
   swap(bytes_drained_, other.bytes_drained_);

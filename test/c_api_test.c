@@ -828,6 +828,62 @@ TEST(calls_after_an_error_are_counted_as_lost) {
   CHECK_FILE_TEXT(c_test_path("stderr"), "");
 }
 
+/* Each call's error can be read from the handle, whether the writer's
+ * sticky one or the call's own, which fastout_error() does not show. */
+TEST(last_error_is_the_failed_calls_code) {
+  fastout_file* f = fastout_open(c_test_path("out"), NULL);
+  const char* bad_format = "text %";
+  size_t n = 3;
+  CHECK(f != NULL);
+  CHECK_EQ(fastout_last_error(f), 0);
+  CHECK_EQ(fastout_last_error(NULL), -EINVAL);
+  /* the check of a short fastout_write, as docs/c-api.md shows it */
+  CHECK(fastout_write(NULL, 4, n, f) != n);
+  CHECK_EQ(fastout_error(f), 0); /* not sticky: the writer is well */
+  CHECK_EQ(fastout_last_error(f), -EINVAL);
+  CHECK(strcmp(fastout_error_name(fastout_last_error(f)), "Invalid argument") == 0);
+  CHECK_EQ(fastout_write("abc", 1, 3, f), 3);
+  CHECK_EQ(fastout_last_error(f), -EINVAL); /* as errno: not reset by a success */
+  CHECK_EQ(fastout_write("x", SIZE_MAX / 2, 3, f), 0);
+  CHECK_EQ(fastout_last_error(f), -EOVERFLOW);
+  CHECK_EQ(fastout_printf(f, bad_format, 1), -EINVAL);
+  CHECK_EQ(fastout_last_error(f), -EINVAL);
+  CHECK_EQ(fastout_printf(f, "%ls", L"\x263a"), -EILSEQ); /* not in the "C" locale */
+  CHECK_EQ(fastout_last_error(f), -EILSEQ);
+  CHECK_EQ(fastout_puts(NULL, f), -EINVAL);
+  CHECK_EQ(fastout_last_error(f), -EINVAL);
+  CHECK_EQ(fastout_error(f), 0);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(c_test_path("out"), "abc");
+}
+
+TEST(last_error_is_the_sticky_write_error_too) {
+  size_t s;
+  for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
+    fastout_file* f = open_with_buffer("/dev/full", buffer_sizes[s]);
+    fastout_cursor cursor;
+    char data[300];
+    int i, result = 0;
+    memset(data, 'd', sizeof data);
+    CHECK(f != NULL);
+    for (i = 0; i < 2000 && result == 0; ++i)
+      if (fastout_write(data, 1, sizeof data, f) != sizeof data) result = -1;
+    if (result == 0) CHECK_EQ(fastout_flush(f), -ENOSPC);
+    CHECK_EQ(fastout_last_error(f), -ENOSPC);
+    CHECK(strcmp(fastout_error_name(fastout_last_error(f)), "No space left on device") == 0);
+    CHECK_EQ(fastout_write(NULL, 1, 1, f), 0); /* a call's own error after it */
+    CHECK_EQ(fastout_last_error(f), -EINVAL);
+    CHECK_EQ(fastout_putc('x', f), -ENOSPC);
+    CHECK_EQ(fastout_last_error(f), -ENOSPC);
+    CHECK_EQ(fastout_write(NULL, 1, 1, f), 0);
+    cursor = fastout_cursor_begin(f);
+    CHECK_EQ(cursor.error, -ENOSPC);
+    CHECK_EQ(fastout_last_error(f), -ENOSPC);
+    CHECK_EQ(fastout_cursor_end(cursor), -ENOSPC);
+    CHECK_EQ(fastout_close(f), -ENOSPC);
+  }
+}
+
 TEST(dev_full_is_enospc_and_sticky) {
   size_t s;
   for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
@@ -952,6 +1008,8 @@ TEST(pipe_without_reader_raises_sigpipe_by_default) {
   X(bad_formats_fail_the_call_only)               \
   X(error_names_are_stable_text)                  \
   X(calls_after_an_error_are_counted_as_lost)     \
+  X(last_error_is_the_failed_calls_code)          \
+  X(last_error_is_the_sticky_write_error_too)     \
   X(dev_full_is_enospc_and_sticky)                \
   X(file_size_limit_is_efbig)                     \
   X(pipe_without_reader_is_epipe)                 \

@@ -557,6 +557,10 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// fastout_close()): throws what close() met whatever the error mode, and
   /// never calls the error handler.
   void close_checked();
+  /// The negative error code of the last C API call on this writer that
+  /// failed, or 0 (fastout_last_error()); the C API sets it.
+  int last_call_error() const noexcept { return last_call_error_; }
+  void set_last_call_error(int code) noexcept { last_call_error_ = code; }
 
  private:
   template <typename F>
@@ -611,6 +615,7 @@ class FASTOUT_API file : private fastout_buffer_state {
   bool reports_errors_ = false;   // write_errors::report: nothing thrown for a write error
   bool moved_from_ = false;       // closed by a move, for the message of a later call
   int error_ = 0;                 // sticky errno; 0 while all is well
+  int last_call_error_ = 0;       // the C API's fastout_last_error()
   int write_flags_ = 0;           // pwritev2 flags (RWF_DONTCACHE), 0 for write/writev
   // Sync, preallocation, replacement: what close() does beyond closing the
   // descriptor (src/replace.cpp). Null for a plain writer.
