@@ -20,7 +20,10 @@
 // the output could not be written.
 //
 // The whole output goes into fastout::standard_output()'s buffer and out in
-// one write() when main() flushes it (or, on a terminal, at every newline).
+// one write() when the process exits (or, on a terminal, at every newline).
+// A write error is left to fastout, as GNU echo leaves it to coreutils'
+// close_stdout(): standard output reports it at exit, in one line naming the
+// cause, and the exit status becomes 1.
 #include <fastout/fastout.h>
 
 #include <cstdio>
@@ -129,11 +132,10 @@ int main(int argc, char** argv) {
       }
     }
     if (newline && !stopped) out.put('\n');
-    // The checked way out: a write error (a full disk, a closed pipe with
-    // SIGPIPE ignored) is thrown here, with the cause. Without this flush
-    // the exit handler would write it and report the error itself.
-    out.flush();
+    // Nothing to check here: a write error (a full disk, a closed pipe with
+    // SIGPIPE ignored) is not thrown, and the exit handler reports it.
   } catch (const std::system_error& e) {
+    // Only standard_output() can throw, if its buffer cannot be allocated.
     std::fprintf(stderr, "echo: %s\n", e.what());
     return 1;
   }

@@ -72,6 +72,31 @@ FASTOUT_ALWAYS_INLINE int guarded(Call&& call) noexcept {
   }
 }
 
+// A call on `writer` that failed: errno, the result, and the handle's
+// fastout_last_error().
+int call_failed(file& writer, int error_number) noexcept {
+  writer.set_last_call_error(-error_number);
+  return failure(error_number);
+}
+
+// Runs `call` on `writer` (it returns a nonnegative int, or a negative code
+// of its own) and turns any exception into a negative errno. A writer that
+// reports its write errors instead of throwing them (write_errors::report:
+// the C API's own writers, the standard streams) is asked afterwards: its
+// sticky error is the call's result, as it is for every later call.
+template <typename Call>
+FASTOUT_ALWAYS_INLINE int guarded(file& writer, Call&& call) noexcept {
+  int result;
+  try {
+    result = call();
+  } catch (...) {
+    return call_failed(writer, error_number_of(std::current_exception()));
+  }
+  if (std::error_code error = writer.error()) return call_failed(writer, error.value());
+  if (result < 0) return call_failed(writer, -result);
+  return result;
+}
+
 // ------------------------------------------------- writers the C API owns
 
 // The writers made by fastout_open() and its siblings, which fastout_close()
@@ -221,6 +246,10 @@ fastout_file* fastout_open(const char* path, const fastout_options* options) noe
     failure(error_number);
     return nullptr;
   }
+  // As stdio: a call returns its error, and every later call too; nothing is
+  // thrown to catch, and what the program writes after an error is counted
+  // as lost.
+  file_options.errors = fastout::write_errors::report;
   return fastout::make_owned(
       [&](void* memory) { return new (memory) file(path, file_options); });
 }
@@ -242,6 +271,7 @@ fastout_file* fastout_fdopen(int fd, int ownership, const fastout_options* optio
     failure(error_number);
     return nullptr;
   }
+  file_options.errors = fastout::write_errors::report;  // as fastout_open()
   return fastout::make_owned([&](void* memory) {
     return new (memory) file(ownership == FASTOUT_ADOPT
                                  ? file::adopt(fd, file_options, std::move(name))
@@ -264,8 +294,9 @@ fastout_file* fastout_open_stderr(const fastout_options* options) noexcept {
 
 int fastout_putc_slow(int c, fastout_file* handle) noexcept {
   if (handle == nullptr) return failure(EINVAL);
-  return guarded([&] {
-    writer_of(handle).put(static_cast<char>(c));
+  file& writer = writer_of(handle);
+  return guarded(writer, [&] {
+    writer.put(static_cast<char>(c));
     return static_cast<int>(static_cast<unsigned char>(c));
   });
 }
@@ -277,27 +308,30 @@ size_t fastout_write_slow(const void* data, size_t size, size_t count,
     failure(EINVAL);
     return 0;
   }
+  file& writer = writer_of(handle);
   if (count > SIZE_MAX / size) {
-    failure(EOVERFLOW);
+    fastout::call_failed(writer, EOVERFLOW);
     return 0;
   }
   if (data == nullptr) {
-    failure(EINVAL);
+    fastout::call_failed(writer, EINVAL);
     return 0;
   }
-  int result = guarded([&] {
-    writer_of(handle).write(data, size * count);
+  int result = guarded(writer, [&] {
+    writer.write(data, size * count);
     return 0;
   });
   return result < 0 ? 0 : count;
 }
 
 int fastout_puts_slow(const char* text, fastout_file* handle) noexcept {
-  if (handle == nullptr || text == nullptr) return failure(EINVAL);
-  return guarded([&] {
+  if (handle == nullptr) return failure(EINVAL);
+  file& writer = writer_of(handle);
+  if (text == nullptr) return fastout::call_failed(writer, EINVAL);
+  return guarded(writer, [&] {
     // An empty text still meets a closed or failed writer's error, as in
     // file::write().
-    writer_of(handle).write(text, std::strlen(text));
+    writer.write(text, std::strlen(text));
     return 1;
   });
 }
@@ -307,12 +341,13 @@ namespace {
 // va_list.
 FASTOUT_ALWAYS_INLINE int print_formatted(fastout_file* handle, const char* format,
                                           va_list args) noexcept {
-  if (handle == nullptr || format == nullptr) return failure(EINVAL);
-  return guarded([&] {
-    int result = fastout::detail::vprintf_to(writer_of(handle), format, args);
-    if (result < 0) errno = -result;
-    return result;
-  });
+  if (handle == nullptr) return failure(EINVAL);
+  file& writer = writer_of(handle);
+  if (format == nullptr) return fastout::call_failed(writer, EINVAL);
+  // A negative result is the call's own failure (a format glibc refuses, a
+  // wide character, EOVERFLOW), unless the writer has failed: then its
+  // sticky error, as for every call.
+  return guarded(writer, [&] { return fastout::detail::vprintf_to(writer, format, args); });
 }
 }  // namespace
 
@@ -331,40 +366,61 @@ int fastout_vprintf(fastout_file* handle, const char* format, va_list args) noex
 // ---------------------------------------------------------------- cursor
 
 namespace {
-// A cursor that cannot go on: no space, and the error, which errno gets too.
-fastout_buffer_state stopped(int* error, int error_number) noexcept {
+// A cursor that cannot go on: no space, and the error, which errno gets too
+// (and the writer's fastout_last_error(), when there is a writer).
+fastout_buffer_state stopped(int* error, int error_number, file* writer = nullptr) noexcept {
   errno = error_number;
   *error = -error_number;
+  if (writer != nullptr) writer->set_last_call_error(-error_number);
   return fastout_buffer_state{nullptr, nullptr};
 }
 }  // namespace
 
 fastout_buffer_state fastout_cursor_begin_slow(fastout_file* handle, int* error) noexcept {
   if (handle == nullptr) return stopped(error, EINVAL);
+  file& writer = writer_of(handle);
   try {
-    file& writer = writer_of(handle);
     // lend() alone would lend a closed or failed writer's (empty) space.
     writer.begin_call();
+    // A writer with write_errors::report does not throw its error.
+    if (std::error_code failed = writer.error()) return stopped(error, failed.value(), &writer);
     return writer.lend(nullptr);
   } catch (...) {
-    return stopped(error, fastout::error_number_of(std::current_exception()));
+    return stopped(error, fastout::error_number_of(std::current_exception()), &writer);
   }
 }
 
 fastout_buffer_state fastout_cursor_putc_slow(int c, fastout_file* handle, char* pos,
                                               int* error) noexcept {
-  if (*error < 0) return fastout_buffer_state{nullptr, nullptr};  // stopped: its error again
   if (handle == nullptr) return stopped(error, EINVAL);
   file& writer = writer_of(handle);
+  if (*error < 0) {
+    // Stopped: its error again. A writer that reports its write error
+    // instead of throwing it takes the byte all the same, as each of its
+    // other calls does, so that what it lost counts every byte.
+    std::error_code failed = writer.error();
+    if (failed && -failed.value() == *error &&
+        writer.error_mode() == fastout::write_errors::report) {
+      try {
+        writer.put(static_cast<char>(c));
+      } catch (...) {
+        // Lent to a C++ cursor, or closed: the byte was refused.
+      }
+    }
+    writer.set_last_call_error(*error);
+    errno = -*error;
+    return fastout_buffer_state{nullptr, nullptr};
+  }
   // The writer's own put() flushes a full buffer and meets line buffering
   // and errors; the cursor borrows again afterwards. If put() throws, the
   // writer's position is the truth and the cursor is stopped.
   writer.take_back(pos);
   try {
     writer.put(static_cast<char>(c));
+    if (std::error_code failed = writer.error()) return stopped(error, failed.value(), &writer);
     return writer.lend(nullptr);
   } catch (...) {
-    return stopped(error, fastout::error_number_of(std::current_exception()));
+    return stopped(error, fastout::error_number_of(std::current_exception()), &writer);
   }
 }
 
@@ -379,8 +435,9 @@ int fastout_cursor_end_slow(fastout_file* handle, char* pos, int error) noexcept
 
 int fastout_flush(fastout_file* handle) noexcept {
   if (handle == nullptr) return failure(EINVAL);
-  return guarded([&] {
-    writer_of(handle).flush();
+  file& writer = writer_of(handle);
+  return guarded(writer, [&] {
+    writer.flush();
     return 0;
   });
 }
@@ -388,10 +445,15 @@ int fastout_flush(fastout_file* handle) noexcept {
 int fastout_close(fastout_file* handle) noexcept {
   if (handle == nullptr) return 0;
   file* writer = &writer_of(handle);
-  int result = guarded([&] {
-    writer->close();
-    return 0;
-  });
+  // The error is returned, as fclose() returns it: not thrown, and not
+  // reported through the error handler as well, whatever the writer's
+  // write_errors.
+  int result = 0;
+  try {
+    writer->close_checked();
+  } catch (...) {
+    result = fastout::call_failed(*writer, fastout::error_number_of(std::current_exception()));
+  }
   bool owned_by_c = false;
   {
     fastout::owned_writers& o = fastout::owned();
@@ -414,6 +476,11 @@ int fastout_error(const fastout_file* handle) noexcept {
   if (handle == nullptr) return -EINVAL;
   std::error_code error = writer_of(handle).error();
   return error ? -error.value() : 0;
+}
+
+int fastout_last_error(const fastout_file* handle) noexcept {
+  if (handle == nullptr) return -EINVAL;  // what a call with a NULL handle returned
+  return writer_of(handle).last_call_error();
 }
 
 const char* fastout_error_name(int code) noexcept {

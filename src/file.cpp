@@ -122,6 +122,11 @@ file::file() noexcept
     : fastout_buffer_state{no_buffer, no_buffer}, buffer_(no_buffer), buffer_end_(no_buffer) {}
 
 file::file(detail::cstring_view path, const file_options& options) : file() {
+  // std::getenv() of an unset variable, say: std::string would call
+  // strlen(nullptr) on it.
+  if (path.c_str() == nullptr)
+    throw std::system_error(EINVAL, std::system_category(),
+                            "cannot open a file for writing: the path is a null pointer");
   path_ = path.c_str();
   if (options.mode == open_mode::replace && options.flags != -1)
     throw std::system_error(EINVAL, std::system_category(),
@@ -175,6 +180,7 @@ file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::strin
 }
 
 void file::finish_opening(const file_options& options) {
+  reports_errors_ = options.errors == write_errors::report;
   if (close_plan_ != nullptr) close_plan_->preallocate(fd_);
   write_flags_ = options.cache == page_cache::drop ? RWF_DONTCACHE : 0;
   choose_buffering(options.buffer_mode);
@@ -231,11 +237,14 @@ void file::choose_buffering(buffering mode) {
 }
 
 file::~file() {
-  close_and_report();
+  close_and_report(false);
   delete close_plan_;
 }
 
-file::file(file&& other) noexcept : file() { swap(other); }
+file::file(file&& other) noexcept : file() {
+  swap(other);
+  other.moved_from_ = true;
+}
 
 file& file::operator=(file&& other) noexcept {
   // The old writer is closed (and reports) when `old` goes, and `other` is
@@ -271,7 +280,10 @@ void file::swap(file& other) noexcept {
   swap(line_buffered_, other.line_buffered_);
   swap(closing_failed_, other.closing_failed_);
   swap(sync_failed_, other.sync_failed_);
+  swap(reports_errors_, other.reports_errors_);
+  swap(moved_from_, other.moved_from_);
   swap(error_, other.error_);
+  swap(last_call_error_, other.last_call_error_);
   swap(write_flags_, other.write_flags_);
   swap(close_plan_, other.close_plan_);
   swap(bytes_drained_, other.bytes_drained_);
@@ -321,15 +333,40 @@ std::string file::failure_message(const char* action) const {
 }
 
 void file::throw_unusable() const {
-  if (error_ != 0)
+  // With write_errors::report only a closed writer gets here: its write
+  // error was reported when it was closed, and a write now is a mistake.
+  if (error_ != 0 && !reports_errors_)
     throw std::system_error(error_, std::system_category(),
                             failure_message("write to") + " after an earlier error");
-  throw std::system_error(EBADF, std::system_category(),
-                          "cannot write to " + quoted(path_) + ": the writer is closed");
+  std::string why;
+  if (moved_from_) {
+    why = "cannot write through a fastout::file that was moved from: it is closed, and its file "
+          "belongs to the writer it was moved to";
+  } else if (path_.empty()) {
+    why = "cannot write through a fastout::file that was never opened: a default-constructed "
+          "writer is closed";
+  } else {
+    why = "cannot write to " + quoted(path_) + ": the writer is closed";
+  }
+  throw std::system_error(EBADF, std::system_category(), why);
 }
 
+// A write error met by the current call, which has counted its bytes: thrown,
+// or with write_errors::report kept as the sticky error, which the error
+// handler reports when the writer is finished. Either way the writer's
+// state is consistent (pos == limit).
 void file::fail(int error_number) {
+  if (reports_errors_) return;
   throw std::system_error(error_number, std::system_category(), failure_message("write to"));
+}
+
+// write_errors::report after an error: what the buffer holds and the
+// call's `size` bytes are accepted and dropped, without a system call, so
+// that the report counts every byte the program wrote.
+void file::drop(std::size_t size) noexcept {
+  bytes_drained_ += static_cast<std::size_t>(pos - buffer_) + size;
+  pos = buffer_;
+  restore_limit();
 }
 
 // Writes every byte of iov[0..count), continuing short writes, retrying
@@ -393,6 +430,12 @@ int file::write_vector(struct iovec* iov, int count) noexcept {
 int file::write_buffer_and(const char* data, std::size_t size) noexcept {
   std::size_t pending = static_cast<std::size_t>(pos - buffer_);
   if (pending == 0 && size == 0) return 0;
+  if (error_ != 0) {
+    // Failed before, with write_errors::report (otherwise the call would
+    // have thrown at its start): dropped.
+    drop(size);
+    return error_;
+  }
   // Counted as drained before the attempt: if it fails, bytes_written_ says
   // exactly how much got through and the rest is reported as lost.
   bytes_drained_ += pending + size;
@@ -411,7 +454,7 @@ void file::drain_buffer() {
 
 void file::begin_call() {
   if (borrower_ != nullptr || lent_to_cursor_) reclaim_space();
-  if (fd_ < 0 || error_ != 0) throw_unusable();
+  if (fd_ < 0 || (error_ != 0 && !reports_errors_)) throw_unusable();
 }
 
 void file::reclaim_space() {
@@ -449,6 +492,10 @@ void file::take_back(char* end) noexcept {
 }
 
 void file::end_call(const char* text_begin) {
+  if (error_ != 0) {
+    drop(0);  // write_errors::report after an error
+    return;
+  }
   if (line_buffered_ && pos != buffer_) {
     // As stdio: everything through the last newline of the call's text goes
     // to the file now; a trailing partial line waits in the buffer.
@@ -496,6 +543,10 @@ std::pair<char*, std::size_t> file::streaming_area() noexcept {
 
 void file::put_slow(char c) {
   begin_call();
+  if (error_ != 0) {  // write_errors::report after an error
+    drop(1);
+    return;
+  }
   if (buffer_ == buffer_end_) {  // unbuffered
     if (int error_number = write_buffer_and(&c, 1)) fail(error_number);
     return;
@@ -504,6 +555,7 @@ void file::put_slow(char c) {
     if (int error_number = write_buffer_and(nullptr, 0)) {
       ++bytes_drained_;  // `c` is accepted (and lost) too: stats() counts a call that threw
       fail(error_number);
+      return;
     }
   }
   *pos++ = c;
@@ -538,6 +590,10 @@ int file::write_buffered(const char* data, std::size_t size) noexcept {
 void file::write_slow(const char* data, std::size_t size) {
   begin_call();
   if (size == 0) return;  // `data` may be null: keep it away from memcpy
+  if (error_ != 0) {  // write_errors::report after an error
+    drop(size);
+    return;
+  }
   // Unbuffered, there is nothing to hold back: the call goes out whole.
   if (!line_buffered_ || buffer_ == buffer_end_) {
     if (int error_number = write_buffered(data, size)) fail(error_number);
@@ -554,6 +610,7 @@ void file::write_slow(const char* data, std::size_t size) {
     if (error_number != 0) {
       bytes_drained_ += rest;  // the partial line after it: accepted, and lost
       fail(error_number);
+      return;
     }
     data += through;
     size = rest;
@@ -602,9 +659,19 @@ std::string file::close_failure_message() const {
   return failure_message(closing_failed_ ? "close" : sync_failed_ ? "sync" : "write to");
 }
 
-void file::close() {
+void file::close() { finish(!reports_errors_); }
+
+void file::close_checked() { finish(true); }
+
+// close(): its failure is thrown, or (write_errors::report) reported through
+// the error handler, as the destructor would.
+void file::finish(bool throw_error) {
   if (fd_ < 0) return;
   if (lent_to_cursor_) throw_lent_to_cursor();  // the writer stays open, nothing is lost
+  if (!throw_error) {
+    close_and_report(true);
+    return;
+  }
   if (borrower_ != nullptr) {
     try {
       borrower_->give_back(*this);
@@ -648,6 +715,7 @@ void file::cancel() {
 void file::sync() {
   begin_call();
   drain_buffer();
+  if (error_ != 0) return;  // write_errors::report: failed, now or before; nothing to sync
   // A new file that replaces another needs its metadata on disk too.
   const bool full = close_plan_ != nullptr && close_plan_->replacing();
   int result;
@@ -660,12 +728,13 @@ void file::sync() {
     error_ = errno;
     sync_failed_ = true;
     limit = pos;
+    if (reports_errors_) return;
     throw std::system_error(error_, std::system_category(),
                             failure_message("sync") + ", but may not survive a power loss");
   }
 }
 
-void file::close_and_report() noexcept {
+void file::close_and_report(bool commit) noexcept {
   if (borrower_ != nullptr) {
     try {
       borrower_->give_back(*this);
@@ -678,7 +747,7 @@ void file::close_and_report() noexcept {
     free_buffer();  // closed, or a constructor that failed to open after taking it
     return;
   }
-  if (int error_number = finish_close(false)) {
+  if (int error_number = finish_close(commit)) {
     error_handler handler = current_error_handler.load();
     if (handler == nullptr) handler = default_error_handler;
     file_stats s = stats();

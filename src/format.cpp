@@ -26,6 +26,11 @@ void print_buffer::on_grow(std::size_t capacity) {
   if (in_buffer && capacity <= f.buffer_capacity()) {
     // It fits in the buffer once the older text is sent: it stays whole.
     set(f.make_room(data(), size()), f.buffer_capacity());
+    // Unless sending failed, with write_errors::report: the piece is dropped
+    // from here on as a streaming piece is sent, and the writer's end of
+    // the call (finish_streaming()) is out of line, where it can be ended
+    // consistently.
+    if (f.error()) streaming_ = true;
     return;
   }
   // The piece is larger than the whole buffer (or there is none): from here
@@ -62,20 +67,6 @@ void print_buffer::finish_streaming() {
   }
   // The rest is in a side area: into the buffer as any other text.
   f.write(data(), size());
-}
-
-void print_buffer::keep_text_after_error() noexcept {
-  streaming_ = false;
-  // After a write error, everything fmt made is counted and the error is
-  // sticky: there is nothing to keep. After a format error, the text is.
-  if (file_->error()) return;
-  try {
-    streaming_ = true;
-    finish_streaming();
-  } catch (const std::system_error&) {
-    // A write error now: it is the writer's sticky error, and the
-    // format_error in flight is what the caller sees first.
-  }
 }
 
 void print_out_of_line(file& f, format_function format, void* context) {

@@ -89,11 +89,12 @@ void streambuf::release() noexcept {
 // Lends the writer's free space to the put area, where sputc() and `<<`
 // fill it inline. Only a fully buffered writer lends: on a line-buffered
 // one every call must go through the writer's line rule, and an unbuffered
-// one has no space. Called right after a call on the writer succeeded, so
-// the writer is open and well.
+// one has no space, and a failed one (write_errors::report, which does not
+// throw) must see every call, so that the stream learns of its error. Called
+// right after a call on the writer returned, so the writer is open.
 void streambuf::borrow() noexcept {
   file& writer = *writer_;
-  if (writer.line_buffered() || writer.buffer_capacity() == 0) return;
+  if (writer.line_buffered() || writer.buffer_capacity() == 0 || writer.error()) return;
   if (writer.hot_state().pos == writer.buffer_end()) return;  // full: the next call flushes
   try {
     char* begin = writer.lend(this).pos;
@@ -120,9 +121,12 @@ streambuf::int_type streambuf::overflow(int_type c) {
     if (traits_type::eq_int_type(c, traits_type::eof())) {
       // The text is with the writer; to tell whether it is well, ask it.
       writer_->write(nullptr, 0);  // throws if the writer is closed or has failed
-      return traits_type::not_eof(c);
+      return writer_->error() ? traits_type::eof() : traits_type::not_eof(c);
     }
     writer_->put(traits_type::to_char_type(c));
+    // A writer with write_errors::report (the standard streams) does not
+    // throw its write error: the stream reads it.
+    if (writer_->error()) return traits_type::eof();
     borrow();
     return c;
   } catch (const std::system_error& e) {
@@ -145,6 +149,7 @@ std::streamsize streambuf::xsputn(const char_type* data, std::streamsize size) {
     // The writer's own write(): a piece as large as the buffer goes out in
     // one writev() with what is buffered, uncopied.
     writer_->write(data, length);
+    if (writer_->error()) return 0;  // write_errors::report: not thrown
     borrow();
     return size;
   } catch (const std::system_error& e) {
@@ -163,7 +168,7 @@ int streambuf::sync() {
   try {
     if (lent_begin_ != nullptr) give_back(*writer_);
     writer_->flush();
-    return 0;
+    return writer_->error() ? -1 : 0;  // write_errors::report: not thrown
   } catch (const std::system_error& e) {
     record(e);
     return -1;
@@ -192,6 +197,7 @@ streambuf::pos_type streambuf::seekoff(off_type offset, std::ios_base::seekdir w
     record(e);
     return failed;
   }
+  if (writer_->error()) return failed;  // write_errors::report: not thrown
   off_t position = detail::system_calls.lseek(fd, static_cast<off_t>(offset), whence);
   if (position < 0) return failed;
   return pos_type(off_type(position));
@@ -250,7 +256,11 @@ std::string describe_mode(std::ios_base::openmode mode) {
   return text.empty() ? "none" : text;
 }
 
-std::string quoted(const char* path) { return std::string("\"") + path + "\""; }
+// A null path (std::getenv() of an unset variable) is named, not strlen()'d.
+std::string quoted(const char* path) {
+  if (path == nullptr) return "a null path";
+  return std::string("\"") + path + "\"";
+}
 
 }  // namespace
 
@@ -426,9 +436,11 @@ alignas(streambuf) unsigned char err_storage[sizeof(streambuf)];
 // the stdio stream's error indicator is set, as for any failed write.
 ssize_t write_to_writer(void* cookie, const char* data, std::size_t size) {
   file& writer = *static_cast<file*>(cookie);
-  if (std::error_code error = writer.error()) {
+  std::error_code error = writer.error();
+  if (error && writer.error_mode() == write_errors::throw_exception) {
     // Failed for good: a printf loop after EPIPE fails each call at once,
-    // without building the writer's exception every time.
+    // without building the writer's exception every time. (A writer that
+    // reports its errors takes the text below, to count it as lost.)
     errno = error.value();
     return -1;
   }
@@ -437,6 +449,12 @@ ssize_t write_to_writer(void* cookie, const char* data, std::size_t size) {
     // On a terminal stdio would send a partial line (a prompt) before
     // reading stdin; fastout cannot see that moment, so it sends at once.
     if (writer.line_buffered()) writer.flush();
+    // The standard streams report their write errors (write_errors::report)
+    // instead of throwing them.
+    if ((error = writer.error())) {
+      errno = error.value();
+      return -1;
+    }
     return static_cast<ssize_t>(size);
   } catch (const std::system_error& e) {
     errno = e.code().value();

@@ -7,6 +7,9 @@
 // handlers, in std::cout's final flush. An exit handler flushes both, as
 // stdio does for its streams, and does what coreutils' close_stdout() does
 // with an error: reports it, and turns an exit status of 0 into a failure.
+// Their write errors are reported, not thrown (write_errors::report), unless
+// the program asks for exceptions: a program that never catches anything
+// must end with one report and a failing status, never with an abort.
 //
 // The handler is registered with on_exit(), which passes it the exit status,
 // from a constructor that runs before any other of the program's, so that it
@@ -46,6 +49,7 @@ std::atomic<bool> exit_handler_ran{false};
 file_options default_options(const standard_stream& stream) {
   file_options options;
   options.buffer_size = exit_handler_ran.load() ? 0 : stream.default_buffer_size;
+  options.errors = write_errors::report;
   return options;
 }
 
@@ -59,6 +63,7 @@ file& make(standard_stream& stream) {
 void set_options(file& writer, const standard_stream& stream, const file_options& options) {
   file_options chosen = options;
   if (exit_handler_ran.load()) chosen.buffer_size = 0;
+  if (chosen.errors == write_errors::automatic) chosen.errors = write_errors::report;
   file fresh = file::borrow(stream.fd, chosen, stream.name);  // may throw: nothing changed
   // May throw: nothing changed, and the error is the writer's. A closed
   // writer (the C API's fastout_close()) has nothing to flush.
@@ -71,6 +76,7 @@ bool finish_at_exit(standard_stream& stream, int status) noexcept {
   file* writer = stream.writer.load();
   if (writer == nullptr) return false;
   const bool failed_before = static_cast<bool>(writer->error());
+  const write_errors mode = writer->error_mode();
   try {
     writer->flush();
   } catch (const std::exception&) {
@@ -79,10 +85,12 @@ bool finish_at_exit(standard_stream& stream, int status) noexcept {
   }
   const bool failed = static_cast<bool>(writer->error());
   try {
-    if (failed && (!failed_before || status == 0)) {
-      // Met now, or met before by a program that went on to exit with 0 as
-      // if all was well: the writer's destructor reports it through the
-      // error handler, with the bytes it lost.
+    if (failed && (mode == write_errors::report || !failed_before || status == 0)) {
+      // Reported, not thrown, while the program ran; or met now; or thrown
+      // to a program that went on to exit with 0 as if all was well: the
+      // writer's destructor reports it through the error handler, with
+      // every byte it lost. (A writer the program closed has reported
+      // already: its destructor has nothing left to say.)
       file finished(std::move(*writer));
     } else {
       // Nothing to report, or an earlier error the program has already been
@@ -95,6 +103,7 @@ bool finish_at_exit(standard_stream& stream, int status) noexcept {
   // to the descriptor.
   file_options unbuffered;
   unbuffered.buffer_size = 0;
+  unbuffered.errors = mode;
   try {
     *writer = file::borrow(stream.fd, unbuffered, stream.name);
   } catch (const std::exception&) {

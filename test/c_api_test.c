@@ -425,6 +425,99 @@ TEST(stdout_that_cannot_be_written_at_exit_fails_the_process) {
                   "fastout: lost 4 bytes writing \"<stdout>\": No space left on device\n");
 }
 
+/* A program that writes 10 MB to stdout and checks nothing: every call, in
+ * lines of exactly 100 bytes through each output call, and then exit(). */
+static void write_ten_megabytes_unchecked(fastout_file* out) {
+  static const char five[5] = {'-', '-', '-', '-', '-'};
+  fastout_cursor cursor;
+  int i;
+  for (i = 0; i < 100000; ++i) {
+    fastout_printf(out, "%87d", i);
+    fastout_write(five, 1, 5, out);
+    fastout_write(five, 5, 1, out);
+    fastout_puts(":", out);
+    cursor = fastout_cursor_begin(out);
+    fastout_cursor_putc('|', &cursor);
+    fastout_cursor_end(cursor);
+    fastout_putc('\n', out);
+  }
+}
+
+/* stdout on `fd` (with SIGPIPE ignored), stderr into the file `stderr`;
+ * then 10 MB unchecked, and exit(status). */
+static int unchecked_stdout_child(int fd, int status) {
+  int err = open(c_test_path("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  fastout_file* out;
+  signal(SIGPIPE, SIG_IGN);
+  if (err < 0 || fd < 0 || dup2(err, 2) < 0 || dup2(fd, 1) < 0) return 100;
+  out = fastout_open_stdout(NULL);
+  if (out == NULL) return 101;
+  write_ten_megabytes_unchecked(out);
+  exit(status);
+}
+
+static int full_stdout_child(void) { return unchecked_stdout_child(open("/dev/full", O_WRONLY), 0); }
+static int full_stdout_status_3_child(void) {
+  return unchecked_stdout_child(open("/dev/full", O_WRONLY), 3);
+}
+static int no_reader_fd(void) {
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  close(fds[0]); /* the reader is gone */
+  return fds[1];
+}
+static int broken_pipe_stdout_child(void) { return unchecked_stdout_child(no_reader_fd(), 0); }
+static int broken_pipe_stdout_status_4_child(void) {
+  return unchecked_stdout_child(no_reader_fd(), 4);
+}
+
+/* Never an abort: one report at exit, with every byte the program wrote --
+ * not only the buffer that met the error -- and a status of 0 becomes 1;
+ * a failing one is kept. */
+TEST(stdout_on_a_full_disk_ends_with_one_report_and_a_failing_status) {
+  int status = c_test_run_in_child(full_stdout_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 1);
+  CHECK_FILE_TEXT(c_test_path("stderr"),
+                  "fastout: lost 10000000 bytes writing \"<stdout>\": No space left on device\n");
+  status = c_test_run_in_child(full_stdout_status_3_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 3);
+  CHECK_FILE_TEXT(c_test_path("stderr"),
+                  "fastout: lost 10000000 bytes writing \"<stdout>\": No space left on device\n");
+}
+
+TEST(stdout_into_a_pipe_without_reader_ends_with_one_report_and_a_failing_status) {
+  int status = c_test_run_in_child(broken_pipe_stdout_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 1);
+  CHECK_FILE_TEXT(c_test_path("stderr"),
+                  "fastout: lost 10000000 bytes writing \"<stdout>\": Broken pipe\n");
+  status = c_test_run_in_child(broken_pipe_stdout_status_4_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 4);
+  CHECK_FILE_TEXT(c_test_path("stderr"),
+                  "fastout: lost 10000000 bytes writing \"<stdout>\": Broken pipe\n");
+}
+
+/* A writer of the C API's own, left open: the report at exit counts what
+ * the program wrote after the error too. */
+static int full_writer_left_open_child(void) {
+  int err = open(c_test_path("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  fastout_file* f = fastout_open("/dev/full", NULL);
+  if (err < 0 || dup2(err, 2) < 0 || f == NULL) return 100;
+  write_ten_megabytes_unchecked(f);
+  exit(0);
+}
+
+TEST(what_a_writer_lost_after_its_error_is_reported_at_exit) {
+  int status = c_test_run_in_child(full_writer_left_open_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+  CHECK_FILE_TEXT(c_test_path("stderr"),
+                  "fastout: lost 10000000 bytes writing \"/dev/full\": No space left on device\n");
+}
+
 /* Writers still open at exit are flushed, as stdio's. */
 static int leave_open_child(void) {
   fastout_file* f = fastout_open(c_test_path("left-open"), NULL);
@@ -704,6 +797,93 @@ static int all_calls_fail_with(fastout_file* f, int code) {
   return 0;
 }
 
+/* After a write error every call still returns it, and what it was given
+ * counts as accepted (and lost); fastout_close() returns the error and
+ * reports nothing on stderr. */
+static int counted_after_error_child(void) {
+  int err = open(c_test_path("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  fastout_file* f = open_with_buffer("/dev/full", 64);
+  fastout_stats stats;
+  static char thousand[1000];
+  int i;
+  if (err < 0 || dup2(err, 2) < 0 || f == NULL) return 100;
+  for (i = 0; i < 64; ++i)
+    if (fastout_putc('a', f) != 'a') return 1; /* fills the buffer */
+  if (fastout_putc('b', f) != -ENOSPC) return 2; /* meets the error */
+  if (fastout_write("0123456789", 1, 10, f) != 0 || errno != ENOSPC) return 3;
+  if (fastout_printf(f, "%d", 12345) != -ENOSPC) return 4;
+  if (fastout_puts("xyz", f) != -ENOSPC) return 5;
+  if (fastout_write(thousand, 10, 100, f) != 0) return 6; /* larger than the buffer */
+  if (fastout_get_stats(f, &stats) != 0) return 7;
+  if (stats.bytes_written != 0 || stats.write_calls != 1) return 8;
+  if (stats.bytes_accepted != 64 + 1 + 10 + 5 + 3 + 1000) return 9;
+  if (fastout_close(f) != -ENOSPC) return 10;
+  return 0;
+}
+
+TEST(calls_after_an_error_are_counted_as_lost) {
+  int status = c_test_run_in_child(counted_after_error_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+  CHECK_FILE_TEXT(c_test_path("stderr"), "");
+}
+
+/* Each call's error can be read from the handle, whether the writer's
+ * sticky one or the call's own, which fastout_error() does not show. */
+TEST(last_error_is_the_failed_calls_code) {
+  fastout_file* f = fastout_open(c_test_path("out"), NULL);
+  const char* bad_format = "text %";
+  size_t n = 3;
+  CHECK(f != NULL);
+  CHECK_EQ(fastout_last_error(f), 0);
+  CHECK_EQ(fastout_last_error(NULL), -EINVAL);
+  /* the check of a short fastout_write, as docs/c-api.md shows it */
+  CHECK(fastout_write(NULL, 4, n, f) != n);
+  CHECK_EQ(fastout_error(f), 0); /* not sticky: the writer is well */
+  CHECK_EQ(fastout_last_error(f), -EINVAL);
+  CHECK(strcmp(fastout_error_name(fastout_last_error(f)), "Invalid argument") == 0);
+  CHECK_EQ(fastout_write("abc", 1, 3, f), 3);
+  CHECK_EQ(fastout_last_error(f), -EINVAL); /* as errno: not reset by a success */
+  CHECK_EQ(fastout_write("x", SIZE_MAX / 2, 3, f), 0);
+  CHECK_EQ(fastout_last_error(f), -EOVERFLOW);
+  CHECK_EQ(fastout_printf(f, bad_format, 1), -EINVAL);
+  CHECK_EQ(fastout_last_error(f), -EINVAL);
+  CHECK_EQ(fastout_printf(f, "%ls", L"\x263a"), -EILSEQ); /* not in the "C" locale */
+  CHECK_EQ(fastout_last_error(f), -EILSEQ);
+  CHECK_EQ(fastout_puts(NULL, f), -EINVAL);
+  CHECK_EQ(fastout_last_error(f), -EINVAL);
+  CHECK_EQ(fastout_error(f), 0);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(c_test_path("out"), "abc");
+}
+
+TEST(last_error_is_the_sticky_write_error_too) {
+  size_t s;
+  for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
+    fastout_file* f = open_with_buffer("/dev/full", buffer_sizes[s]);
+    fastout_cursor cursor;
+    char data[300];
+    int i, result = 0;
+    memset(data, 'd', sizeof data);
+    CHECK(f != NULL);
+    for (i = 0; i < 2000 && result == 0; ++i)
+      if (fastout_write(data, 1, sizeof data, f) != sizeof data) result = -1;
+    if (result == 0) CHECK_EQ(fastout_flush(f), -ENOSPC);
+    CHECK_EQ(fastout_last_error(f), -ENOSPC);
+    CHECK(strcmp(fastout_error_name(fastout_last_error(f)), "No space left on device") == 0);
+    CHECK_EQ(fastout_write(NULL, 1, 1, f), 0); /* a call's own error after it */
+    CHECK_EQ(fastout_last_error(f), -EINVAL);
+    CHECK_EQ(fastout_putc('x', f), -ENOSPC);
+    CHECK_EQ(fastout_last_error(f), -ENOSPC);
+    CHECK_EQ(fastout_write(NULL, 1, 1, f), 0);
+    cursor = fastout_cursor_begin(f);
+    CHECK_EQ(cursor.error, -ENOSPC);
+    CHECK_EQ(fastout_last_error(f), -ENOSPC);
+    CHECK_EQ(fastout_cursor_end(cursor), -ENOSPC);
+    CHECK_EQ(fastout_close(f), -ENOSPC);
+  }
+}
+
 TEST(dev_full_is_enospc_and_sticky) {
   size_t s;
   for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
@@ -819,11 +999,17 @@ TEST(pipe_without_reader_raises_sigpipe_by_default) {
   X(cursor_on_a_line_buffered_writer)             \
   X(writers_left_open_are_flushed_at_exit)        \
   X(what_exit_cannot_write_is_reported)           \
+  X(stdout_on_a_full_disk_ends_with_one_report_and_a_failing_status) \
+  X(stdout_into_a_pipe_without_reader_ends_with_one_report_and_a_failing_status) \
+  X(what_a_writer_lost_after_its_error_is_reported_at_exit) \
   X(open_errors_name_the_cause)                   \
   X(null_arguments_are_einval)                    \
   X(size_times_count_overflow)                    \
   X(bad_formats_fail_the_call_only)               \
   X(error_names_are_stable_text)                  \
+  X(calls_after_an_error_are_counted_as_lost)     \
+  X(last_error_is_the_failed_calls_code)          \
+  X(last_error_is_the_sticky_write_error_too)     \
   X(dev_full_is_enospc_and_sticky)                \
   X(file_size_limit_is_efbig)                     \
   X(pipe_without_reader_is_epipe)                 \

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -391,6 +392,32 @@ TEST(BadInputTest, PathIsADirectory) {
   expect_open_error(dir.path(), EISDIR);
   ::mkdir(dir.file("sub").c_str(), 0755);
   expect_open_error(dir.file("sub"), EISDIR);
+}
+
+// std::getenv() of an unset variable gives a null path: an error naming
+// the cause, not a crash in strlen().
+TEST(bad_input, null_path_is_einval) {
+  const char* unset = std::getenv("FASTOUT_TEST_VARIABLE_THAT_IS_NEVER_SET");
+  ASSERT_EQ(unset, nullptr);
+  const std::function<void()> opens[] = {
+      [&] { file f = fastout::output_file(unset); },
+      [&] { file f = fastout::output_file(nullptr, fastout::buffer_size = 0); },
+      [&] { file f = fastout::output_file(unset, open_mode::replace); },
+      [&] { file f = fastout::output_file(unset, file::WRONLY | file::CREATE); },
+      [&] { file f(unset, with_buffer(64)); },
+  };
+  for (const auto& open : opens) {
+    try {
+      open();
+      ADD_FAILURE() << "a null path was opened";
+    } catch (const std::system_error& e) {
+      EXPECT_EQ(e.code(), std::error_code(EINVAL, std::system_category())) << e.what();
+      EXPECT_EQ(std::string(e.what()).find("cannot open a file for writing: the path is a null "
+                                           "pointer"),
+                0u)
+          << e.what();
+    }
+  }
 }
 
 TEST(BadInputTest, ExistingFileWithCreateExclusive) {
@@ -1099,6 +1126,50 @@ TEST(LifetimeTest, UsingAClosedWriterThrowsEBADF) {
     EXPECT_NO_THROW(never_opened.flush());
     EXPECT_NO_THROW(never_opened.close());
   }
+}
+
+// What a call on a writer that has no file says: why it has none, in words
+// a user reads once, never `cannot write to ""`.
+std::string closed_message(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code(), std::error_code(EBADF, std::system_category())) << e.what();
+    EXPECT_FALSE(contains(e.what(), "\"\"")) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "no error from a closed writer";
+  return {};
+}
+
+TEST(closed_writer, message_says_the_writer_was_moved_from) {
+  temp_dir dir;
+  const std::string moved_from =
+      "cannot write through a fastout::file that was moved from: it is closed, and its file "
+      "belongs to the writer it was moved to: Bad file descriptor";
+  file a(dir.file("a"), with_buffer(64));
+  file b(std::move(a));
+  EXPECT_EQ(closed_message([&] { a.put('x'); }), moved_from);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(closed_message([&] { a.write("text"); }), moved_from);
+  EXPECT_EQ(closed_message([&] { a.print("{}", 1); }), moved_from);
+  EXPECT_EQ(closed_message([&] { a << 2.5; }), moved_from);
+  file c;
+  c = std::move(b);  // by assignment too
+  EXPECT_EQ(closed_message([&] { b.write("text"); }), moved_from);  // NOLINT(bugprone-use-after-move)
+  // Given a writer again, it is that writer.
+  b = fastout::output_file(dir.file("b"));
+  EXPECT_NO_THROW(b.write("b"));
+  b.close();
+  EXPECT_EQ(closed_message([&] { b.write("text"); }),
+            "cannot write to \"" + dir.file("b") + "\": the writer is closed: Bad file descriptor");
+  c.close();
+}
+
+TEST(closed_writer, message_says_the_writer_was_never_opened) {
+  file never;
+  EXPECT_EQ(closed_message([&] { never.write("text"); }),
+            "cannot write through a fastout::file that was never opened: a default-constructed "
+            "writer is closed: Bad file descriptor");
 }
 
 TEST(LifetimeTest, DestructorFlushes) {

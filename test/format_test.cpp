@@ -226,7 +226,7 @@ struct outcome {
   bool throws = false;
   std::string text;  // the text, or the format_error's message
   // When it throws: the text fmt made before the error, if the case says.
-  // A piece larger than the buffer streams out and keeps it.
+  // A piece larger than the buffer keeps the chunks of it that streamed out.
   bool prefix_known = false;
   std::string prefix;
 };
@@ -329,17 +329,19 @@ class checked_writer {
       size = c.want.text.size();
     } else if (std::uint64_t kept = out_.stats().bytes_accepted - accepted_before; kept != 0) {
       // A format error leaves no text of a piece that fits in the buffer;
-      // one that outgrew it streamed out and keeps all fmt made, as fmt.
-      if (!c.want.prefix_known || kept != c.want.prefix.size()) {
+      // one that outgrew it keeps the chunks that had already gone to the
+      // file -- a part of what fmt made, none of it still pending -- and
+      // drops the rest.
+      if (!c.want.prefix_known || kept > c.want.prefix.size() || out_.bytes_pending() != 0) {
         ADD_FAILURE() << describe(config_) << ": " << printable(c.name) << " threw and kept "
-                      << kept << " bytes; fmt made "
+                      << kept << " bytes, " << out_.bytes_pending() << " of them pending; fmt made "
                       << (c.want.prefix_known ? std::to_string(c.want.prefix.size()) : "unknown")
                       << " before the error";
         return false;
       }
       starts_.emplace_back(expected_.size(), &c.name);
-      expected_ += c.want.prefix;
-      size = c.want.prefix.size();
+      expected_ += c.want.prefix.substr(0, static_cast<std::size_t>(kept));
+      size = static_cast<std::size_t>(kept);
     }
     return check_after(written_before, accepted_before, size, c.whole && !threw, c.name);
   }
@@ -1714,6 +1716,52 @@ TEST(FormatErrorTest, ErrorsLeaveNoTextFromEveryOffset) {
   ASSERT_EQ(errors, cases.size() - 5);  // the "ok" cases
   EXPECT_TRUE(run_at_every_offset(cases, offset_configs()));
   EXPECT_TRUE(run_in_sequence(cases, every_config()));
+}
+
+// A format error in a piece larger than the buffer: what had to go out to
+// make room for it stays, and so do the chunks of the piece that streamed
+// out; the text that had not had to leave yet is dropped, and uncounted.
+struct streaming_error_case {
+  std::size_t buffer;
+  std::size_t piece;  // bytes big_text makes before it throws
+  std::size_t kept;   // of them, the chunks that had gone to the file
+};
+
+TEST(format_error, a_piece_keeps_only_the_chunks_that_had_gone_out) {
+  const streaming_error_case cases[] = {
+      // Larger than a 4 KiB buffer, but it fits in the 64 KiB streaming
+      // area: none of it had to go out.
+      {4096, 6000, 0},
+      {4096, 65536, 0},
+      {4096, 65537, 65536},
+      {4096, 200000, 3 * 65536},
+      {0, 6000, 0},
+      {0, 200000, 3 * 65536},
+      // The buffer itself is the streaming area: it goes out whole each time.
+      {fastout::default_buffer_size, 200000, 0},
+      {fastout::default_buffer_size, 600000, 2 * fastout::default_buffer_size},
+  };
+  for (const streaming_error_case& c : cases) {
+    SCOPED_TRACE("buffer " + std::to_string(c.buffer) + ", piece " + std::to_string(c.piece));
+    temp_dir dir;
+    const std::string path = dir.file("out");
+    file f(path, with_buffer(c.buffer));
+    f.write("before|");
+    try {
+      f.print("{}", big_text{c.piece, 'b', true});
+      ADD_FAILURE() << "no format error";
+    } catch (const fmt::format_error& e) {
+      EXPECT_STREQ(e.what(), "big_text failed on purpose");
+    }
+    fastout::file_stats s = f.stats();
+    EXPECT_EQ(s.bytes_accepted, 7 + c.kept);
+    EXPECT_EQ(f.bytes_pending(), c.kept == 0 && c.buffer >= 7 && c.piece < c.buffer ? 7u : 0u);
+    EXPECT_EQ(s.bytes_written + f.bytes_pending(), s.bytes_accepted);
+    f.write("|after");
+    f.close();
+    EXPECT_EQ(f.stats().bytes_accepted, 7 + c.kept + 6);
+    EXPECT_EQ(read_file(path), "before|" + std::string(c.kept, 'b') + "|after");
+  }
 }
 
 TEST(FormatErrorTest, ClosedWriterThrowsSystemError) {

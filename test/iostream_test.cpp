@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <iomanip>
 #include <limits>
@@ -433,6 +434,45 @@ TEST(OfstreamTest, OpenFailuresNameThePathAndTheCause) {
   }
 }
 
+// A null path (std::getenv() of an unset variable) fails the open with
+// EINVAL and failbit, as a path that cannot be opened does; not a crash.
+TEST(ofstream, null_path_sets_failbit_with_einval) {
+  const char* unset = std::getenv("FASTOUT_TEST_VARIABLE_THAT_IS_NEVER_SET");
+  ASSERT_EQ(unset, nullptr);
+  fastout::ofstream out(unset);
+  EXPECT_TRUE(out.fail());
+  EXPECT_FALSE(out.is_open());
+  EXPECT_EQ(out.error(), system_error_code(EINVAL));
+  EXPECT_TRUE(contains(out.error_message(), "the path is a null pointer")) << out.error_message();
+
+  fastout::ofstream later;
+  later.open(nullptr);
+  EXPECT_TRUE(later.fail());
+  EXPECT_FALSE(later.is_open());
+  EXPECT_EQ(later.error(), system_error_code(EINVAL));
+
+  fastout::ofstream throwing;
+  throwing.exceptions(std::ios::failbit);
+  try {
+    throwing.open(unset, std::ios::app);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::ios_base::failure& e) {
+    EXPECT_EQ(e.code(), system_error_code(EINVAL));
+    EXPECT_TRUE(contains(e.what(), "null pointer")) << e.what();
+  }
+
+  // An open stream asked to open a null path stays open on its file.
+  temp_dir dir;
+  fastout::ofstream open_one(dir.file("first"));
+  open_one.open(unset);
+  EXPECT_TRUE(open_one.fail());
+  EXPECT_TRUE(open_one.is_open());
+
+  fastout::filebuf buffer;
+  EXPECT_EQ(buffer.open(unset, std::ios::out), nullptr);
+  EXPECT_EQ(buffer.error(), system_error_code(EINVAL));
+}
+
 TEST(OfstreamTest, StreamStateRulesAsStdOfstream) {
   temp_dir dir;
   // Opening an open stream fails and leaves it open on the first file.
@@ -602,6 +642,36 @@ TEST(StreamErrorTest, TheDestructorReportsThroughTheErrorHandler) {
   fastout::set_error_handler(previous);
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_EQ(reports[0], "/dev/full: No space left on device, lost 6");
+}
+
+// A writer that reports its write errors instead of throwing them (as the
+// standard streams do) still fails the stream: badbit, and the cause.
+TEST(streambuf, writer_that_reports_its_errors_sets_badbit) {
+  file writer = fastout::output_file("/dev/full", fastout::buffer_size = 16,
+                                     fastout::write_errors::report);
+  {
+    fastout::streambuf buffer(writer);
+    std::ostream out(&buffer);
+    out << std::string(100, 'x');
+    EXPECT_TRUE(out.bad());
+    EXPECT_EQ(buffer.error(), system_error_code(ENOSPC));
+    EXPECT_TRUE(contains(buffer.error_message(), "No space left on device"))
+        << buffer.error_message();
+    out.clear();
+    out << 'y';
+    EXPECT_TRUE(out.bad());  // a failed writer lends nothing: every call learns of it
+    out.clear();
+    out << std::flush;
+    EXPECT_TRUE(out.bad());
+  }
+  EXPECT_EQ(writer.stats().bytes_accepted, 101u);
+  EXPECT_EQ(writer.stats().bytes_written, 0u);
+  fastout::error_handler previous = fastout::set_error_handler(record_report);
+  reports.clear();
+  writer.close();
+  fastout::set_error_handler(previous);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0], "/dev/full: No space left on device, lost 101");
 }
 
 // Fails every write with EIO once `budget` bytes got through.

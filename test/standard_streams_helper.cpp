@@ -4,7 +4,7 @@
 // outside it. The test runs this with its descriptors, signals, limits and
 // environment set up, and checks what came out and how it ended.
 //
-//   standard_streams_helper SCENARIO [N]
+//   standard_streams_helper SCENARIO [N [STATUS]]
 //
 // Each scenario writes something and ends in its own way (see below). Lines
 // starting with "helper:" on stderr are the helper's own reports.
@@ -55,7 +55,19 @@ void write_lines(fastout::file& out, long count) {
 
 [[noreturn]] void exit_from_deep_inside(int status) { std::exit(status); }
 
-int run(const std::string& scenario, long n) {
+// Lines of exactly 100 bytes, `bytes` / 100 of them.
+void write_100_byte_lines(fastout::file& out, long bytes) {
+  for (long i = 0; i < bytes / 100; ++i) out.print("{:>99}\n", i);
+}
+
+// Asks for the exceptions that a write error on standard output throws.
+void ask_for_exceptions() {
+  fastout::file_options options;
+  options.errors = fastout::write_errors::throw_exception;
+  fastout::set_standard_output_options(options);
+}
+
+int run(const std::string& scenario, long n, int status) {
   fastout::file& out = standard_output();
   if (scenario == "hello") {
     out.write("hello\n");  // never flushed by the program
@@ -87,6 +99,7 @@ int run(const std::string& scenario, long n) {
     return 0;
   }
   if (scenario == "lines-catch" || scenario == "lines-ignore") {
+    ask_for_exceptions();
     try {
       write_lines(out, n);
       out.flush();
@@ -95,6 +108,34 @@ int run(const std::string& scenario, long n) {
       std::fprintf(stderr, "helper: %s\n", e.what());
       return 1;
     }
+    return 0;
+  }
+  if (scenario == "print-bytes") {
+    // A program that never catches anything and never looks at an error:
+    // N bytes, then main() returns STATUS.
+    write_100_byte_lines(out, n);
+    return status;
+  }
+  if (scenario == "print-bytes-stats") {
+    // The same, and what the writer knows before the exit handler reports.
+    write_100_byte_lines(out, n);
+    const fastout::file_stats s = out.stats();
+    std::fprintf(stderr, "helper: error %d, accepted %llu, written %llu, write calls %llu\n",
+                 out.error().value(), static_cast<unsigned long long>(s.bytes_accepted),
+                 static_cast<unsigned long long>(s.bytes_written),
+                 static_cast<unsigned long long>(s.write_calls));
+    return status;
+  }
+  if (scenario == "print-bytes-exceptions") {
+    // A program that asked for exceptions gets the first write error thrown.
+    ask_for_exceptions();
+    try {
+      write_100_byte_lines(out, n);
+    } catch (const std::system_error& e) {
+      std::fprintf(stderr, "helper: caught %s\n", e.what());
+      return status;
+    }
+    std::fprintf(stderr, "helper: nothing was thrown\n");
     return 0;
   }
   if (scenario == "cout-lines" || scenario == "printf-lines") {
@@ -203,5 +244,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   long n = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 0;
-  return run(argv[1], n);
+  int status = argc > 3 ? static_cast<int>(std::strtol(argv[3], nullptr, 10)) : 0;
+  return run(argv[1], n, status);
 }

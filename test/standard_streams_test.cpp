@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -304,6 +305,51 @@ TEST(ExitErrorTest, AnErrorTheProgramIgnoredIsReportedAtExit) {
   EXPECT_TRUE(contains(r.err, " bytes writing \"<stdout>\": No space left on device")) << r.err;
 }
 
+// ------------------------------------------------------------ write errors never abort
+
+// 10 MB of 100-byte lines, printed by a program that never catches anything.
+const std::string ten_megabytes = "10000000";
+
+helper_result run_into_dev_full(const std::vector<std::string>& args) {
+  helper_setup setup;
+  setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+  if (setup.stdout_fd < 0) throw std::system_error(errno, std::system_category(), "/dev/full");
+  helper_result r = run_helper(args, setup);
+  ::close(setup.stdout_fd);
+  return r;
+}
+
+TEST(standard_output, full_disk_ends_with_one_report_and_status_1) {
+  helper_result r = run_into_dev_full({"print-bytes", ten_megabytes, "0"});
+  EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
+  // Every byte the program printed, not only the buffer that met the error.
+  EXPECT_EQ(r.err, "fastout: lost 10000000 bytes writing \"<stdout>\": No space left on device\n");
+}
+
+TEST(standard_output, full_disk_keeps_the_failing_status_main_returned) {
+  helper_result r = run_into_dev_full({"print-bytes", ten_megabytes, "3"});
+  EXPECT_TRUE(exited_with(r, 3)) << describe_status(r.status);
+  EXPECT_EQ(r.err, "fastout: lost 10000000 bytes writing \"<stdout>\": No space left on device\n");
+}
+
+TEST(standard_output, write_error_is_readable_and_later_output_is_dropped_without_a_write) {
+  helper_result r = run_into_dev_full({"print-bytes-stats", ten_megabytes, "0"});
+  EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
+  EXPECT_EQ(r.err, "helper: error " + std::to_string(ENOSPC) +
+                       ", accepted 10000000, written 0, write calls 1\n"
+                       "fastout: lost 10000000 bytes writing \"<stdout>\": No space left on device\n");
+}
+
+TEST(standard_output, program_that_asked_for_exceptions_gets_one) {
+  helper_result r = run_into_dev_full({"print-bytes-exceptions", ten_megabytes, "4"});
+  EXPECT_TRUE(exited_with(r, 4)) << describe_status(r.status);
+  // 2621 lines fill the 256 KiB buffer; the print that finds it full meets
+  // the error and counts none of its own text. Thrown, and answered with a
+  // failing status: not reported again at exit.
+  EXPECT_EQ(r.err, "helper: caught cannot write to \"<stdout>\" (0 of 262100 bytes reached the "
+                   "file): No space left on device\n");
+}
+
 // ------------------------------------------------------------ | head
 
 // Runs the helper into a pipe. With `lines_to_read` >= 0 the test reads
@@ -377,6 +423,39 @@ TEST(PipeTest, ReaderGoneBeforeTheExitFlushWithSigpipeIgnored) {
   helper_result r = run_into_pipe({"hello"}, true, -1);
   EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
   EXPECT_EQ(r.err, "fastout: lost 6 bytes writing \"<stdout>\": Broken pipe\n");
+}
+
+TEST(standard_output, pipe_without_reader_ends_with_one_report_and_status_1) {
+  helper_result r = run_into_pipe({"print-bytes", ten_megabytes, "0"}, true, -1);
+  EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
+  EXPECT_EQ(r.err, "fastout: lost 10000000 bytes writing \"<stdout>\": Broken pipe\n");
+}
+
+TEST(standard_output, pipe_without_reader_keeps_the_failing_status_main_returned) {
+  helper_result r = run_into_pipe({"print-bytes", ten_megabytes, "5"}, true, -1);
+  EXPECT_TRUE(exited_with(r, 5)) << describe_status(r.status);
+  EXPECT_EQ(r.err, "fastout: lost 10000000 bytes writing \"<stdout>\": Broken pipe\n");
+}
+
+TEST(standard_output, head_with_sigpipe_ignored_ends_with_one_report_and_status_1) {
+  // The reader takes a line and goes, as `| head -1` does: how much reached
+  // it depends on the pipe, but the program ends the same way.
+  std::string first;
+  helper_result r = run_into_pipe({"print-bytes", ten_megabytes, "0"}, true, 1, &first);
+  EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
+  ASSERT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "fastout: lost ")) << r.err;
+  EXPECT_TRUE(contains(r.err, " bytes writing \"<stdout>\": Broken pipe\n")) << r.err;
+  const unsigned long lost = std::stoul(r.err.substr(std::strlen("fastout: lost ")));
+  EXPECT_LE(lost, 10000000u);
+  EXPECT_GT(lost, 10000000u - 4u * 1024 * 1024) << "a pipe holds less than 4 MiB";
+}
+
+TEST(standard_output, head_with_sigpipe_default_kills_a_program_that_never_catches) {
+  std::string first;
+  helper_result r = run_into_pipe({"print-bytes", ten_megabytes, "0"}, false, 1, &first);
+  EXPECT_TRUE(killed_by(r, SIGPIPE)) << describe_status(r.status);
+  EXPECT_EQ(r.err, "");
 }
 
 TEST(PipeTest, CoutThroughFastoutStopsWritingAtTheFirstEpipe) {

@@ -32,9 +32,18 @@
  * code only.
  *
  * A write error is sticky: every later output call, fastout_flush() and
- * fastout_close() return it again, and fastout_get_stats() says exactly how
- * many bytes reached the file. No C++ exception ever leaves this API, and it
- * never aborts the process. */
+ * fastout_close() return it again, fastout_error() holds it, and
+ * fastout_get_stats() says exactly how many bytes reached the file; what the
+ * program writes after it is counted as accepted, and lost. A call can also
+ * fail on its own (a NULL pointer, an overflowing size, a bad format):
+ * nothing is written, the writer is unchanged, and fastout_error() stays 0.
+ * Either way fastout_last_error() is the failed call's code:
+ *
+ *   if (fastout_write(records, sizeof *records, n, out) != n)
+ *     fprintf(stderr, "%s: %s\n", fastout_path(out),
+ *             fastout_error_name(fastout_last_error(out)));
+ *
+ * No C++ exception ever leaves this API, and it never aborts the process. */
 #ifndef FASTOUT_C_API_H_
 #define FASTOUT_C_API_H_
 
@@ -225,12 +234,12 @@ FASTOUT_C_INLINE void fastout_copy_small(char* to, const char* from, size_t size
 #endif
 
 /** Writes `count` items of `size` bytes, as fwrite(data, size, count, file).
- * Returns `count`, or 0 on failure with errno set (fastout_error() holds a
- * write error; a bad argument, -EINVAL or -EOVERFLOW, is not sticky). 0 when
- * size or count is 0. Inline while the data fits in the buffer, and without
- * a branch on the size up to 16 bytes; data at least as large as the buffer
- * goes to the file in one system call together with what is buffered,
- * without being copied. */
+ * Returns `count`, or 0 on failure with errno set and fastout_last_error()
+ * holding the code (fastout_error() holds a write error; a bad argument,
+ * -EINVAL or -EOVERFLOW, is not sticky). 0 when size or count is 0. Inline
+ * while the data fits in the buffer, and without a branch on the size up to
+ * 16 bytes; data at least as large as the buffer goes to the file in one
+ * system call together with what is buffered, without being copied. */
 FASTOUT_C_INLINE size_t fastout_write(const void* data, size_t size, size_t count,
                                       fastout_file* file) FASTOUT_C_NOEXCEPT {
   fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
@@ -383,8 +392,19 @@ FASTOUT_API int fastout_close(fastout_file* file) FASTOUT_C_NOEXCEPT;
 /* ---------------------------------------------------------- inspecting */
 
 /** The sticky error: 0 while all is well, else the negative error code of
- * the write or close that failed. -EINVAL for NULL. */
+ * the write or close that failed. -EINVAL for NULL. A call that failed on
+ * its own (a NULL pointer, an overflowing size, a bad format) leaves it at
+ * 0: see fastout_last_error(). */
 FASTOUT_API int fastout_error(const fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/** The negative error code of the last call on `file` that failed -- an
+ * output call (putc, write, puts, printf, a cursor's), fastout_flush(), or
+ * fastout_close() of a C++ writer's handle -- whether the writer's sticky
+ * error or the call's own (-EINVAL, -EOVERFLOW, -EILSEQ); 0 if none has
+ * failed. A call that succeeds does not reset it, as it does not reset
+ * errno: read it when a call's result says it failed. -EINVAL for NULL,
+ * which is also what any call given a NULL handle returned. */
+FASTOUT_API int fastout_last_error(const fastout_file* file) FASTOUT_C_NOEXCEPT;
 
 /** A text for an error code, never NULL: "No space left on device" for
  * -ENOSPC (a positive errno works too), "Success" for 0, "Unknown error" for

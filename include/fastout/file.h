@@ -89,6 +89,27 @@ enum class buffering {
   line,       ///< also after every call whose data holds a '\n'
 };
 
+/// What a write error (ENOSPC, EPIPE, EIO, a failed sync, ...) does to the
+/// calls of a writer: file_options::errors.
+enum class write_errors {
+  /// `report` for the process-wide standard_output() and standard_error(),
+  /// `throw_exception` for every other writer (the default).
+  automatic,
+  /// The call that meets the error throws std::system_error, and so does
+  /// every later call (refused: none of its bytes are accepted), as
+  /// fmt::ostream does.
+  throw_exception,
+  /// stdio's way, and coreutils' close_stdout(): no call throws a write
+  /// error. The error is sticky and readable (error(), stats()); the call
+  /// that met it and every later one are accepted and dropped, without a
+  /// system call, and counted as lost; the error handler reports it once,
+  /// with every byte lost, when the writer is closed or destroyed (for the
+  /// standard streams, when the process exits, whose status it makes
+  /// nonzero). Misuse still throws: a closed writer (EBADF), a live cursor
+  /// (EBUSY), a format error.
+  report,
+};
+
 /// Everything that can be chosen when a writer is opened.
 struct file_options {
   open_mode mode = open_mode::truncate;
@@ -98,6 +119,8 @@ struct file_options {
   /// straight to the file.
   std::size_t buffer_size = default_buffer_size;
   buffering buffer_mode = buffering::automatic;
+  /// Whether a write error is thrown or reported (see write_errors).
+  write_errors errors = write_errors::automatic;
   /// {fmt}-style open flags (file::CREATE | file::APPEND | ...), used exactly
   /// as given instead of `mode` when set; -1, the default, means `mode`.
   /// Write access is implied (file::WRONLY unless file::RDWR is given), and
@@ -135,9 +158,17 @@ struct file_options {
 /// whole buffer is handed over chunk by chunk as it streams to the file. So
 /// a print that fails while making room for its text counts none of it, and
 /// one that fails while streaming counts the chunks sent, the failing one
-/// included. A format error hands over nothing of a piece that fits in the
-/// buffer; a streaming piece keeps, and counts, all {fmt} made before the
-/// error. bytes_accepted - bytes_written is what a failed writer lost.
+/// included. A format error hands over only the chunks of its piece that had
+/// already streamed to the file: nothing of a piece that fits in the buffer,
+/// and never the part that had not had to go out yet.
+///
+/// After a write error, with write_errors::throw_exception a later call
+/// throws at once and is refused: none of its bytes are accepted. With
+/// write_errors::report no call throws or stops early: every call, the one
+/// that met the error included, hands over all its text, which is dropped.
+/// Either way bytes_accepted - bytes_written is what a failed writer lost:
+/// with write_errors::report, every byte the program wrote that did not
+/// reach the file.
 struct file_stats {
   /// Bytes handed to the writer, including those of a call that threw.
   std::uint64_t bytes_accepted = 0;
@@ -289,10 +320,13 @@ class cursor;
 /// A buffered writer to one file descriptor, for one thread at a time.
 ///
 /// Errors are reported as std::system_error carrying errno and the path, at the
-/// call that met them. They are sticky: every later call throws again, and
+/// call that met them. They are sticky: every later put(), write() and print()
+/// throws again (and flush() too, until the writer is closed), and
 /// stats().bytes_written says exactly how much reached the file. close() is
 /// the checked way out; the destructor flushes, never throws, and reports what
 /// it could not write through the error handler (see set_error_handler()).
+/// A writer opened with write_errors::report (the standard streams' default)
+/// throws no write error at all: see write_errors.
 class FASTOUT_API file : private fastout_buffer_state {
  public:
   /// {fmt}-compatible open flags, for `output_file(path, file::WRONLY | ...)`.
@@ -328,7 +362,8 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// committed discards its new content instead, leaves the target as it
   /// was, and tells the error handler (not_replaced, ECANCELED).
   ~file();
-  /// A moved-from writer is closed, with zero counters and no error.
+  /// A moved-from writer is closed, with zero counters and no error; a write
+  /// to it throws EBADF, saying that it was moved from.
   file(file&& other) noexcept;
   /// Closes this writer first (reporting as the destructor does).
   file& operator=(file&& other) noexcept;
@@ -361,14 +396,20 @@ class FASTOUT_API file : private fastout_buffer_state {
   }
   FASTOUT_ALWAYS_INLINE void write(std::string_view s) { write(s.data(), s.size()); }
 
-  /// Formats with {fmt} straight into the buffer, as fmt::ostream::print:
-  /// the format string is checked at compile time (use fmt::runtime() for one
-  /// known only at run time), and every argument is formatted exactly once.
-  /// Text that fits in the buffer is never split across a flush, and a format
-  /// error at run time throws fmt::format_error and leaves none of it in the
-  /// file. Text larger than the whole buffer streams to the file as {fmt}
-  /// makes it, in chunks of at least streaming_chunk_size; a format error
-  /// then leaves what already streamed out, as {fmt} itself does.
+  /// Formats with {fmt} straight into the buffer, as fmt::ostream::print,
+  /// and formats every argument exactly once.
+  ///
+  /// When the format string is checked against the arguments is {fmt}'s
+  /// rule: at compile time when compiled as C++20 or later, or in C++17 when
+  /// it is wrapped in FMT_STRING ("{} {}" with one argument does not
+  /// compile then); otherwise (a plain literal in C++17, fmt::runtime())
+  /// only at run time, where a bad one throws fmt::format_error.
+  ///
+  /// Text that fits in the buffer is never split across a flush, and a
+  /// format error at run time leaves none of it in the file. Text larger
+  /// than the whole buffer streams to the file as {fmt} makes it, in chunks
+  /// of at least streaming_chunk_size; a format error then leaves only the
+  /// chunks that had already gone out (file_stats says what is counted).
   template <typename... T>
   void print(fmt::format_string<T...> format, T&&... args);
   /// The same for a compiled format, `print(FMT_COMPILE("{}\n"), x)`: the
@@ -400,8 +441,10 @@ class FASTOUT_API file : private fastout_buffer_state {
   operator fmt::writer();
 #endif
 
-  /// Sends everything buffered to the file. Throws on error (sticky). On a
-  /// closed writer it does nothing, as fmt::ostream::flush().
+  /// Sends everything buffered to the file. Throws on error (sticky; with
+  /// write_errors::report it does not throw, and error() says). On a closed
+  /// writer it does nothing, as fmt::ostream::flush(), even after an error:
+  /// the error was thrown by the call that met it, or by close().
   void flush();
   /// Flushes, then closes the descriptor if this writer owns it. Idempotent:
   /// closing a closed writer does nothing. Throws std::system_error if
@@ -418,6 +461,10 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// removed, the target is left as it was, and the exception says so; if
   /// syncing the directory fails afterwards, the new content is in place
   /// and the exception says that it may not survive a power loss.
+  ///
+  /// With write_errors::report it throws none of these: what it could not
+  /// do goes to the error handler, as from the destructor, and error()
+  /// keeps the cause.
   void close();
   /// The same as close(), under the name QSaveFile users know: with
   /// open_mode::replace, puts the new content in place of the target.
@@ -430,7 +477,8 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// Does nothing on a closed writer.
   void cancel();
   /// Flushes, then waits until the file's data is on disk (fdatasync; fsync
-  /// in replace mode). Throws std::system_error on failure; a failed sync is
+  /// in replace mode). Throws std::system_error on failure (with
+  /// write_errors::report, error() holds it instead); a failed sync is
   /// final, so the error is sticky, as a write error is. For a log that
   /// must be durable at points of the program's choosing.
   void sync();
@@ -454,6 +502,11 @@ class FASTOUT_API file : private fastout_buffer_state {
   bool drops_page_cache() const noexcept { return write_flags_ != 0; }
   /// The sticky error, or an empty error_code while all is well.
   std::error_code error() const noexcept;
+  /// How this writer treats a write error: write_errors::throw_exception or
+  /// write_errors::report (never automatic).
+  write_errors error_mode() const noexcept {
+    return reports_errors_ ? write_errors::report : write_errors::throw_exception;
+  }
   file_stats stats() const noexcept;
 
   // ---------------------------------------------------------------------
@@ -500,6 +553,14 @@ class FASTOUT_API file : private fastout_buffer_state {
   detail::buffer_state lend(detail::buffer_borrower* borrower);
   /// Ends a loan: the writer carries on from `end`.
   void take_back(char* end) noexcept;
+  /// close() for a caller that hands the failure on itself (the C API's
+  /// fastout_close()): throws what close() met whatever the error mode, and
+  /// never calls the error handler.
+  void close_checked();
+  /// The negative error code of the last C API call on this writer that
+  /// failed, or 0 (fastout_last_error()); the C API sets it.
+  int last_call_error() const noexcept { return last_call_error_; }
+  void set_last_call_error(int code) noexcept { last_call_error_ = code; }
 
  private:
   template <typename F>
@@ -527,14 +588,16 @@ class FASTOUT_API file : private fastout_buffer_state {
   void restore_limit() noexcept;
   [[noreturn]] void throw_unusable() const;
   [[noreturn]] void throw_lent_to_cursor() const;
-  [[noreturn]] void fail(int error_number);
+  void fail(int error_number);
+  void drop(std::size_t size) noexcept;
+  void finish(bool throw_error);
   std::string failure_message(const char* action) const;
   void drain_buffer();
   int write_buffer_and(const char* data, std::size_t size) noexcept;
   int write_vector(struct ::iovec* iov, int count) noexcept;
   int finish_close(bool commit) noexcept;
   void free_buffer() noexcept;
-  void close_and_report() noexcept;
+  void close_and_report(bool commit) noexcept;
   std::string close_failure_message() const;
 
   // The base fastout_buffer_state holds pos and limit: first, for the hot
@@ -549,7 +612,10 @@ class FASTOUT_API file : private fastout_buffer_state {
   bool line_buffered_ = false;
   bool closing_failed_ = false;   // the sticky error came from close()
   bool sync_failed_ = false;      // ... or from sync()
+  bool reports_errors_ = false;   // write_errors::report: nothing thrown for a write error
+  bool moved_from_ = false;       // closed by a move, for the message of a later call
   int error_ = 0;                 // sticky errno; 0 while all is well
+  int last_call_error_ = 0;       // the C API's fastout_last_error()
   int write_flags_ = 0;           // pwritev2 flags (RWF_DONTCACHE), 0 for write/writev
   // Sync, preallocation, replacement: what close() does beyond closing the
   // descriptor (src/replace.cpp). Null for a plain writer.
@@ -664,6 +730,8 @@ void apply_param(file_options& o, const P& p) {
     if (p != open_mode::replace) o.flags = -1;
   } else if constexpr (std::is_same<P, buffering>::value) {
     o.buffer_mode = p;
+  } else if constexpr (std::is_same<P, write_errors>::value) {
+    o.errors = p;
   } else if constexpr (std::is_same<P, sync_param>::value) {
     o.sync = p.value;
   } else if constexpr (std::is_same<P, sync_directory_param>::value) {
@@ -683,6 +751,7 @@ void apply_param(file_options& o, const P& p) {
     static_assert(unsupported_output_file_parameter<P>::value,
                   "output_file() takes fastout::buffer_size = n (or fmt::buffer_size = n), "
                   "fastout::permissions = bits, a fastout::open_mode, a fastout::buffering, "
+                  "a fastout::write_errors, "
                   "fastout::sync = b, fastout::sync_directory = b, fastout::preallocate = n, "
                   "a fastout::page_cache, a fastout::symlinks, "
                   "or {fmt}-style flags such as file::WRONLY | file::CREATE");
@@ -692,7 +761,7 @@ void apply_param(file_options& o, const P& p) {
 
 /// Opens a writer, {fmt} style: `output_file(path, fastout::buffer_size = n)`.
 /// Parameters in any order: buffer_size = n (fastout's or {fmt}'s),
-/// permissions = bits, an open_mode, a buffering, sync = b,
+/// permissions = bits, an open_mode, a buffering, a write_errors, sync = b,
 /// sync_directory = b, preallocate = bytes, a page_cache, a symlinks, or
 /// {fmt}-style flags (file::WRONLY | file::CREATE | file::APPEND). When an
 /// open_mode and flags disagree, the last one wins, except that

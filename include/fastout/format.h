@@ -76,14 +76,13 @@ class FASTOUT_API print_buffer final : public fmt_buffer<print_buffer> {
       : fmt_buffer(begin, static_cast<std::size_t>(end - begin)), file_(&f) {}
   print_buffer(const print_buffer&) = delete;
   print_buffer& operator=(const print_buffer&) = delete;
-  // A piece that streamed out and then met a format error keeps the text
-  // fmt made before the error, as fmt's own buffers do: part of it is in
-  // the file already.
-  FASTOUT_ALWAYS_INLINE ~print_buffer() {
-    if (FASTOUT_UNLIKELY(streaming_)) keep_text_after_error();
-  }
+  // A format error leaves the writer as the last chunk sent left it: the
+  // text not yet sent -- all of a piece that never had to leave the buffer
+  // -- is dropped, uncounted, with nothing to undo.
 
-  // True once the piece outgrew the whole buffer and began to stream out.
+  // True once the piece outgrew the whole buffer and began to stream out,
+  // or once its writer has failed (write_errors::report): then it is
+  // dropped as it is made, and the end of the call is out of line.
   bool streaming() const noexcept { return streaming_; }
   // After a streaming piece is complete: puts its last part into the
   // writer and ends the call.
@@ -92,8 +91,6 @@ class FASTOUT_API print_buffer final : public fmt_buffer<print_buffer> {
   void on_grow(std::size_t capacity);
 
  private:
-  void keep_text_after_error() noexcept;
-
   file* file_;
   bool streaming_ = false;
 };

@@ -25,10 +25,17 @@ namespace fastout {
 /// stdout, it is line-buffered on a terminal and fully buffered on a pipe or
 /// a file. Every call returns the same writer, so that every part of a
 /// program writes into one buffer, in order. It is flushed when the process
-/// exits normally (return from main(), exit()); an error met then is
-/// reported through the error handler and makes the exit status nonzero if
-/// it was 0 (see docs/guide.md). It is a writer like any other: for one
-/// thread at a time, and its errors are thrown and sticky. Throws
+/// exits normally (return from main(), exit()).
+///
+/// A write error (/dev/full, a pipe whose reader is gone with SIGPIPE
+/// ignored) is not thrown, as stdio's and coreutils' are not
+/// (write_errors::report): the error is sticky and readable (error(),
+/// stats()), every later call is accepted and dropped without a system
+/// call, and at exit one line on stderr (the error handler) reports it with
+/// every byte lost, and an exit status of 0 becomes 1. A program that
+/// wants exceptions asks with set_standard_output_options(), with
+/// file_options::errors = write_errors::throw_exception. See docs/guide.md.
+/// It is a writer like any other otherwise: for one thread at a time. Throws
 /// std::system_error (ENOMEM) if its buffer cannot be allocated.
 FASTOUT_API file& standard_output();
 
@@ -39,8 +46,9 @@ FASTOUT_API file& standard_error();
 
 /// Chooses how standard_output() buffers from now on, as setvbuf() does for
 /// stdout: `options.buffer_size` and `options.buffer_mode` (automatic looks
-/// at what fd 1 is now); the other fields do not apply to a descriptor that
-/// is already open. The writer stays the same object: references to it stay
+/// at what fd 1 is now), and what a write error does, `options.errors`
+/// (write_errors::automatic: reported, not thrown); the other fields do not
+/// apply to a descriptor that is already open. The writer stays the same object: references to it stay
 /// valid. What it holds is flushed first; throws std::system_error if that
 /// fails (the writer is then unchanged) or if the new buffer cannot be
 /// allocated.
