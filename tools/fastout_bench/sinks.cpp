@@ -373,6 +373,9 @@ fastout_stdout_sink::fastout_stdout_sink(const char* path, const sink_options& o
     : redirect_(path) {
   fastout::file_options chosen;
   if (options.buffer_size > 0) chosen.buffer_size = options.buffer_size;
+  // The standard streams report write errors at exit by default; a run
+  // whose output failed must stop at the call that met the error instead.
+  chosen.errors = fastout::write_errors::throw_exception;
   fastout::set_standard_output_options(chosen);  // automatic: fully buffered, on a file
 }
 
