@@ -39,7 +39,8 @@ std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 void default_error_handler(const error_report& report) noexcept {
   // snprintf into the stack and one write(2): no allocation, no stdio lock,
-  // usable from a destructor run during unwinding.
+  // usable from a destructor run during unwinding. Both system calls go
+  // through the table, as every other the library makes.
   char line[1024];
   const char* cause = std::strerror(report.error.value());
   int length;
@@ -51,7 +52,9 @@ void default_error_handler(const error_report& report) noexcept {
     // nothing there).
     const int saved_errno = errno;
     struct stat st;
-    const bool exists = ::lstat(report.path, &st) == 0 || errno != ENOENT;
+    const bool exists =
+        system_calls.fstatat(AT_FDCWD, report.path, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+        errno != ENOENT;
     errno = saved_errno;
     length = std::snprintf(
         line, sizeof line,
@@ -77,7 +80,7 @@ void default_error_handler(const error_report& report) noexcept {
   if (length <= 0) return;
   size_t size = std::min(static_cast<size_t>(length), sizeof line - 1);
   if (size == sizeof line - 1) line[size - 1] = '\n';
-  ssize_t ignored = ::write(STDERR_FILENO, line, size);
+  ssize_t ignored = system_calls.write(STDERR_FILENO, line, size);
   (void)ignored;  // nowhere left to report a failure to report
 }
 
