@@ -25,6 +25,7 @@
 #include <utility>
 
 #include <fastout/config.h>
+#include <fastout/detail/hot_path.h>
 #include <fastout/format.h>
 
 struct iovec;
@@ -373,10 +374,7 @@ class FASTOUT_API file : private fastout_buffer_state {
 
   /// Writes one byte. Inline: a comparison and a store while it fits.
   FASTOUT_ALWAYS_INLINE void put(char c) {
-    if (FASTOUT_LIKELY(pos != limit)) {
-      *pos++ = c;
-      return;
-    }
+    if (FASTOUT_LIKELY(fastout_buffer_put(this, c))) return;
     put_slow(c);
   }
 
@@ -384,14 +382,7 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// Data at least as large as the buffer goes to the file in one writev()
   /// together with what is buffered, without being copied.
   FASTOUT_ALWAYS_INLINE void write(const void* data, std::size_t size) {
-    // size - 1: an empty write goes out of line, so memcpy never sees the
-    // null data of an empty string_view (undefined behaviour) and a closed
-    // writer throws even for it.
-    if (FASTOUT_LIKELY(size - 1 < static_cast<std::size_t>(limit - pos))) {
-      std::memcpy(pos, data, size);
-      pos += size;
-      return;
-    }
+    if (FASTOUT_LIKELY(fastout_buffer_write(this, data, size))) return;
     write_slow(static_cast<const char*>(data), size);
   }
   FASTOUT_ALWAYS_INLINE void write(std::string_view s) { write(s.data(), s.size()); }
@@ -655,24 +646,17 @@ class cursor {
   /// Throws std::system_error(EBUSY) if another cursor is alive on `f`.
   explicit cursor(file& f) : file_(&f) { borrow(); }
   ~cursor() {
-    if (pos_ != nullptr) file_->take_back(pos_);
+    if (space_.pos != nullptr) file_->take_back(space_.pos);
   }
   cursor(const cursor&) = delete;
   cursor& operator=(const cursor&) = delete;
 
   FASTOUT_ALWAYS_INLINE void put(char c) {
-    if (FASTOUT_LIKELY(pos_ != limit_)) {
-      *pos_++ = c;
-      return;
-    }
+    if (FASTOUT_LIKELY(fastout_buffer_put(&space_, c))) return;
     sync_around([&] { file_->put(c); });
   }
   FASTOUT_ALWAYS_INLINE void write(const void* data, std::size_t size) {
-    if (FASTOUT_LIKELY(size - 1 < static_cast<std::size_t>(limit_ - pos_))) {  // as file::write
-      std::memcpy(pos_, data, size);
-      pos_ += size;
-      return;
-    }
+    if (FASTOUT_LIKELY(fastout_buffer_write(&space_, data, size))) return;
     sync_around([&] { file_->write(data, size); });
   }
   FASTOUT_ALWAYS_INLINE void write(std::string_view s) { write(s.data(), s.size()); }
@@ -687,25 +671,20 @@ class cursor {
   }
 
  private:
-  void borrow() {
-    detail::buffer_state space = file_->lend(nullptr);
-    pos_ = space.pos;
-    limit_ = space.limit;
-  }
+  void borrow() { space_ = file_->lend(nullptr); }
   template <typename F>
   FASTOUT_ALWAYS_INLINE void sync_around(F&& call_on_the_writer) {
     // If the call throws, the writer's own position is the truth: the
     // cursor stays null, gives nothing back in its destructor, and its next
     // call goes out of line again to meet the sticky error.
-    if (pos_ != nullptr) file_->take_back(pos_);
-    pos_ = limit_ = nullptr;
+    if (space_.pos != nullptr) file_->take_back(space_.pos);
+    space_.pos = space_.limit = nullptr;
     call_on_the_writer();
     borrow();
   }
 
   file* file_;
-  char* pos_ = nullptr;
-  char* limit_ = nullptr;
+  detail::buffer_state space_ = {nullptr, nullptr};
 };
 
 inline cursor file::make_cursor() { return cursor(*this); }
