@@ -265,17 +265,16 @@ struct preallocate_key {
 class close_plan;
 
 // Something that writes into a writer's free space on its own, between the
-// writer's own calls: fmt::writer's buffer, a stream buffer. While the space
-// is lent, the writer's hot path goes out of line, where the writer first
-// asks for it back (a cursor cannot be asked: see lend()).
+// writer's own calls: fmt::writer's buffer, a stream buffer. It holds a
+// piece from file::lend(). While it does, the writer's hot path goes out of
+// line, where the writer first asks for the piece back (a cursor cannot be
+// asked: see file::lend_to_cursor()).
 class buffer_borrower {
  public:
-  // Hands back the space and the text written into it, in order, with
-  // writer.take_back() (and writer.send() or writer.end_call() if the text
-  // needs them). Afterwards the borrower must borrow again before it
-  // writes. Throws what those throw.
+  // Hands back the piece with writer.take_back(), and forgets it: the
+  // borrower lends again before it writes. Throws what that throws.
   virtual void give_back(file& writer) = 0;
-  // Bytes written into the space and not yet given back.
+  // Bytes written into the piece and not yet given back.
   virtual std::size_t bytes_held() const noexcept = 0;
 
  protected:
@@ -284,9 +283,9 @@ class buffer_borrower {
 
 #ifdef FASTOUT_FMT_HAS_WRITER
 // The buffer behind the fmt::writer a file converts to ({fmt} 11.1 and
-// later). It borrows the writer's free space while fmt writes into it; an
-// unbuffered writer has none, so its text waits in spare_ until it is given
-// back or spare_ fills.
+// later): fmt writes into a piece it borrows, in the writer's buffer, or in
+// spare_ for an unbuffered writer, whose text goes out when spare_ fills or
+// when it is given back.
 class FASTOUT_API writer_buffer final : public fmt_buffer<writer_buffer>, public buffer_borrower {
  public:
   explicit writer_buffer(file& f) noexcept : fmt_buffer(nullptr, 0), file_(&f) {}
@@ -299,6 +298,7 @@ class FASTOUT_API writer_buffer final : public fmt_buffer<writer_buffer>, public
 
  private:
   file* file_;
+  piece piece_ = {nullptr, nullptr, 0, piece_place::buffer};
   char spare_[256];
 };
 #endif
@@ -512,38 +512,55 @@ class FASTOUT_API file : private fastout_buffer_state {
   static file& from_hot_state(detail::buffer_state& state) noexcept {
     return static_cast<file&>(state);
   }
+
+  /// The buffer.
   char* buffer_begin() const noexcept { return buffer_; }
   char* buffer_end() const noexcept { return buffer_end_; }
-  /// Starts a call that runs out of line: takes lent space back, and throws
-  /// std::system_error if the writer is closed, has failed, or is lent to a
-  /// cursor (EBUSY).
-  void begin_call();
-  /// Ends a call whose text is [text_begin, pos): on a line-buffered writer,
-  /// everything through its last '\n' goes to the file.
-  void end_call(const char* text_begin);
-  /// Makes room for a piece of text that is being written at pos and is
-  /// not yet part of the buffer: sends everything before `piece` (== pos),
-  /// moves the piece's `size` bytes to the front of the buffer, and returns
-  /// where it now starts. On a write error the unfinished piece is dropped
-  /// (not counted as accepted) and std::system_error is thrown.
-  char* make_room(char* piece, std::size_t size);
-  /// Sends everything buffered, then `size` bytes at `data` (which may be in
-  /// the buffer, right at pos), in as few system calls as possible; the
-  /// buffer is empty afterwards. Throws std::system_error on a write error.
-  void send(const char* data, std::size_t size);
-  /// Where a piece larger than the buffer streams through: the buffer itself
-  /// if it holds at least streaming_chunk_size bytes, otherwise a streaming
-  /// area allocated the first time it is asked for. {nullptr, 0} if that
-  /// allocation failed: the caller streams through what it has.
-  std::pair<char*, std::size_t> streaming_area() noexcept;
-  /// Lends the free space to `borrower` (nullptr: a cursor, which cannot
-  /// give it back on demand) and returns the part it may fill. Until
-  /// take_back(), every call of the writer's own goes out of line, where
-  /// begin_call() takes it back. Throws std::system_error(EBUSY) if the
-  /// space is already lent to a cursor.
-  detail::buffer_state lend(detail::buffer_borrower* borrower);
-  /// Ends a loan: the writer carries on from `end`.
-  void take_back(char* end) noexcept;
+
+  /// The room an inline producer may fill now, [pos, limit): empty whenever
+  /// the call must go out of line. What it wrote, up to `end`, becomes the
+  /// writer's with commit_room(end).
+  detail::buffer_state room() const noexcept { return {pos, limit}; }
+  void commit_room(char* end) noexcept { pos = end; }
+
+  /// Begins a piece of text written in place, out of line (print's and
+  /// printf's): takes lent space back, throws std::system_error if the
+  /// writer cannot take a call (closed, failed, lent to a cursor), and
+  /// returns the piece: in the free space, emptied first if it is full, or
+  /// in `spare` if the writer has no buffer.
+  detail::piece begin_piece(char* spare, std::size_t spare_size);
+  /// Makes room for `more` bytes after `at`, the end of the piece's text so
+  /// far, and returns where they go; p.text and p.end say where the piece
+  /// is now. A piece kept whole moves to the front of the buffer, after the
+  /// text before it is sent, if it fits there with `more`; otherwise (or if
+  /// `more` is larger than the buffer) it streams from then on. A streaming
+  /// piece sends what it has: its room may then be smaller than `more`, but
+  /// never empty. Throws std::system_error on a write error, after which a
+  /// whole piece is dropped, uncounted, and a streaming one counts what it
+  /// sent (file_stats).
+  char* grow_piece(detail::piece& p, char* at, std::size_t more);
+  /// Ends a piece: its text up to `at` is the writer's, and a line-buffered
+  /// writer sends its complete lines.
+  void end_piece(detail::piece& p, char* at);
+
+  /// Lends the free space to `borrower` as a streaming piece (in `spare` if
+  /// the writer has no buffer; emptied first if it is full). Until
+  /// take_back(), every call of the writer's own goes out of line, where the
+  /// writer asks for the piece back. Takes back what another borrower holds,
+  /// and throws std::system_error as begin_piece().
+  detail::piece lend(detail::buffer_borrower& borrower, char* spare, std::size_t spare_size);
+  /// Ends a loan: end_piece(), and the hot path opens again.
+  void take_back(detail::piece& p, char* at);
+  /// Lends the free space to a cursor, which cannot be asked for it back:
+  /// until take_back_from_cursor(), every call of the writer's own throws
+  /// std::system_error(EBUSY). Throws EBUSY if a cursor holds it already.
+  detail::buffer_state lend_to_cursor();
+  /// The writer carries on from `end`, where the cursor stopped.
+  void take_back_from_cursor(char* end) noexcept;
+  /// What every call of the writer's own does first: takes lent space back,
+  /// and throws std::system_error if the writer is closed, has failed
+  /// (write_errors::throw_exception), or is lent to a cursor (EBUSY).
+  void take_back_and_check();
   /// close() for a caller that hands the failure on itself (the C API's
   /// fastout_close()): throws what close() met whatever the error mode, and
   /// never calls the error handler.
@@ -574,19 +591,23 @@ class FASTOUT_API file : private fastout_buffer_state {
 
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
-  int write_buffered(const char* data, std::size_t size) noexcept;
-  void reclaim_space();
+  void append(const char* data, std::size_t size);
+  int append_fully_buffered(const char* data, std::size_t size) noexcept;
+  void accept_text(const char* text_begin);
+  char* send_piece(detail::piece& p, char* at);
+  std::pair<char*, std::size_t> streaming_area() noexcept;
+  void take_back_from_borrower();
   void restore_limit() noexcept;
   [[noreturn]] void throw_unusable() const;
   [[noreturn]] void throw_lent_to_cursor() const;
-  void fail(int error_number);
-  void drop(std::size_t size) noexcept;
-  void finish(bool throw_error);
+  void fail_call(int error_number);
+  void drop_text(std::size_t size) noexcept;
+  void close_or_report(bool throw_error);
   std::string failure_message(const char* action) const;
-  void drain_buffer();
-  int write_buffer_and(const char* data, std::size_t size) noexcept;
+  void flush_buffer();
+  int empty_buffer(const char* more, std::size_t more_size) noexcept;
   int write_vector(struct ::iovec* iov, int count) noexcept;
-  int finish_close(bool commit) noexcept;
+  int flush_and_close(bool commit) noexcept;
   void free_buffer() noexcept;
   void close_and_report(bool commit) noexcept;
   std::string close_failure_message() const;
@@ -646,7 +667,7 @@ class cursor {
   /// Throws std::system_error(EBUSY) if another cursor is alive on `f`.
   explicit cursor(file& f) : file_(&f) { borrow(); }
   ~cursor() {
-    if (space_.pos != nullptr) file_->take_back(space_.pos);
+    if (space_.pos != nullptr) file_->take_back_from_cursor(space_.pos);
   }
   cursor(const cursor&) = delete;
   cursor& operator=(const cursor&) = delete;
@@ -671,13 +692,13 @@ class cursor {
   }
 
  private:
-  void borrow() { space_ = file_->lend(nullptr); }
+  void borrow() { space_ = file_->lend_to_cursor(); }
   template <typename F>
   FASTOUT_ALWAYS_INLINE void sync_around(F&& call_on_the_writer) {
     // If the call throws, the writer's own position is the truth: the
     // cursor stays null, gives nothing back in its destructor, and its next
     // call goes out of line again to meet the sticky error.
-    if (space_.pos != nullptr) file_->take_back(space_.pos);
+    if (space_.pos != nullptr) file_->take_back_from_cursor(space_.pos);
     space_.pos = space_.limit = nullptr;
     call_on_the_writer();
     borrow();
@@ -770,11 +791,11 @@ FASTOUT_ALWAYS_INLINE void file::format_with(F& format) {
   if (FASTOUT_LIKELY(pos != limit)) {
     detail::print_buffer out(*this, pos, limit);
     format(out);
-    if (FASTOUT_LIKELY(!out.streaming())) {
+    if (FASTOUT_LIKELY(!out.out_of_line())) {
       pos = out.data() + out.size();
       return;
     }
-    out.finish_streaming();
+    out.finish();
     return;
   }
   detail::print_out_of_line(*this, &call_format<F>, &format);

@@ -64,35 +64,66 @@ namespace detail {
 
 // ------------------------------------------------------- the print buffer
 
-// fmt's buffer over the free space of a writer, for one print. While the
-// piece fits in the buffer it stays there, whole; once it proves larger than
-// the whole buffer, it streams: each time the area fills, its text goes to
-// the file, and fmt carries on into the emptied area.
+// Where a piece of text written in place is (see piece).
+enum class piece_place : unsigned char {
+  // In the writer's buffer after the text before it, and kept whole: when
+  // it needs more room, it moves to the buffer's front if it fits there.
+  buffer,
+  // In the writer's buffer, sent with everything before it whenever it
+  // needs more room: a piece larger than the buffer, or a borrower's text.
+  buffer_streaming,
+  // In the caller's spare area (the writer has no buffer), kept whole:
+  // when it needs more room, it moves to the writer's streaming area.
+  spare,
+  // In a spare or streaming area outside the buffer, sent whenever it
+  // needs more room.
+  side_streaming,
+};
+
+// A piece of text that a producer writes straight into a writer: a print's,
+// a printf's, a borrower's. The producer keeps its own position in [text,
+// end), in a register; the writer moves the piece when it grows
+// (file::grow_piece()) and takes its text when it ends (file::end_piece(),
+// file::take_back()). Nothing else of the writer's is touched meanwhile.
+struct piece {
+  char* text;        // where its text that the writer does not have yet begins
+  char* end;         // the end of the room it may fill
+  std::size_t sent;  // bytes of it sent to the file already
+  piece_place place;
+};
+
+// fmt's buffer over a piece of text in a writer, for one print. It starts
+// either over the free space of a writer whose hot path is open (the inline
+// print) or over a piece the writer began out of line; when fmt needs more
+// room, the writer grows the piece (file::grow_piece()), which keeps it whole
+// while it fits in the buffer and streams it to the file once it does not.
 class FASTOUT_API print_buffer final : public fmt_buffer<print_buffer> {
  public:
-  // Formats into [begin, end): the writer's free space starting at its pos,
-  // or, for an unbuffered writer, an area of the caller's.
   FASTOUT_ALWAYS_INLINE print_buffer(file& f, char* begin, char* end) noexcept
       : fmt_buffer(begin, static_cast<std::size_t>(end - begin)), file_(&f) {}
+  print_buffer(file& f, const piece& p) noexcept
+      : fmt_buffer(p.text, static_cast<std::size_t>(p.end - p.text)),
+        file_(&f),
+        place_(p.place),
+        out_of_line_(true) {}
   print_buffer(const print_buffer&) = delete;
   print_buffer& operator=(const print_buffer&) = delete;
   // A format error leaves the writer as the last chunk sent left it: the
   // text not yet sent -- all of a piece that never had to leave the buffer
   // -- is dropped, uncounted, with nothing to undo.
 
-  // True once the piece outgrew the whole buffer and began to stream out,
-  // or once its writer has failed (write_errors::report): then it is
-  // dropped as it is made, and the end of the call is out of line.
-  bool streaming() const noexcept { return streaming_; }
-  // After a streaming piece is complete: puts its last part into the
-  // writer and ends the call.
-  void finish_streaming();
+  // True when the piece must be ended out of line, with finish(): it began
+  // there, or it grew. An inline print that did neither ends with
+  // file::commit_room().
+  bool out_of_line() const noexcept { return out_of_line_; }
+  void finish();
   // fmt wants room for `capacity` chars in all.
   void on_grow(std::size_t capacity);
 
  private:
   file* file_;
-  bool streaming_ = false;
+  piece_place place_ = piece_place::buffer;
+  bool out_of_line_ = false;
 };
 
 // Formats into a fmt buffer; lets out-of-line code run an inline format.
@@ -101,7 +132,6 @@ using format_function = void (*)(void* context, fmt_buffer_base& out);
 // A print whose writer's hot path is closed (pos == limit): a full buffer,
 // line buffering, no buffer, an error, a closed writer, lent space.
 FASTOUT_API void print_out_of_line(file& f, format_function format, void* context);
-
 
 // ------------------------------------------------------- scalars for <<
 
