@@ -40,7 +40,8 @@
   X(W9, patch, "20,000,000 binary writes of 1 to 16 bytes (4,000,000 --quick)")            \
   X(W10, big, "1 GiB in 1 MiB pieces (256 MiB with --quick)")                              \
   X(W11, replace, "an existing 256 MiB file rewritten 3 times (64 MiB with --quick)")      \
-  X(W12, durable, "1 GiB made durable before close (256 MiB with --quick)")
+  X(W12, durable, "1 GiB made durable before close (256 MiB with --quick)")                \
+  X(W12f, durable_table, "W6's 10,000,000 int64 made durable before close, also with --quick")
 
 namespace fastout_bench {
 

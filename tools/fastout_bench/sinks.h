@@ -66,6 +66,10 @@ struct sink_options {
   /// fastout::sync = true for fastout, which makes it fdatasync() (fsync()
   /// when replacing).
   bool sync = false;
+  /// With sync: fdatasync() instead of fsync() where the sink calls it on
+  /// its own descriptor (stdio, the limit, write() per call), as
+  /// fastout::sync does when it does not replace (W12f's limit_sync).
+  bool sync_data_only = false;
   /// stdio only: write "<path>.tmp" and rename() it over the path in
   /// close(), the replacement people write by hand (W11).
   bool rename_into_place = false;
@@ -127,6 +131,7 @@ class stdio_sink {
   const char* path_;
   std::string temporary_;  // with rename_into_place: what is written, then renamed
   bool sync_;
+  bool sync_data_only_;
 };
 
 /// iostreams: a std::ofstream opened binary and truncating, with a buffer of
@@ -203,6 +208,7 @@ class unbuffered_sink {
   int fd_ = -1;
   const char* path_;
   bool sync_;
+  bool sync_data_only_;
 };
 
 /// The hand-written limit: the fastest reasonable code with no library, a
@@ -239,6 +245,7 @@ class limit_sink {
   char* pos_ = nullptr;  // where the last cursor left off
   const char* path_;
   bool sync_;
+  bool sync_data_only_;
 };
 
 /// The limit's fill position and end in locals. The cursor is a local object
