@@ -18,6 +18,9 @@ enum class bar_kind {
   at_most_times,    // contender's time <= threshold * rival's time
   faster_at_least,  // rival's time >= threshold * contender's time
   write_calls,      // ceil(bytes / threshold) calls, give or take 1
+  // The largest output of the contenders (compressed) is at most threshold
+  // times the rival's.
+  size_at_most,
 };
 
 struct bar_spec {
@@ -122,6 +125,13 @@ std::string describe(const bar_spec& spec) {
     case bar_kind::write_calls:
       return fmt::format("{} makes ceil(bytes / {} KiB) write calls, give or take 1", who,
                          spec.threshold / 1024);
+    case bar_kind::size_at_most:
+      who = names.size() == 1 ? names[0]
+                              : fmt::format("the largest output of {}", fmt::join(names, ", "));
+      return spec.threshold == 1
+                 ? fmt::format("{} is no larger than {}'s", who, spec.rival)
+                 : fmt::format("{} is at most {}x the size of {}'s", who, spec.threshold,
+                               spec.rival);
   }
   return {};
 }
@@ -150,11 +160,61 @@ void note_reference(const bar_spec& spec, const workload_result& w, bar_result& 
                           reachable ? "" : ", so the bar is out of reach in this run");
 }
 
+// A bar that names a contender this build lacks cannot be judged: ABSENT,
+// saying which and why. Returns whether it is.
+bool check_absent(const bar_spec& spec, const workload_result& w, bar_result& bar) {
+  std::vector<std::string> names = split(spec.contenders);
+  std::string missing;
+  std::size_t absent = 0;
+  for (const std::string& name : names) {
+    if (const std::string* why = w.absence_of(name)) {
+      ++absent;
+      if (missing.empty()) missing = name + " is absent: " + *why;
+    }
+  }
+  const std::string* rival_why = spec.rival != nullptr ? w.absence_of(spec.rival) : nullptr;
+  if (absent < names.size() && rival_why == nullptr) return false;
+  bar.status = "ABSENT";
+  bar.note = absent == names.size() ? missing : std::string(spec.rival) + " is absent: " + *rival_why;
+  return true;
+}
+
+void check_size(const bar_spec& spec, const workload_result& w, bar_result& bar) {
+  // The largest of the outputs that were checked and right.
+  const contender_result* judged = nullptr;
+  for (const std::string& name : split(spec.contenders)) {
+    const contender_result* c = w.find(name);
+    if (c == nullptr || !c->ok()) {
+      if (w.absence_of(name) == nullptr && bar.note.empty())
+        bar.note = name + (c == nullptr ? " did not run" : " failed");
+      continue;
+    }
+    if (judged == nullptr || c->bytes > judged->bytes) judged = c;
+  }
+  const contender_result* rival = w.find(spec.rival);
+  if (judged == nullptr) return;
+  if (rival == nullptr || !rival->ok()) {
+    bar.note = std::string(spec.rival) + " did not run or failed";
+    return;
+  }
+  bar.note = judged->name;
+  bar.value = static_cast<double>(judged->bytes) / static_cast<double>(rival->bytes);
+  bar.measured = fmt::format("{:.3f}x ({} bytes against {})", bar.value, judged->bytes,
+                             rival->bytes);
+  bar.status = bar.value <= spec.threshold ? "PASS" : "FAIL";
+}
+
 void check(const bar_spec& spec, const workload_result& w, bar_result& bar) {
   bar.status = "FAIL";
+  if (check_absent(spec, w, bar)) return;
+  if (spec.kind == bar_kind::size_at_most) {
+    check_size(spec, w, bar);
+    return;
+  }
   // The fastest of the contenders that ran and wrote the right bytes.
   const contender_result* judged = nullptr;
   for (const std::string& name : split(spec.contenders)) {
+    if (w.absence_of(name) != nullptr) continue;  // judged among the others
     const contender_result* c = w.find(name);
     if (c == nullptr || !c->ok()) {
       if (bar.note.empty())
