@@ -19,8 +19,6 @@
 #endif
 
 namespace fastout_bench {
-namespace {
-
 int open_fd(const char* path) {
   int fd;
   do {
@@ -33,6 +31,8 @@ int open_fd(const char* path) {
 void close_fd(int fd, const char* path) {
   if (::close(fd) != 0 && errno != EINTR) throw_errno("close", path);
 }
+
+namespace {
 
 void sync_fd(int fd, const char* path, bool data_only = false) {
   int result;
