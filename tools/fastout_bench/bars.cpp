@@ -38,7 +38,7 @@ struct bar_spec {
   bool needs_dontcache = false;
 };
 
-// The bars of issues 2, 3, 8, 9, 10, 11 and 16. Later issues add theirs here.
+// The bars of issues 2, 3, 8, 9, 10, 11, 16 and 17. Later issues add theirs here.
 const bar_spec bar_specs[] = {
     {"W1", bar_kind::at_most_times, "fastout", "limit", 1.5},
     {"W1", bar_kind::faster_at_least, "fastout", "fprintf", 5, "limit"},
@@ -102,6 +102,28 @@ const bar_spec bar_specs[] = {
     {"W9", bar_kind::at_most_times, "fastout_c", "limit", 1.0},
     {"W6", bar_kind::faster_at_least, "fastout_printf", "fprintf", 1.5},
     {"W7", bar_kind::faster_at_least, "fastout_printf", "fprintf", 2},
+    // Issue 17: compressed output, zstd at level 3 and gzip at 6. The
+    // fastout rows come with the writer's compression option; until then
+    // they are absent and so are these bars. format_only, the text
+    // formatted and never compressed or written, is the most any bar could
+    // show.
+    {"W14", bar_kind::at_most_times, "fastout_zstd_w0", "zstd_limit", 1.1, "format_only"},
+    {"W14", bar_kind::faster_at_least, "fastout_zstd_w1", "zstd_limit", 1.3, "format_only"},
+    {"W14", bar_kind::at_most_times, "fastout_zstd_w1", "popen_zstd", 1.1, "format_only"},
+    {"W14", bar_kind::faster_at_least, "fastout_gzip_w1", "gzwrite", 2, "format_only"},
+    {"W14", bar_kind::faster_at_least, "fastout_gzip_w2", "gzwrite", 3, "format_only"},
+    {"W14", bar_kind::size_at_most, "fastout_gzip_w0,fastout_gzip_w1,fastout_gzip_w2", "gzwrite",
+     1},
+    {"W14", bar_kind::at_most_times, "fastout_gzip_w1", "htslib_bgzf_w1", 1, "format_only"},
+    {"W14", bar_kind::at_most_times, "fastout_gzip_w2", "htslib_bgzf_w2", 1, "format_only"},
+    {"W15", bar_kind::at_most_times, "fastout_zstd_w0", "zstd_limit", 1.1, "format_only"},
+    {"W15", bar_kind::at_most_times, "fastout_zstd_w1", "popen_zstd", 1.1, "format_only"},
+    {"W15", bar_kind::faster_at_least, "fastout_gzip_w1", "gzwrite", 2, "format_only"},
+    {"W15", bar_kind::faster_at_least, "fastout_gzip_w2", "gzwrite", 3, "format_only"},
+    {"W15", bar_kind::size_at_most, "fastout_gzip_w0,fastout_gzip_w1,fastout_gzip_w2", "gzwrite",
+     1},
+    {"W15", bar_kind::at_most_times, "fastout_gzip_w1", "htslib_bgzf_w1", 1, "format_only"},
+    {"W15", bar_kind::at_most_times, "fastout_gzip_w2", "htslib_bgzf_w2", 1, "format_only"},
 };
 
 std::vector<std::string> split(const std::string& list) {

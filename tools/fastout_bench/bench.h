@@ -42,7 +42,10 @@
   X(W10, big, "1 GiB in 1 MiB pieces (256 MiB with --quick)")                              \
   X(W11, replace, "an existing 256 MiB file rewritten 3 times (64 MiB with --quick)")      \
   X(W12, durable, "1 GiB made durable before close (256 MiB with --quick)")                \
-  X(W12f, durable_table, "W6's 10,000,000 int64 made durable before close, also with --quick")
+  X(W12f, durable_table, "W6's 10,000,000 int64 made durable before close, also with --quick") \
+  X(W14, log, "1,000,000 log lines (500,000 --quick), compressed: zstd -3, gzip -6")       \
+  X(W15, table, "W6's int64 in 10 tab-separated columns, 1,000,000 rows (100,000 --quick), " \
+                "compressed")
 
 namespace fastout_bench {
 
