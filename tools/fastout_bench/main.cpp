@@ -62,7 +62,7 @@ void print_usage(std::FILE* out) {
       "byte-identical to the limit's; prints a table and checks fastout's bars.\n"
       "\n"
       "Options:\n"
-      "  --quick        smaller sizes (below), about a minute\n"
+      "  --quick        smaller sizes (below), a few minutes\n"
       "  --runs N       timed runs of each contender (default 5, also with --quick);\n"
       "                 the table shows the median\n"
       "  --only LIST    run only these workloads, by id or name: --only W1,W5 or lines,sweep\n"
