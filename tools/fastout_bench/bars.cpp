@@ -197,7 +197,8 @@ bool check_absent(const bar_spec& spec, const workload_result& w, bar_result& ba
   const std::string* rival_why = spec.rival != nullptr ? w.absence_of(spec.rival) : nullptr;
   if (absent < names.size() && rival_why == nullptr) return false;
   bar.status = "ABSENT";
-  bar.note = absent == names.size() ? missing : std::string(spec.rival) + " is absent: " + *rival_why;
+  bar.note = absent == names.size() ? missing
+                                    : std::string(spec.rival) + " is absent: " + *rival_why;
   return true;
 }
 

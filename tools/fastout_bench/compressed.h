@@ -49,10 +49,12 @@ namespace fastout_bench {
 /// When it does, a sink_options field that open_fastout() in sinks.cpp
 /// passes on (say `fastout_compression`) and this body make them:
 ///
+///   const bool zstd = format == fastout::compression_format::zstd;
 ///   for (unsigned workers : {0u, 1u, 2u}) {
 ///     sink_options options;
-///     options.fastout_compression = zstd ? fastout::compression_options(fastout::zstd{zstd_level})
-///                                        : fastout::compression_options(fastout::gzip{gzip_level});
+///     options.fastout_compression =
+///         zstd ? fastout::compression_options(fastout::zstd{zstd_level})
+///              : fastout::compression_options(fastout::gzip{gzip_level});
 ///     options.fastout_compression.workers = workers;
 ///     c.add<fastout_sink>(fmt::format("fastout_{}_w{}", name, workers), fastout_row, options)
 ///         .output = zstd ? output_format::zstd : output_format::bgzf;

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 // W14 `log`: 1,000,000 log lines (500,000 with --quick), compressed
-// (issue 17). A line is what a
-// server's log holds: a timestamp to the microsecond, a level, a module and
-// a message with two integers and a double,
+// (issue 17). A line is what a server's log holds: a timestamp to the
+// microsecond, a level, a module and a message with two integers and a
+// double,
 //
 //   2024-05-01 08:00:01.234567 INFO  [storage] request 1000042 done in 5213 us, load 3.142
 //
 // about 86 bytes, 86.5 MB in all. The levels are mostly INFO, the request
 // numbers rise, the durations spread from 10 us to 1 s: text that
-// compresses as logs do, about 6x with gzip -6 and 5.3x with zstd -3. compressed.h has the contenders; every
-// output must decompress to the text format_row writes.
+// compresses as logs do, about 6x with gzip -6 and 5.3x with zstd -3.
+// compressed.h has the contenders; every output must decompress to the
+// text format_row writes.
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>

@@ -3,8 +3,9 @@
 // 1,000,000 rows (100,000 with --quick), compressed (issue 17): a data
 // export whose every field is a full-range integer. Random digits compress
 // only about 2x, and deflate works harder on them than on W14's log lines
-// (zlib's gzip -6 at about 18 MB/s here, against 60 there). compressed.h has the contenders; every output must
-// decompress to the text format_row writes.
+// (zlib's gzip -6 at about 18 MB/s here, against 60 there). compressed.h
+// has the contenders; every output must decompress to the text format_row
+// writes.
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
