@@ -14,7 +14,10 @@ namespace fastout_bench {
 struct bar_result {
   std::string workload;     ///< "W1"
   std::string description;  ///< "fastout <= 1.5x the time of limit"
-  std::string status;       ///< "PASS", "FAIL" or "SKIP" (its workload did not run)
+  /// "PASS", "FAIL", "SKIP" (its workload did not run, or the bar does not
+  /// apply on this machine) or "ABSENT" (a contender it names is not in
+  /// this build: it was not judged, and it did not pass)
+  std::string status;
   std::string measured;     ///< the figure, as printed: "1.21x", "39 calls"
   double value = 0;         ///< the figure as a number (0 if there is none), from medians
   /// The same ratio from each contender's fastest run: noise from other

@@ -12,8 +12,9 @@
 // run, and one file, workload_<name>.cpp (CMake builds every workload_*.cpp),
 // that defines `workload make_<name>(const workload_options&)`: it builds
 // the input with fixed seeds (not when options.list_only), adds the
-// contenders, and sets `bytes`, and `reference`, `baseline`, `prepare` or
-// `check_output` where the defaults do not fit. The driver fills in id, name
+// contenders, and sets `bytes`, and `reference`, `baseline`, `prepare`,
+// `check_output`, `write_reference` or `absent` where the defaults do not
+// fit. The driver fills in id, name
 // and summary from the line. Then a row in docs/benchmarks.md's table, and
 // its bars in bars.cpp. What more than one workload writes is in inputs.h.
 #ifndef FASTOUT_BENCH_BENCH_H_
@@ -40,7 +41,11 @@
   X(W9, patch, "20,000,000 binary writes of 1 to 16 bytes (4,000,000 --quick)")            \
   X(W10, big, "1 GiB in 1 MiB pieces (256 MiB with --quick)")                              \
   X(W11, replace, "an existing 256 MiB file rewritten 3 times (64 MiB with --quick)")      \
-  X(W12, durable, "1 GiB made durable before close (256 MiB with --quick)")
+  X(W12, durable, "1 GiB made durable before close (256 MiB with --quick)")                \
+  X(W12f, durable_table, "W6's 10,000,000 int64 made durable before close, also with --quick") \
+  X(W14, log, "1,000,000 log lines (500,000 --quick), compressed: zstd -3, gzip -6")       \
+  X(W15, table, "W6's int64 in 10 tab-separated columns, 1,000,000 rows (100,000 --quick), " \
+                "compressed")
 
 namespace fastout_bench {
 
@@ -63,12 +68,35 @@ struct workload_options {
 /// the timed region, so it must not print anything.
 using write_function = std::function<void(const char* path)>;
 
+/// What a contender's file holds, which says how the driver checks it
+/// against the reference (the uncompressed text).
+enum class output_format {
+  plain,  ///< the text itself: byte for byte the reference's
+  zstd,   ///< zstd frames: decompressed with libzstd, the reference's bytes
+  gzip,   ///< gzip members: decompressed with zlib, the reference's bytes
+  bgzf,   ///< gzip as BGZF: the same, and it must end with BGZF's EOF block
+  /// No file: the contender formats and discards (W14's and W15's
+  /// format_only). Its run checks that it formatted the reference's
+  /// number of bytes, and throws if not.
+  none,
+};
+
 struct contender {
   std::string name;
   write_function run;
   /// The buffer size this contender was given, where that is what it varies
   /// (the W5 sweep); 0 otherwise.
   std::size_t buffer_size = 0;
+  output_format output = output_format::plain;
+};
+
+/// A contender this build of the driver cannot run, and why (a library or
+/// a program missing when it was built, or a fastout feature that does not
+/// exist yet). The table and the JSON list it, and a bar that names it says
+/// ABSENT, never PASS.
+struct absent_contender {
+  std::string name;
+  std::string reason;
 };
 
 struct workload {
@@ -77,7 +105,9 @@ struct workload {
   std::string name;     ///< "lines"
   std::string summary;  ///< one line for --help, --list and the table header
 
-  std::uint64_t bytes = 0;  ///< the size of every contender's output
+  /// The size of every contender's output; where contenders compress, of
+  /// the text before compression (the reference's).
+  std::uint64_t bytes = 0;
   /// What one run writes, when a run writes its output more than once (W11
   /// rewrites its file several times in a row): what MB/s counts. 0: `bytes`.
   std::uint64_t bytes_per_run = 0;
@@ -91,6 +121,13 @@ struct workload {
   /// The contender the "/fprintf" column compares against, if present.
   std::string baseline = "fprintf";
   std::vector<contender> contenders;
+  /// The contenders this workload has elsewhere but not in this build.
+  std::vector<absent_contender> absent;
+  /// Writes the reference output, untimed, where the reference contender
+  /// writes none (W14 and W15, whose reference is format_only, the floor):
+  /// the uncompressed text every compressed output must decompress to.
+  /// Empty: the reference contender's own run writes it.
+  write_function write_reference;
   /// For output that is right without being byte-identical to the
   /// reference's (say, doubles that only need to parse back to the same
   /// values): returns an empty string if the output at `path` is right,

@@ -85,21 +85,42 @@ class contender_list {
   template <typename Sink, typename Setup, typename Row>
   contender& add_with_setup(std::string name, Setup setup, Row row,
                             const sink_options& options = {}) {
-    const std::size_t count = count_;
-    contenders_.push_back(contender{
-        std::move(name), [input = input_, options, count, setup, row](const char* path) {
-          write_rows<Sink>(path, options, count, setup, row);
-        }});
+    contender added;
+    added.name = std::move(name);
+    added.run = make_writer<Sink>(setup, row, options);
+    contenders_.push_back(std::move(added));
     return contenders_.back();
+  }
+
+  /// What add() would run, without adding a contender: for
+  /// workload::write_reference.
+  template <typename Sink, typename Row>
+  write_function writer(Row row, const sink_options& options = {}) const {
+    return make_writer<Sink>(no_setup{}, row, options);
+  }
+
+  /// Records that this build has no contender `name`, and why.
+  void add_absent(std::string name, std::string reason) {
+    absent_.push_back(absent_contender{std::move(name), std::move(reason)});
   }
 
   /// The contenders, in the order they were added.
   std::vector<contender> take() { return std::move(contenders_); }
+  /// The absent ones, in the order they were recorded.
+  std::vector<absent_contender> take_absent() { return std::move(absent_); }
 
  private:
+  template <typename Sink, typename Setup, typename Row>
+  write_function make_writer(Setup setup, Row row, const sink_options& options) const {
+    return [input = input_, options, count = count_, setup, row](const char* path) {
+      write_rows<Sink>(path, options, count, setup, row);
+    };
+  }
+
   std::shared_ptr<const void> input_;
   std::size_t count_;
   std::vector<contender> contenders_;
+  std::vector<absent_contender> absent_;
 };
 
 /// `contenders` without the ones named in `names`, in the same order: for a

@@ -2,6 +2,7 @@
 #include "inputs.h"
 
 #include <cstring>
+#include <random>
 
 namespace fastout_bench {
 
@@ -20,6 +21,14 @@ std::shared_ptr<const bytes_input> make_bytes_input(std::size_t count) {
   auto input = std::make_shared<bytes_input>();
   std::memcpy(input->pattern, pattern, 64);
   input->count = count;
+  return input;
+}
+
+std::shared_ptr<const ints_input> make_ints_input(std::size_t count) {
+  auto input = std::make_shared<ints_input>();
+  input->values.resize(count);
+  std::mt19937_64 random(6);  // fixed: the same values in every run
+  for (auto& value : input->values) value = static_cast<std::int64_t>(random());
   return input;
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // fastout-bench: what more than one workload writes, made in one place: W1's
-// lines (W1, W5, W1f), W2's bytes (W2, W4) and the 1 MiB pieces (W10, W11,
-// W12); the contender lists W5 and W4 borrow from W1 and W2; and the size
-// of a formatted output (W6, W7, W8).
+// lines (W1, W5, W1f), W2's bytes (W2, W4), W6's integers (W6, W12f, W15)
+// and the 1 MiB pieces (W10, W11, W12); the contender lists W5 and W4
+// borrow from W1 and W2; and the size of a formatted output (W6, W7, W8,
+// W12f, W14, W15).
 #ifndef FASTOUT_BENCH_INPUTS_H_
 #define FASTOUT_BENCH_INPUTS_H_
 
@@ -52,6 +53,17 @@ std::shared_ptr<const bytes_input> make_bytes_input(std::size_t count);
 /// Every contender W2 and W4 have, in the order they run
 /// (workload_bytes.cpp); each leaves some out.
 std::vector<contender> bytes_contenders(const std::shared_ptr<const bytes_input>& input);
+
+/// W6's int64 values, spread over the whole range: the same `count` values
+/// (from a std::mt19937_64 with a fixed seed) for every workload that asks
+/// for as many (W6, W12f, W15).
+struct ints_input {
+  std::vector<std::int64_t> values;
+};
+std::shared_ptr<const ints_input> make_ints_input(std::size_t count);
+
+/// The most one int64 takes as text: "-9223372036854775808" is 20 bytes.
+inline constexpr std::size_t int_text_bound = 20;
 
 /// `count` writes of one 1 MiB piece of text with a line structure, so that
 /// the file is easy to inspect; the contents matter to no contender (W10,

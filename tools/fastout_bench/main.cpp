@@ -23,6 +23,8 @@
 
 #include <sys/stat.h>
 
+#include <fmt/format.h>
+
 #include "bars.h"
 #include "bench.h"
 #include "machine.h"
@@ -60,7 +62,7 @@ void print_usage(std::FILE* out) {
       "byte-identical to the limit's; prints a table and checks fastout's bars.\n"
       "\n"
       "Options:\n"
-      "  --quick        smaller sizes (below), about a minute\n"
+      "  --quick        smaller sizes (below), a few minutes\n"
       "  --runs N       timed runs of each contender (default 5, also with --quick);\n"
       "                 the table shows the median\n"
       "  --only LIST    run only these workloads, by id or name: --only W1,W5 or lines,sweep\n"
@@ -68,7 +70,7 @@ void print_usage(std::FILE* out) {
       "                 (default $TMPDIR, else /tmp); it is removed at the end\n"
       "  --json FILE    also write every figure to FILE as JSON\n"
       "  --plot FILE    where the W5 sweep plot goes (default fastout-sweep.png)\n"
-      "  --strict       also exit non-zero when a bar fails\n"
+      "  --strict       also exit non-zero when a bar fails or names an absent contender\n"
       "  --list         list the workloads and their contenders, and exit\n"
       "  -h, --help     show this help\n"
       "\n"
@@ -85,7 +87,8 @@ void print_usage(std::FILE* out) {
       "\n"
       "Exit status: 0 when every output is identical to the reference (and, with\n"
       "--strict, every bar passes); 1 when an output differs or a contender fails;\n"
-      "2 on a bad command line; 3 when a bar fails under --strict; 130 when interrupted.\n");
+      "2 on a bad command line; 3 when a bar fails (or is ABSENT) under --strict;\n"
+      "130 when interrupted.\n");
 }
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -211,6 +214,8 @@ int run(const options& o) {
       std::printf("%s %s: %s\n ", w.id.c_str(), w.name.c_str(), w.summary.c_str());
       for (const auto& c : w.contenders) std::printf(" %s", c.name.c_str());
       std::printf("\n");
+      for (const auto& a : w.absent)
+        std::printf("  absent: %s: %s\n", a.name.c_str(), a.reason.c_str());
     }
     return exit_ok;
   }
@@ -271,6 +276,10 @@ int run(const options& o) {
   }
   bool bars_ok = std::none_of(bars.begin(), bars.end(),
                               [](const bar_result& b) { return b.status == "FAIL"; });
+  // A bar whose contender is absent from this build was not judged: it did
+  // not pass, and --strict says so.
+  auto bars_absent = std::count_if(bars.begin(), bars.end(),
+                                   [](const bar_result& b) { return b.status == "ABSENT"; });
 
   if (!o.json.empty()) {
     std::string error = write_json(o.json, machine, settings, results, bars, plot_path);
@@ -286,8 +295,15 @@ int run(const options& o) {
     std::printf("RESULT: INTERRUPTED: the figures above are incomplete\n");
   else if (!outputs_ok)
     std::printf("RESULT: FAILED: an output differs from the reference or a contender failed\n");
-  else if (!bars_ok)
-    std::printf("RESULT: outputs identical; a bar FAILED%s\n",
+  else if (!bars_ok || bars_absent > 0)
+    std::printf("RESULT: outputs identical; %s%s%s%s\n", bars_ok ? "" : "a bar FAILED",
+                !bars_ok && bars_absent > 0 ? ", and " : "",
+                bars_absent > 0
+                    ? fmt::format("{} bar{} could not be judged (ABSENT: a contender is not "
+                                  "in this build)",
+                                  bars_absent, bars_absent == 1 ? "" : "s")
+                          .c_str()
+                    : "",
                 o.strict ? "" : " (exit status 0 without --strict)");
   else
     std::printf("RESULT: outputs identical; every bar that ran passed\n");
@@ -298,7 +314,7 @@ int run(const options& o) {
     return exit_interrupted;
   }
   if (!outputs_ok) return exit_output_differs;
-  if (!bars_ok && o.strict) return exit_bar_failed;
+  if ((!bars_ok || bars_absent > 0) && o.strict) return exit_bar_failed;
   return exit_ok;
 }
 

@@ -52,10 +52,14 @@ struct contender_result {
   /// page-cache pages cost a fault each, which on a virtual machine can
   /// be a large part of a run.
   std::vector<std::int64_t> page_faults;
-  std::uint64_t bytes = 0;              ///< the size of its output file
+  std::uint64_t bytes = 0;              ///< the size of its output file (compressed)
+  output_format format = output_format::plain;  ///< what its file holds
   bool identical = false;               ///< its output matched the reference
   bool checked = false;                 ///< its output was compared at all
   std::string error;                    ///< why it failed, if it did
+  /// How its output differs from the reference, where the check can say
+  /// (a compressed output: where the decompressed text first differs).
+  std::string difference;
 
   bool ok() const { return error.empty() && identical && !seconds.empty(); }
   double median_seconds() const;
@@ -75,6 +79,7 @@ struct workload_result {
   std::string reference;
   std::string baseline;
   std::vector<contender_result> contenders;  ///< in the workload's order
+  std::vector<absent_contender> absent;      ///< see workload::absent
   std::string error;        ///< why the workload could not be measured
   bool interrupted = false;
 
@@ -82,6 +87,10 @@ struct workload_result {
   const contender_result* find(const std::string& contender) const;
   /// Its median time, if it ran and its output was right; otherwise 0.
   double median_of(const std::string& contender) const;
+  /// Why the contender of that name is absent from this build, or nullptr.
+  const std::string* absence_of(const std::string& contender) const;
+  /// Whether any contender compresses: the table then has a size column.
+  bool compressed() const;
 };
 
 /// The progress line on stderr: rewritten in place on a terminal, one line
@@ -112,7 +121,10 @@ std::size_t progress_steps(const workload& w, int runs);
 /// `runs` rounds in which every contender runs once, each round starting one
 /// contender later so that drift is spread evenly.
 /// Each contender's first output is compared with the reference byte for
-/// byte; every output is deleted once it has been looked at. Stops early,
+/// byte, a compressed one after decompression (decompress.h); every
+/// output is deleted once it has been looked at. Where the workload has a
+/// write_reference, it writes the reference file instead of the
+/// reference contender. Stops early,
 /// with `interrupted` set, when `*stop` becomes non-zero.
 workload_result run_workload(const workload& w, work_dir& dir, int runs, progress& bar,
                              const volatile std::sig_atomic_t* stop);

@@ -2,6 +2,7 @@
 // What the driver prints: the table, the bars and the JSON (report.h).
 #include "report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -44,7 +45,23 @@ std::string format_ratio(double r) { return r > 0 ? fmt::format("{:.2f}", r) : "
 std::string output_status(const contender_result& c) {
   if (!c.error.empty()) return "FAILED";
   if (!c.checked) return "not run";
+  if (c.format == output_format::none) return "discarded";
   return c.identical ? "identical" : "DIFFERS";
+}
+
+bool is_compressed(output_format format) {
+  return format != output_format::plain && format != output_format::none;
+}
+
+const char* format_label(output_format format) {
+  switch (format) {
+    case output_format::plain: return "plain";
+    case output_format::zstd: return "zstd";
+    case output_format::gzip: return "gzip";
+    case output_format::bgzf: return "bgzf";
+    case output_format::none: return "none";
+  }
+  return "plain";
 }
 
 std::string json_string(const std::string& s) {
@@ -101,9 +118,16 @@ void print_workload(const workload_result& w, int runs) {
     std::fflush(stdout);
     return;
   }
-  std::printf("  %-22s %10s %10s %9s %8s %12s %7s  %s\n", "contender", "median", "min",
-              w.baseline.empty() ? "" : ("/" + w.baseline).c_str(),
-              ("/" + w.reference).c_str(), "write calls", "MB/s", "output");
+  // The ratio columns are as wide as their titles; a compressed workload
+  // has a column for the size of each file (its MB/s count the text).
+  const std::string baseline_title = w.baseline.empty() ? "" : "/" + w.baseline;
+  const std::string reference_title = "/" + w.reference;
+  const int baseline_width = std::max(9, static_cast<int>(baseline_title.size()));
+  const int reference_width = std::max(8, static_cast<int>(reference_title.size()));
+  const bool compressed = w.compressed();
+  std::printf("  %-22s %10s %10s %*s %*s %12s %7s%s  %s\n", "contender", "median", "min",
+              baseline_width, baseline_title.c_str(), reference_width, reference_title.c_str(),
+              "write calls", "MB/s", compressed ? "    compressed" : "", "output");
   for (const auto& c : w.contenders) {
     std::string median = c.seconds.empty() ? "-" : format_time(c.median_seconds());
     std::string fastest = c.seconds.empty() ? "-" : format_time(c.min_seconds());
@@ -113,20 +137,40 @@ void print_workload(const workload_result& w, int runs) {
                                                                                 : w.bytes) /
                                            c.median_seconds() / 1e6)
                : "-";
-    std::printf("  %-22s %10s %10s %9s %8s %12s %7s  %s\n", c.name.c_str(), median.c_str(),
-                fastest.c_str(),
+    std::string size;
+    if (compressed)
+      size = fmt::format(" {:>13}", is_compressed(c.format) && c.checked && c.error.empty()
+                                        ? with_commas(c.bytes)
+                                        : std::string("-"));
+    std::printf("  %-22s %10s %10s %*s %*s %12s %7s%s  %s\n", c.name.c_str(), median.c_str(),
+                fastest.c_str(), baseline_width,
                 w.baseline.empty() ? "" : format_ratio(ratio(w, c, w.baseline)).c_str(),
-                format_ratio(ratio(w, c, w.reference)).c_str(),
-                calls >= 0 ? std::to_string(calls).c_str() : "?", speed.c_str(),
+                reference_width, format_ratio(ratio(w, c, w.reference)).c_str(),
+                calls >= 0 ? std::to_string(calls).c_str() : "?", speed.c_str(), size.c_str(),
                 output_status(c).c_str());
   }
   for (const auto& c : w.contenders) {
     if (!c.error.empty()) std::printf("  %s failed: %s\n", c.name.c_str(), c.error.c_str());
+    else if (c.checked && !c.identical && !c.difference.empty())
+      std::printf("  %s wrote %llu bytes: %s\n", c.name.c_str(),
+                  static_cast<unsigned long long>(c.bytes), c.difference.c_str());
     else if (c.checked && !c.identical)
       std::printf("  %s wrote %llu bytes that differ from %s's\n", c.name.c_str(),
                   static_cast<unsigned long long>(c.bytes), w.reference.c_str());
     else if (!c.seconds.empty() && static_cast<int>(c.seconds.size()) < runs)
       std::printf("  %s: only %zu of %d runs\n", c.name.c_str(), c.seconds.size(), runs);
+  }
+  // Absent contenders, those with the same reason on one line.
+  std::vector<bool> listed(w.absent.size(), false);
+  for (std::size_t i = 0; i < w.absent.size(); ++i) {
+    if (listed[i]) continue;
+    std::string names;
+    for (std::size_t j = i; j < w.absent.size(); ++j) {
+      if (listed[j] || w.absent[j].reason != w.absent[i].reason) continue;
+      listed[j] = true;
+      names += (names.empty() ? "" : ", ") + w.absent[j].name;
+    }
+    std::printf("  absent: %s: %s\n", names.c_str(), w.absent[i].reason.c_str());
   }
   if (w.interrupted) std::printf("  interrupted\n");
   std::printf("\n");
@@ -163,14 +207,18 @@ std::string write_json(const std::string& path, const machine_info& machine,
   out += "\n  },\n  \"workloads\": [";
   first = true;
   for (const auto& w : results) {
+    std::string absent;
+    for (std::size_t i = 0; i < w.absent.size(); ++i)
+      absent += fmt::format("{}{{\"contender\": {}, \"reason\": {}}}", i > 0 ? ", " : "",
+                            json_string(w.absent[i].name), json_string(w.absent[i].reason));
     out += fmt::format(
         "{}\n    {{\"id\": {}, \"name\": {}, \"summary\": {}, \"bytes\": {}, "
         "\"bytes_per_run\": {}, \"reference\": {}, \"baseline\": {}, \"interrupted\": {}, "
-        "\"error\": {}}}",
+        "\"error\": {}, \"absent\": [{}]}}",
         first ? "" : ",", json_string(w.id), json_string(w.name), json_string(w.summary), w.bytes,
         w.bytes_per_run > 0 ? w.bytes_per_run : w.bytes, json_string(w.reference),
         w.baseline.empty() ? "null" : json_string(w.baseline),
-        w.interrupted, w.error.empty() ? "null" : json_string(w.error));
+        w.interrupted, w.error.empty() ? "null" : json_string(w.error), absent);
     first = false;
   }
   out += "\n  ],\n  \"results\": [";
@@ -185,7 +233,8 @@ std::string write_json(const std::string& path, const machine_info& machine,
           "{}\n    {{\"workload\": {}, \"workload_name\": {}, \"contender\": {}, "
           "\"median_s\": {}, \"min_s\": {}, \"max_s\": {}, \"times_s\": [{}], "
           "\"write_calls\": {}, \"page_faults\": {}, \"bytes\": {}, \"identical\": {}, "
-          "\"ratio_to_baseline\": {}, \"ratio_to_limit\": {}, \"buffer_size\": {}, \"error\": {}}}",
+          "\"ratio_to_baseline\": {}, \"ratio_to_limit\": {}, \"buffer_size\": {}, "
+          "\"format\": {}, \"compressed_bytes\": {}, \"difference\": {}, \"error\": {}}}",
           first ? "" : ",", json_string(w.id), json_string(w.name), json_string(c.name),
           c.seconds.empty() ? "null" : json_number(c.median_seconds()),
           c.seconds.empty() ? "null" : json_number(c.min_seconds()),
@@ -195,6 +244,9 @@ std::string write_json(const std::string& path, const machine_info& machine,
           c.checked && c.identical,
           json_ratio(ratio(w, c, w.baseline)), json_ratio(ratio(w, c, w.reference)),
           c.buffer_size > 0 ? std::to_string(c.buffer_size) : "null",
+          json_string(format_label(c.format)),
+          is_compressed(c.format) && c.checked ? std::to_string(c.bytes) : "null",
+          c.difference.empty() ? "null" : json_string(c.difference),
           c.error.empty() ? "null" : json_string(c.error));
       first = false;
     }

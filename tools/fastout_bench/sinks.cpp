@@ -19,8 +19,6 @@
 #endif
 
 namespace fastout_bench {
-namespace {
-
 int open_fd(const char* path) {
   int fd;
   do {
@@ -34,12 +32,14 @@ void close_fd(int fd, const char* path) {
   if (::close(fd) != 0 && errno != EINTR) throw_errno("close", path);
 }
 
-void sync_fd(int fd, const char* path) {
+namespace {
+
+void sync_fd(int fd, const char* path, bool data_only = false) {
   int result;
   do {
-    result = ::fsync(fd);
+    result = data_only ? ::fdatasync(fd) : ::fsync(fd);
   } while (result != 0 && errno == EINTR);
-  if (result != 0) throw_errno("fsync", path);
+  if (result != 0) throw_errno(data_only ? "fdatasync" : "fsync", path);
 }
 
 // For the streams that hide their descriptor: fsync() through another one,
@@ -90,7 +90,7 @@ void write_all(int fd, const char* data, std::size_t size, const char* path) {
 // A constructor that throws runs no destructor of its own: each one undoes
 // what it did before throwing.
 stdio_sink::stdio_sink(const char* path, const sink_options& options)
-    : path_(path), sync_(options.sync) {
+    : path_(path), sync_(options.sync), sync_data_only_(options.sync_data_only) {
   if (options.rename_into_place) temporary_ = std::string(path) + ".tmp";
   const char* opened = temporary_.empty() ? path : temporary_.c_str();
   if (options.buffer_size > 0) buffer_.reset(new char[options.buffer_size]);
@@ -117,7 +117,7 @@ void stdio_sink::close() {
     failed = std::fflush(file) != 0;
     if (!failed) {
       try {
-        sync_fd(::fileno(file), written);
+        sync_fd(::fileno(file), written, sync_data_only_);
       } catch (...) {
         std::fclose(file);
         throw;
@@ -167,14 +167,17 @@ void fmt_file_sink::close() {
 // write() per call ----------------------------------------------------------
 
 unbuffered_sink::unbuffered_sink(const char* path, const sink_options& options)
-    : fd_(open_fd(path)), path_(path), sync_(options.sync) {}
+    : fd_(open_fd(path)),
+      path_(path),
+      sync_(options.sync),
+      sync_data_only_(options.sync_data_only) {}
 
 unbuffered_sink::~unbuffered_sink() {
   if (fd_ >= 0) ::close(fd_);
 }
 
 void unbuffered_sink::close() {
-  if (sync_) sync_fd(fd_, path_);
+  if (sync_) sync_fd(fd_, path_, sync_data_only_);
   int fd = fd_;
   fd_ = -1;
   close_fd(fd, path_);
@@ -183,7 +186,7 @@ void unbuffered_sink::close() {
 // The limit -----------------------------------------------------------------
 
 limit_sink::limit_sink(const char* path, const sink_options& options)
-    : path_(path), sync_(options.sync) {
+    : path_(path), sync_(options.sync), sync_data_only_(options.sync_data_only) {
   const std::size_t size =
       options.buffer_size > 0 ? options.buffer_size : buffer_1m.buffer_size;
   storage_.reset(new char[size]);
@@ -214,7 +217,7 @@ char* limit_sink::write_slow(char* pos, const char* data, std::size_t size) {
 
 void limit_sink::close() {
   pos_ = flush(pos_);
-  if (sync_) sync_fd(fd_, path_);
+  if (sync_) sync_fd(fd_, path_, sync_data_only_);
   int fd = fd_;
   fd_ = -1;
   close_fd(fd, path_);

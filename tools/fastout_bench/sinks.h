@@ -66,6 +66,10 @@ struct sink_options {
   /// fastout::sync = true for fastout, which makes it fdatasync() (fsync()
   /// when replacing).
   bool sync = false;
+  /// With sync: fdatasync() instead of fsync() where the sink calls it on
+  /// its own descriptor (stdio, the limit, write() per call), as
+  /// fastout::sync does when it does not replace (W12f's limit_sync).
+  bool sync_data_only = false;
   /// stdio only: write "<path>.tmp" and rename() it over the path in
   /// close(), the replacement people write by hand (W11).
   bool rename_into_place = false;
@@ -77,6 +81,15 @@ struct sink_options {
   /// For fastout's iostream adapter: fastout::flush_policy::on_close, so
   /// that std::endl and std::flush do not write.
   bool deferred_flushes = false;
+  /// htslib's BGZF writer (compressed_sinks.h): the threads bgzf_mt() is
+  /// given.
+  int threads = 0;
+  /// popen_sink (compressed_sinks.h): the command that reads the text on
+  /// its standard input and writes the output on its standard output.
+  const char* command = nullptr;
+  /// discard_sink (compressed_sinks.h): how many bytes it must have been
+  /// given by close().
+  std::uint64_t expected_bytes = 0;
 };
 
 /// A 1 MiB buffer: the limit's own, and the one the `_1m` contenders give
@@ -102,6 +115,11 @@ inline constexpr sink_options buffer_256k{std::size_t{256} << 10};
 [[noreturn]] void throw_failure(const char* action, const char* path);
 /// write() until everything is written, retrying EINTR; throws on failure.
 void write_all(int fd, const char* data, std::size_t size, const char* path);
+/// open(path) for writing, creating or truncating it; throws on failure.
+int open_fd(const char* path);
+/// close(fd); throws on failure (but not on EINTR, after which Linux has
+/// closed it).
+void close_fd(int fd, const char* path);
 
 /// stdio: fopen(path, "w"), with a buffer of options.buffer_size set by
 /// setvbuf() if it is not 0. out() is the FILE*, for fprintf, fputs, putc,
@@ -127,6 +145,7 @@ class stdio_sink {
   const char* path_;
   std::string temporary_;  // with rename_into_place: what is written, then renamed
   bool sync_;
+  bool sync_data_only_;
 };
 
 /// iostreams: a std::ofstream opened binary and truncating, with a buffer of
@@ -203,6 +222,7 @@ class unbuffered_sink {
   int fd_ = -1;
   const char* path_;
   bool sync_;
+  bool sync_data_only_;
 };
 
 /// The hand-written limit: the fastest reasonable code with no library, a
@@ -239,6 +259,7 @@ class limit_sink {
   char* pos_ = nullptr;  // where the last cursor left off
   const char* path_;
   bool sync_;
+  bool sync_data_only_;
 };
 
 /// The limit's fill position and end in locals. The cursor is a local object
@@ -282,6 +303,15 @@ class limit_sink::cursor {
   void format_to(std::size_t bound, const S& format, const T&... args) {
     if (pos_ > end_ - bound) pos_ = sink_->flush(pos_);
     pos_ = fmt::format_to(pos_, format, args...);
+  }
+
+  /// `pos = format_row(pos)`, after a write() if less than `bound` bytes
+  /// are left: for a row formatted by a function that several contenders
+  /// share (W14, W15), which returns the end of what it wrote.
+  template <typename FormatRow>
+  void append(std::size_t bound, FormatRow format_row) {
+    if (pos_ > end_ - bound) pos_ = sink_->flush(pos_);
+    pos_ = format_row(pos_);
   }
 
  private:

@@ -7,7 +7,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
-#include <random>
 #include <vector>
 
 // fastout before {fmt}: see sinks.h.
@@ -24,12 +23,9 @@
 namespace fastout_bench {
 namespace {
 
-struct ints_input {
-  std::vector<std::int64_t> values;
-};
-
 // "-9223372036854775808\n" is 21 bytes.
 constexpr std::size_t int_row_bound = 24;
+static_assert(int_row_bound >= int_text_bound + 1, "a value and its newline");
 
 std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& input) {
   const std::int64_t* const values = input->values.data();
@@ -55,10 +51,7 @@ std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& 
 }  // namespace
 
 workload make_ints(const workload_options& options) {
-  auto input = std::make_shared<ints_input>();
-  input->values.resize(options.count(10000000, 2000000));
-  std::mt19937_64 random(6);  // fixed: the same values in every run
-  for (auto& value : input->values) value = static_cast<std::int64_t>(random());
+  auto input = make_ints_input(options.count(10000000, 2000000));
   const std::int64_t* const values = input->values.data();
   workload w;
   w.bytes = formatted_size(input->values.size(), int_row_bound,
