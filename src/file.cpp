@@ -637,6 +637,46 @@ std::pair<char*, std::size_t> file::streaming_area() noexcept {
   return {streaming_area_, streaming_chunk_size};
 }
 
+#ifdef FASTOUT_FMT_HAS_WRITER
+// ------------------------------------------------------- fmt::writer
+
+file::operator fmt::writer() { return fmt::writer(writer_buffer_); }
+
+namespace detail {
+
+void writer_buffer::on_grow(std::size_t wanted) {
+  file& f = *file_;
+  if (data() == nullptr) {
+    // Not lent (yet, or since the writer took it back): borrow.
+    piece_ = f.lend(*this, spare_, sizeof spare_);
+  } else {
+    // The borrowed piece streams: what fmt wrote goes to the file with
+    // everything before it. If that throws, fmt's view must still match
+    // the piece, whose text now starts afresh.
+    struct resync {
+      writer_buffer& b;
+      ~resync() {
+        b.set(b.piece_.text, static_cast<std::size_t>(b.piece_.end - b.piece_.text));
+        b.clear();
+      }
+    } after{*this};
+    f.grow_piece(piece_, data() + size(), wanted - size());
+    return;
+  }
+  set(piece_.text, static_cast<std::size_t>(piece_.end - piece_.text));
+  clear();
+}
+
+void writer_buffer::give_back(file& writer) {
+  char* at = data() + size();
+  set(nullptr, 0);
+  clear();
+  writer.take_back(piece_, at);
+}
+
+}  // namespace detail
+#endif
+
 // ------------------------------------------------------------- writing
 
 void file::put_slow(char c) {

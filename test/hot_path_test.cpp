@@ -6,6 +6,7 @@
 // copy that ends at the buffer's end, and one that no longer fits), comes
 // out whole and in order, whichever language wrote it.
 #include <fastout/c_api.h>
+#include <fastout/cursor.h>
 #include <fastout/file.h>
 
 #include <gtest/gtest.h>
