@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "replace_internal.h"
+#include "close_steps_internal.h"
 #include "system_calls_internal.h"
 
 #ifndef RWF_DONTCACHE
@@ -89,126 +89,14 @@ error_handler set_error_handler(error_handler handler) noexcept {
   return previous != nullptr ? previous : default_error_handler;
 }
 
-namespace {
-// open()'s flags for a writer's options: its open_mode, or {fmt}-style flags
-// taken as they are, as fmt::file does, except that write access is implied.
-// Returns -1 if the flags hold a bit that is neither one of file's nor
-// O_CLOEXEC, O_SYNC or O_DSYNC, or both WRONLY and RDWR.
-int open_flags(const file_options& options) {
-  if (options.flags == -1) {
-    switch (options.mode) {
-      case open_mode::truncate: return O_WRONLY | O_CREAT | O_TRUNC;
-      case open_mode::append: return O_WRONLY | O_CREAT | O_APPEND;
-      case open_mode::create_exclusive: return O_WRONLY | O_CREAT | O_EXCL;
-      case open_mode::replace: return O_WRONLY;  // the new file's own flags: src/replace.cpp
-    }
-    return -1;
-  }
-  constexpr int known = file::WRONLY | file::RDWR | file::CREATE | file::EXCL | file::TRUNC |
-                        file::APPEND;
-  constexpr int passed_through = O_CLOEXEC | O_SYNC | O_DSYNC;  // O_SYNC includes O_DSYNC's bit
-  int flags = options.flags;
-  if ((flags & ~(known | passed_through)) != 0 || (flags & file::WRONLY && flags & file::RDWR))
-    return -1;
-  if ((flags & O_SYNC) == (O_SYNC & ~O_DSYNC)) return -1;  // half of O_SYNC's two bits
-  int result = flags & file::RDWR ? O_RDWR : O_WRONLY;
-  if (flags & file::CREATE) result |= O_CREAT;
-  if (flags & file::EXCL) result |= O_EXCL;
-  if (flags & file::TRUNC) result |= O_TRUNC;
-  if (flags & file::APPEND) result |= O_APPEND;
-  result |= flags & passed_through;
-  return result;
-}
-}  // namespace
 
 file::file() noexcept
     : fastout_buffer_state{no_buffer, no_buffer}, buffer_(no_buffer), buffer_end_(no_buffer) {}
 
-file::file(detail::cstring_view path, const file_options& options) : file() {
-  // std::getenv() of an unset variable, say: std::string would call
-  // strlen(nullptr) on it.
-  if (path.c_str() == nullptr)
-    throw std::system_error(EINVAL, std::system_category(),
-                            "cannot open a file for writing: the path is a null pointer");
-  path_ = path.c_str();
-  if (options.mode == open_mode::replace && options.flags != -1)
-    throw std::system_error(EINVAL, std::system_category(),
-                            "cannot open " + quoted(path_) + " to replace it: {fmt}-style open "
-                            "flags " + fmt::format("{:#o}", options.flags) +
-                                " cannot be combined with open_mode::replace (for O_SYNC, "
-                                "use fastout::sync = true)");
-  int flags = open_flags(options);
-  if (flags == -1)
-    throw std::system_error(EINVAL, std::system_category(),
-                            "cannot open " + quoted(path_) + " for writing: open flags " +
-                                fmt::format("{:#o}", options.flags) +
-                                " are not a combination of fastout::file's");
-  flags |= O_CLOEXEC;
-  // The buffer first: a writer that cannot get one must not have truncated
-  // or created the file. The object is constructed (delegating constructor),
-  // so from here on the destructor frees what was taken.
-  allocate_buffer(options.buffer_size);
-  int fd;
-  if (detail::close_plan::needed(options)) {
-    // Replacing, syncing, preallocating: src/replace.cpp opens the file and
-    // keeps what close() will need.
-    close_plan_ = detail::close_plan::open_path(path_, options, flags, fd);
-  } else {
-    // Not retried on EINTR, as fopen(): a signal must be able to interrupt
-    // the open of a FIFO that has no reader (alarm() around it, say).
-    fd = system_calls.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
-    if (fd < 0)
-      throw std::system_error(errno, std::system_category(),
-                              "cannot open " + quoted(path_) + " for writing");
-  }
-  fd_ = fd;
-  owns_fd_ = true;
-  finish_opening(options);
-}
-
-file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name)
-    : file() {
-  path_ = name.empty() ? "<fd " + std::to_string(fd) + ">" : std::move(name);
-  if (fd < 0)
-    throw std::system_error(EBADF, std::system_category(),
-                            "cannot write to " + quoted(path_));
-  // The descriptor first: if the buffer cannot be had, the destructor
-  // closes an adopted descriptor, as it would have closed it later.
-  fd_ = fd;
-  owns_fd_ = owns_fd;
-  if (detail::close_plan::needed(options))
-    close_plan_ = detail::close_plan::for_descriptor(path_, options);
-  allocate_buffer(options.buffer_size);
-  finish_opening(options);
-}
-
 void file::finish_opening(const file_options& options) {
   reports_errors_ = options.errors == write_errors::report;
-  if (close_plan_ != nullptr) close_plan_->preallocate(fd_);
   write_flags_ = options.cache == page_cache::drop ? RWF_DONTCACHE : 0;
   choose_buffering(options.buffer_mode);
-}
-
-file file::adopt(int fd, const file_options& options, std::string name) {
-  return file(fd_tag{}, fd, true, options, std::move(name));
-}
-
-file file::borrow(int fd, const file_options& options, std::string name) {
-  return file(fd_tag{}, fd, false, options, std::move(name));
-}
-
-file stdout_file(const file_options& options) {
-  return file::borrow(STDOUT_FILENO, options, "<stdout>");
-}
-
-file stderr_file() {
-  file_options options;
-  options.buffer_size = 0;
-  return stderr_file(options);
-}
-
-file stderr_file(const file_options& options) {
-  return file::borrow(STDERR_FILENO, options, "<stderr>");
 }
 
 void file::allocate_buffer(std::size_t size) {
@@ -241,7 +129,7 @@ void file::choose_buffering(buffering mode) {
 
 file::~file() {
   close_and_report(false);
-  delete close_plan_;
+  delete close_steps_;
 }
 
 file::file(file&& other) noexcept : file() {
@@ -288,7 +176,7 @@ void file::swap(file& other) noexcept {
   swap(error_, other.error_);
   swap(last_call_error_, other.last_call_error_);
   swap(write_flags_, other.write_flags_);
-  swap(close_plan_, other.close_plan_);
+  swap(close_steps_, other.close_steps_);
   swap(bytes_drained_, other.bytes_drained_);
   swap(bytes_written_, other.bytes_written_);
   swap(write_calls_, other.write_calls_);
@@ -376,12 +264,14 @@ void file::drop_text(std::size_t size) noexcept {
   restore_limit();
 }
 
-// Writes every byte of iov[0..count), continuing short writes, retrying
-// EINTR and waiting out EAGAIN. Returns 0, or the errno that stopped it,
-// which then also becomes the sticky error. The one place that chooses a
-// write system call: pwritev2 at the file position when there are per-call
-// flags (RWF_DONTCACHE), write or writev otherwise.
-int file::write_vector(struct iovec* iov, int count) noexcept {
+// Writes every byte of iov[0..count) to the descriptor, continuing short
+// writes, retrying EINTR and waiting out EAGAIN. Returns 0, or the errno
+// that stopped it, which then also becomes the sticky error. Called only by
+// drain_buffer(); the one place that chooses a write system call (pwritev2
+// at the file position when there are per-call flags such as RWF_DONTCACHE,
+// write or writev otherwise), and the one place that learns that bytes
+// reached the file (bytes_written_).
+int file::write_to_file(struct iovec* iov, int count) noexcept {
   while (count > 0) {
     if (iov->iov_len == 0) {
       ++iov;
@@ -432,11 +322,13 @@ int file::write_vector(struct iovec* iov, int count) noexcept {
   return 0;
 }
 
-// The one way out of the buffer: sends what it holds, then `more_size`
-// bytes at `more` (none is fine), in as few system calls as possible, and
-// empties it. Returns 0, or the errno that stopped it, which is then the
-// sticky error.
-int file::empty_buffer(const char* more, std::size_t more_size) noexcept {
+// The one route out of the buffer: every byte that leaves it for the file
+// -- a full buffer, a flush, a line, a piece that streams, data too large
+// to buffer -- goes through here. Sends what the buffer holds, then
+// `more_size` bytes at `more` (none is fine), in as few system calls as
+// possible, and empties the buffer. Returns 0, or the errno that stopped
+// it, which is then the sticky error.
+int file::drain_buffer(const char* more, std::size_t more_size) noexcept {
   std::size_t pending = static_cast<std::size_t>(pos - buffer_);
   if (pending == 0 && more_size == 0) return 0;
   if (error_ != 0) {
@@ -452,11 +344,11 @@ int file::empty_buffer(const char* more, std::size_t more_size) noexcept {
   struct iovec iov[2] = {{buffer_, pending}, {const_cast<char*>(more), more_size}};
   pos = buffer_;
   restore_limit();
-  return write_vector(iov, 2);
+  return write_to_file(iov, 2);
 }
 
 void file::flush_buffer() {
-  if (int error_number = empty_buffer(nullptr, 0)) fail_call(error_number);
+  if (int error_number = drain_buffer(nullptr, 0)) fail_call(error_number);
 }
 
 // ------------------------------------------------------- internal interface
@@ -496,7 +388,7 @@ char* file::grow_piece(detail::piece& p, char* at, std::size_t more) {
       // the front and stays whole. On a write error it is dropped: a
       // print's text counts as accepted once it is complete.
       pos = p.text;  // where it began: the text before it is sent
-      const int error_number = empty_buffer(nullptr, 0);
+      const int error_number = drain_buffer(nullptr, 0);
       if (error_number != 0) fail_call(error_number);  // returns with write_errors::report
       std::memmove(buffer_, p.text, length);
       p.text = buffer_;
@@ -513,7 +405,7 @@ char* file::grow_piece(detail::piece& p, char* at, std::size_t more) {
       p.place = piece_place::side_streaming;
       // The text before the piece goes out (the writer's pos is where the
       // piece began).
-      if (int error_number = empty_buffer(nullptr, 0)) fail_call(error_number);
+      if (int error_number = drain_buffer(nullptr, 0)) fail_call(error_number);
       return area + length;
     }
     p.place = piece_place::buffer_streaming;
@@ -543,11 +435,11 @@ char* file::send_piece(detail::piece& p, char* at) {
   if (p.place == detail::piece_place::buffer_streaming) {
     // With everything before it, in one write.
     pos = at;
-    error_number = empty_buffer(nullptr, 0);
+    error_number = drain_buffer(nullptr, 0);
     p.text = buffer_;
     p.end = buffer_end_;
   } else {
-    error_number = empty_buffer(p.text, length);
+    error_number = drain_buffer(p.text, length);
   }
   p.sent += length;
   if (error_number != 0) fail_call(error_number);
@@ -612,7 +504,7 @@ void file::accept_text(const char* text_begin) {
       char* partial_line = static_cast<char*>(const_cast<void*>(last_newline)) + 1;
       std::size_t partial_size = static_cast<std::size_t>(pos - partial_line);
       pos = partial_line;
-      int error_number = empty_buffer(nullptr, 0);
+      int error_number = drain_buffer(nullptr, 0);
       std::memmove(buffer_, partial_line, partial_size);
       pos = buffer_ + partial_size;
       if (error_number != 0) {
@@ -686,11 +578,11 @@ void file::put_slow(char c) {
     return;
   }
   if (buffer_ == buffer_end_) {  // unbuffered
-    if (int error_number = empty_buffer(&c, 1)) fail_call(error_number);
+    if (int error_number = drain_buffer(&c, 1)) fail_call(error_number);
     return;
   }
   if (pos == buffer_end_) {
-    if (int error_number = empty_buffer(nullptr, 0)) {
+    if (int error_number = drain_buffer(nullptr, 0)) {
       ++bytes_drained_;  // `c` is accepted (and lost) too: stats() counts a call that threw
       fail_call(error_number);
       return;
@@ -708,14 +600,14 @@ void file::put_slow(char c) {
 // Returns 0, or the errno of a failure, by which time all `size` bytes are
 // counted as accepted.
 int file::append_fully_buffered(const char* data, std::size_t size) noexcept {
-  if (size >= buffer_capacity()) return empty_buffer(data, size);
+  if (size >= buffer_capacity()) return drain_buffer(data, size);
   std::size_t room = static_cast<std::size_t>(buffer_end_ - pos);
   if (size > room) {
     std::memcpy(pos, data, room);
     pos += room;
     data += room;
     size -= room;
-    if (int error_number = empty_buffer(nullptr, 0)) {
+    if (int error_number = drain_buffer(nullptr, 0)) {
       bytes_drained_ += size;  // the rest of the call: accepted, and lost
       return error_number;
     }
@@ -750,7 +642,7 @@ void file::append(const char* data, std::size_t size) {
         static_cast<std::size_t>(static_cast<const char*>(last_newline) - data) + 1;
     std::size_t rest = size - through;
     int error_number = append_fully_buffered(data, through);
-    if (error_number == 0) error_number = empty_buffer(nullptr, 0);
+    if (error_number == 0) error_number = drain_buffer(nullptr, 0);
     if (error_number != 0) {
       bytes_drained_ += rest;  // the partial line after it: accepted, and lost
       fail_call(error_number);
@@ -775,14 +667,13 @@ void file::flush() {
 // then a replacement is discarded instead of put in place, unflushed.
 int file::flush_and_close(bool commit) noexcept {
   int error_number = error_;
-  const bool discarding = close_plan_ != nullptr && close_plan_->replacing() && !commit;
-  if (error_number == 0 && !discarding) error_number = empty_buffer(nullptr, 0);
+  const bool discarding = close_steps_ != nullptr && close_steps_->provisional() && !commit;
+  if (error_number == 0 && !discarding) error_number = drain_buffer(nullptr, 0);
   bytes_drained_ += static_cast<std::size_t>(pos - buffer_);  // lost if the flush failed
-  if (close_plan_ != nullptr) {
-    // Sync, trim, close, put in place, sync the directory: src/replace.cpp.
-    error_number = close_plan_->finish(
-        fd_, owns_fd_, error_number,
-        sync_failed_ ? detail::close_stage::sync : detail::close_stage::write, commit);
+  if (close_steps_ != nullptr) {
+    // Sync, trim, close, put in place, sync the directory, ...: the close
+    // steps close the descriptor themselves.
+    error_number = close_steps_->finish(fd_, owns_fd_, error_number, sync_failed_, commit);
   } else if (owns_fd_ && system_calls.close(fd_) != 0 && errno != EINTR && error_number == 0) {
     // Linux releases the descriptor even when close() fails, and EINTR does
     // not mean the data is in doubt, so never retry; report anything else.
@@ -796,9 +687,9 @@ int file::flush_and_close(bool commit) noexcept {
 }
 
 std::string file::close_failure_message() const {
-  if (close_plan_ != nullptr) {
+  if (close_steps_ != nullptr) {
     file_stats s = stats();
-    return close_plan_->describe_failure(path_, s.bytes_written, s.bytes_accepted);
+    return close_steps_->describe_failure(path_, s.bytes_written, s.bytes_accepted);
   }
   return failure_message(closing_failed_ ? "close" : sync_failed_ ? "sync" : "write to");
 }
@@ -831,7 +722,7 @@ void file::close_or_report(bool throw_error) {
 
 void file::cancel() {
   if (fd_ < 0) return;
-  if (close_plan_ == nullptr || !close_plan_->replacing())
+  if (close_steps_ == nullptr || !close_steps_->provisional())
     throw std::system_error(EINVAL, std::system_category(),
                             "cannot cancel " + quoted(path_) +
                                 ": only a writer opened with open_mode::replace can be canceled, "
@@ -848,10 +739,10 @@ void file::cancel() {
   flush_and_close(false);
   // Canceling is not an error; an earlier write error stays readable.
   error_ = earlier_error;
-  if (close_plan_->left_behind()) {
+  if (int error_number = close_steps_->abandon_error()) {
     file_stats s = stats();
-    throw std::system_error(close_plan_->leftover_error(), std::system_category(),
-                            close_plan_->describe_failure(path_, s.bytes_written,
+    throw std::system_error(error_number, std::system_category(),
+                            close_steps_->describe_failure(path_, s.bytes_written,
                                                           s.bytes_accepted));
   }
 }
@@ -861,7 +752,7 @@ void file::sync() {
   flush_buffer();
   if (error_ != 0) return;  // write_errors::report: failed, now or before; nothing to sync
   // A new file that replaces another needs its metadata on disk too.
-  const bool full = close_plan_ != nullptr && close_plan_->replacing();
+  const bool full = close_steps_ != nullptr && close_steps_->sync_needs_metadata();
   int result;
   do {
     result = full ? system_calls.fsync(fd_) : system_calls.fdatasync(fd_);
@@ -898,15 +789,7 @@ void file::close_and_report(bool commit) noexcept {
     error_report report{path_.c_str(), std::error_code(error_number, std::system_category()),
                         s.bytes_accepted - s.bytes_written, closing_failed_};
     report.sync_failed = sync_failed_;
-    if (close_plan_ != nullptr) {
-      using detail::close_stage;
-      close_stage stage = close_plan_->failed_stage();
-      report.close_failed = stage == close_stage::close;
-      report.sync_failed =
-          sync_failed_ || stage == close_stage::sync || stage == close_stage::directory_sync;
-      report.not_replaced = close_plan_->not_replaced();
-      if (report.not_replaced) report.bytes_lost = s.bytes_accepted;  // none reached the target
-    }
+    if (close_steps_ != nullptr) close_steps_->complete_report(report, s.bytes_accepted);
     handler(report);
   }
 }

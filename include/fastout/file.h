@@ -122,9 +122,10 @@ class cstring_view {
 
 using buffer_state = fastout_buffer_state;
 
-// What close() does beyond closing the descriptor: sync, release
-// preallocated space, put a replacement in place (src/replace_internal.h).
-class close_plan;
+// What close() does beyond flushing and closing the descriptor (sync,
+// release preallocated space, put a replacement in place): the writer's
+// plug-in point, src/close_steps_internal.h.
+class close_steps;
 
 // Where a piece of text written in place is (see piece).
 enum class piece_place : unsigned char {
@@ -479,8 +480,10 @@ class FASTOUT_API file : private fastout_buffer_state {
   void close_or_report(bool throw_error);
   std::string failure_message(const char* action) const;
   void flush_buffer();
-  int empty_buffer(const char* more, std::size_t more_size) noexcept;
-  int write_vector(struct ::iovec* iov, int count) noexcept;
+  // The one route out of the buffer, and the one place that writes to the
+  // descriptor (src/file.cpp).
+  int drain_buffer(const char* more, std::size_t more_size) noexcept;
+  int write_to_file(struct ::iovec* iov, int count) noexcept;
   int flush_and_close(bool commit) noexcept;
   void free_buffer() noexcept;
   void close_and_report(bool commit) noexcept;
@@ -503,9 +506,9 @@ class FASTOUT_API file : private fastout_buffer_state {
   int error_ = 0;                 // sticky errno; 0 while all is well
   int last_call_error_ = 0;       // the C API's fastout_last_error()
   int write_flags_ = 0;           // pwritev2 flags (RWF_DONTCACHE), 0 for write/writev
-  // Sync, preallocation, replacement: what close() does beyond closing the
-  // descriptor (src/replace.cpp). Null for a plain writer.
-  detail::close_plan* close_plan_ = nullptr;
+  // What close() does beyond flushing and closing the descriptor (sync,
+  // preallocation, replacement: src/replace.cpp). Null for a plain writer.
+  detail::close_steps* close_steps_ = nullptr;
   std::uint64_t bytes_drained_ = 0;  // accepted bytes no longer in the buffer
   std::uint64_t bytes_written_ = 0;
   std::uint64_t write_calls_ = 0;
