@@ -91,7 +91,9 @@ error_handler set_error_handler(error_handler handler) noexcept {
 
 
 file::file() noexcept
-    : fastout_buffer_state{no_buffer, no_buffer}, buffer_(no_buffer), buffer_end_(no_buffer) {}
+    : fastout_buffer_state{no_buffer, no_buffer} {
+  buffer_ = buffer_end_ = no_buffer;
+}
 
 void file::finish_opening(const file_options& options) {
   reports_errors_ = options.errors == write_errors::report;
@@ -161,27 +163,7 @@ void file::swap(file& other) noexcept {
   }
   using std::swap;
   swap(static_cast<fastout_buffer_state&>(*this), static_cast<fastout_buffer_state&>(other));
-  swap(buffer_, other.buffer_);
-  swap(buffer_end_, other.buffer_end_);
-  swap(streaming_area_, other.streaming_area_);
-  swap(borrower_, other.borrower_);
-  swap(lent_to_cursor_, other.lent_to_cursor_);
-  swap(fd_, other.fd_);
-  swap(owns_fd_, other.owns_fd_);
-  swap(line_buffered_, other.line_buffered_);
-  swap(closing_failed_, other.closing_failed_);
-  swap(sync_failed_, other.sync_failed_);
-  swap(reports_errors_, other.reports_errors_);
-  swap(moved_from_, other.moved_from_);
-  swap(error_, other.error_);
-  swap(last_call_error_, other.last_call_error_);
-  swap(write_flags_, other.write_flags_);
-  swap(close_steps_, other.close_steps_);
-  swap(bytes_drained_, other.bytes_drained_);
-  swap(bytes_written_, other.bytes_written_);
-  swap(write_calls_, other.write_calls_);
-  swap(flushes_, other.flushes_);
-  swap(path_, other.path_);
+  swap(static_cast<detail::file_state&>(*this), static_cast<detail::file_state&>(other));
 }
 
 void file::free_buffer() noexcept {
