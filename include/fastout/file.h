@@ -508,7 +508,7 @@ class FASTOUT_API file : private fastout_buffer_state, private detail::file_stat
   char* send_piece(detail::piece& p, char* at);
   std::pair<char*, std::size_t> streaming_area() noexcept;
   void take_back_from_borrower();
-  void restore_limit() noexcept;
+  void reopen_hot_path() noexcept;
   [[noreturn]] void throw_unusable() const;
   [[noreturn]] void throw_lent_to_cursor() const;
   void fail_call(int error_number);
