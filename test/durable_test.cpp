@@ -11,16 +11,20 @@
 // nothing to write back. The fallbacks where sync_file_range is refused are
 // in platform_test.cpp, replacements in replace_test.cpp, kills in
 // crash_test.cpp.
+#include <fastout/c_api.h>
 #include <fastout/fastout.h>
+#include <fastout/iostream.h>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <system_error>
+#include <ostream>
 #include <thread>
 #include <vector>
 
@@ -250,6 +254,40 @@ TEST_F(durable_writeback, small_output_is_left_to_the_sync_at_close) {
   EXPECT_TRUE(fakes.ranges.empty());
   EXPECT_EQ(fakes.lseeks, 0);
   EXPECT_EQ(fakes.fdatasyncs, 1);
+}
+
+// Every door writes through the same route, so each gets writeback without
+// code of its own: the iostream adapter and the C API on a durable writer.
+TEST_F(durable_writeback, every_door_starts_writeback) {
+  const std::string data = pieces(20);
+  {
+    file f = fastout::output_file(dir_.file("stream"), fastout::sync = true);
+    {
+      fastout::streambuf buffer(f);
+      std::ostream out(&buffer);
+      for (std::size_t at = 0; at < data.size(); at += 1000)
+        out.write(data.data() + at,
+                  static_cast<std::streamsize>(std::min<std::size_t>(1000, data.size() - at)));
+      EXPECT_TRUE(out.flush());
+    }
+    f.close();
+  }
+  const std::vector<range_call> two = {start(0), start(8)};
+  EXPECT_EQ(fakes.ranges, two);
+  EXPECT_EQ(fakes.fdatasyncs, 1);
+  EXPECT_EQ(read_file(dir_.file("stream")), data);
+
+  fakes = disk_fakes();
+  file f = fastout::output_file(dir_.file("c"), fastout::sync = true);
+  fastout_file* handle = fastout::c_handle(f);
+  for (std::size_t at = 0; at < data.size(); at += 1000)
+    ASSERT_EQ(fastout_write(data.data() + at, 1,
+                            std::min<std::size_t>(1000, data.size() - at), handle),
+              std::min<std::size_t>(1000, data.size() - at));
+  f.close();
+  EXPECT_EQ(fakes.ranges, two);
+  EXPECT_EQ(fakes.fdatasyncs, 1);
+  EXPECT_EQ(read_file(dir_.file("c")), data);
 }
 
 // ---------------------------------------------------------------- nothing for the others
