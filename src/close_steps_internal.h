@@ -7,6 +7,7 @@
 #ifndef FASTOUT_CLOSE_STEPS_INTERNAL_H_
 #define FASTOUT_CLOSE_STEPS_INTERNAL_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -36,6 +37,13 @@ class close_steps {
   // provisional content was abandoned without another failure.
   virtual int finish(int fd, bool owns_fd, int error_number, bool error_from_sync,
                      bool commit) noexcept = 0;
+
+  // Called each time `size` more bytes reached the file through `fd`, by
+  // the one place that writes to it: a durable writer starts writing them
+  // back to the disk here while its caller goes on (src/replace.cpp).
+  // Returns 0, or the errno of a writeback that failed, which is final, as
+  // a failed sync is: the writer keeps it and close() does not sync again.
+  virtual int reached_file(int fd, std::size_t size) noexcept = 0;
 
   // Whether what the writer sends is provisional until close() commits it:
   // then abandoning discards it unflushed, and cancel() is allowed.

@@ -234,6 +234,9 @@ void file::throw_unusable() const {
 // state is consistent (pos == limit).
 void file::fail_call(int error_number) {
   if (reports_errors_) return;
+  if (sync_failed_)  // what reached the file could not be written back
+    throw std::system_error(error_number, std::system_category(),
+                            failure_message("sync") + ", but may not survive a power loss");
   throw std::system_error(error_number, std::system_category(), failure_message("write to"));
 }
 
@@ -277,6 +280,17 @@ int file::write_to_file(struct iovec* iov, int count) noexcept {
     if (result > 0) {
       size_t written = static_cast<size_t>(result);
       bytes_written_ += written;
+      if (close_steps_ != nullptr) {
+        // Writeback while writing (durable writers). A failure is final,
+        // as a failed sync() is: the kernel may have dropped those pages,
+        // so a later sync could succeed without them.
+        if (int error_number = close_steps_->reached_file(fd_, written)) {
+          error_ = error_number;
+          sync_failed_ = true;
+          limit = pos;
+          return error_number;
+        }
+      }
       while (count > 0 && written >= iov->iov_len) {
         written -= iov->iov_len;
         ++iov;

@@ -383,6 +383,57 @@ bool tmpfile_unsupported(int error_number) {
 
 }  // namespace
 
+// ------------------------------------------------ writing back while writing
+
+namespace {
+// Whether sync_file_range() failed only because it is not available here:
+// ENOSYS (a kernel or a seccomp filter without it), ESPIPE (a pipe or a
+// socket), EINVAL (a file or filesystem that cannot take it).
+bool writeback_unsupported(int error_number) noexcept {
+  return error_number == ENOSYS || error_number == ESPIPE || error_number == EINVAL;
+}
+}  // namespace
+
+int writeback::give_up(int error_number) noexcept {
+  if (!writeback_unsupported(error_number)) return error_number;
+  enabled_ = false;  // the sync in close() does it all, as before
+  return 0;
+}
+
+int writeback::start(int fd) noexcept {
+  const auto unstarted = static_cast<off_t>(unstarted_);
+  unstarted_ = 0;
+  // Where the writes ended: the file position, which O_APPEND, a seek or an
+  // adopted descriptor's offset keep from being the bytes written.
+  const off_t end = system_calls.lseek(fd, 0, SEEK_CUR);
+  if (end < 0) {
+    enabled_ = false;  // ESPIPE: a pipe; writeback is only a hint, never an error
+    return 0;
+  }
+  const range now = {std::max<off_t>(end - unstarted, 0), end};
+  if (count_ > 0 && started_[(oldest_ + count_ - 1) % (ranges_in_flight + 1)].end != now.begin)
+    count_ = 0;  // the writer seeked: the older ranges are the final sync's
+  if (retry([&] {
+        return system_calls.sync_file_range(fd, now.begin, now.end - now.begin,
+                                            SYNC_FILE_RANGE_WRITE);
+      }) != 0)
+    return give_up(errno);
+  started_[(oldest_ + count_) % (ranges_in_flight + 1)] = now;
+  if (++count_ <= ranges_in_flight) return 0;
+  // Wait for the oldest range: its writeback was started 8 ranges ago.
+  // Unlike fdatasync(), this reports a writeback error only once, so the
+  // error it returns must be final.
+  const range oldest = started_[oldest_];
+  oldest_ = (oldest_ + 1) % (ranges_in_flight + 1);
+  --count_;
+  if (retry([&] {
+        return system_calls.sync_file_range(fd, oldest.begin, oldest.end - oldest.begin,
+                                            SYNC_FILE_RANGE_WAIT_BEFORE);
+      }) != 0)
+    return give_up(errno);
+  return 0;
+}
+
 // ----------------------------------------------------------------- opening
 
 bool sync_and_replace_steps::needed(const file_options& options) noexcept {
@@ -396,6 +447,7 @@ sync_and_replace_steps* sync_and_replace_steps::open_path(const std::string& pat
   std::unique_ptr<sync_and_replace_steps> plan(new sync_and_replace_steps);
   plan->replace_ = options.mode == open_mode::replace;
   plan->sync_ = options.sync;
+  if (plan->sync_) plan->writeback_.enable();
   plan->sync_directory_ = options.sync_directory;
   plan->follow_links_ = options.symlink_mode == symlinks::follow;
   plan->permissions_ = options.permissions;
@@ -432,6 +484,7 @@ sync_and_replace_steps* sync_and_replace_steps::for_descriptor(const std::string
                             " needs a path, and an adopted or borrowed descriptor has none");
   std::unique_ptr<sync_and_replace_steps> plan(new sync_and_replace_steps);
   plan->sync_ = options.sync;
+  if (plan->sync_) plan->writeback_.enable();
   plan->preallocate_ = options.preallocate;
   return plan.release();
 }

@@ -17,10 +17,12 @@
 #include "close_steps_internal.h"
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include <sys/stat.h>
+#include <sys/types.h>
 
 namespace fastout::detail {
 
@@ -47,6 +49,47 @@ struct resolved_path {
   bool exists = false;
   int links_followed = 0;
   struct stat st = {};
+};
+
+// Writeback while writing, for durable writers (sync): the disk writes what
+// reached the file while the caller formats the rest, so that the sync in
+// close() waits only for the tail. Every `range_size` bytes that reached
+// the file, sync_file_range(SYNC_FILE_RANGE_WRITE) starts writing them back
+// without waiting; once more than `ranges_in_flight` ranges were started,
+// SYNC_FILE_RANGE_WAIT_BEFORE waits for the oldest, so that a writer faster
+// than its disk keeps at most about 72 MiB not yet on disk instead of
+// filling the page cache. It only hints: the sync in close() still makes
+// everything durable. docs/safe-replace.md ("Writing back while writing")
+// has the measurements behind the sizes.
+class writeback {
+ public:
+  static constexpr std::uint64_t range_size = std::uint64_t{8} << 20;
+  static constexpr int ranges_in_flight = 8;
+
+  void enable() noexcept { enabled_ = true; }
+  // After `size` more bytes reached `fd`. Returns 0, or the errno of a
+  // writeback that failed. Where the file cannot take sync_file_range
+  // (ENOSYS, EINVAL, ESPIPE: an old kernel, a filesystem or a pipe), it
+  // stops asking and the sync in close() does it all, as without it.
+  int reached_file(int fd, std::size_t size) noexcept {
+    if (!enabled_) return 0;
+    unstarted_ += size;
+    return unstarted_ < range_size ? 0 : start(fd);
+  }
+
+ private:
+  struct range {
+    off_t begin, end;
+  };
+  int start(int fd) noexcept;
+  int give_up(int error_number) noexcept;
+
+  bool enabled_ = false;
+  std::uint64_t unstarted_ = 0;  // reached the file since the last range started
+  // The ranges started and not yet waited for, oldest first, in a ring.
+  range started_[ranges_in_flight + 1] = {};
+  int oldest_ = 0;
+  int count_ = 0;
 };
 
 class sync_and_replace_steps final : public close_steps {
@@ -77,6 +120,9 @@ class sync_and_replace_steps final : public close_steps {
   // replace.cpp); with `commit` false a replacement is discarded.
   int finish(int fd, bool owns_fd, int error_number, bool error_from_sync,
              bool commit) noexcept override;
+  int reached_file(int fd, std::size_t size) noexcept override {
+    return writeback_.reached_file(fd, size);
+  }
   bool provisional() const noexcept override { return replace_; }
   bool sync_needs_metadata() const noexcept override { return replace_; }
   void complete_report(error_report& report, std::uint64_t accepted) const noexcept override;
@@ -138,6 +184,9 @@ class sync_and_replace_steps final : public close_steps {
   // Whether the target existed when last looked at (at open, then in
   // close()), for the messages.
   bool target_exists_ = true;
+
+  // With sync: starting the writeback of what reached the file.
+  writeback writeback_;
 
   // Preallocation: the end of the reserved range, 0 if none was made.
   std::uint64_t reserved_end_ = 0;

@@ -36,6 +36,9 @@ int real_fallocate(int fd, int mode, off_t offset, off_t length) {
   return ::fallocate(fd, mode, offset, length);
 }
 int real_ftruncate(int fd, off_t length) { return ::ftruncate(fd, length); }
+int real_sync_file_range(int fd, off_t offset, off_t size, unsigned flags) {
+  return ::sync_file_range(fd, offset, size, flags);
+}
 
 // glibc has renameat2() since 2.28 and getrandom() since 2.25; the system
 // calls themselves answer ENOSYS on kernels before 3.15 and 3.17.
@@ -62,9 +65,9 @@ ssize_t real_getdents64(int fd, void* buffer, size_t size) {
   {                                                                                         \
     real_open, real_openat, ::write, ::writev, real_pwritev2, ::close, real_fstat,          \
         real_fstatat, ::readlinkat, ::read, ::isatty, ::poll, ::lseek, ::fsync,             \
-        ::fdatasync, ::renameat, real_renameat2, ::linkat, ::unlinkat, ::fchmod, ::fchown,  \
-        ::umask, real_fallocate, real_ftruncate, real_getrandom, real_fcntl_lock, real_dup, \
-        real_getdents64,                                                                    \
+        ::fdatasync, real_sync_file_range, ::renameat, real_renameat2, ::linkat,            \
+        ::unlinkat, ::fchmod, ::fchown, ::umask, real_fallocate, real_ftruncate,            \
+        real_getrandom, real_fcntl_lock, real_dup, real_getdents64,                         \
   }
 
 const system_call_table real_system_calls = FASTOUT_REAL_SYSTEM_CALLS;

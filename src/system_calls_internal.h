@@ -46,6 +46,11 @@ struct system_call_table {
   // Durability and putting files in place.
   int (*fsync)(int fd);
   int (*fdatasync)(int fd);
+  // Starting (SYNC_FILE_RANGE_WRITE) and waiting for (SYNC_FILE_RANGE_WAIT_BEFORE)
+  // the writeback of a durable writer's data while it writes. ENOSYS where
+  // the kernel lacks it or a seccomp filter refuses it, ESPIPE on a pipe,
+  // EINVAL where the file cannot take it.
+  int (*sync_file_range)(int fd, off_t offset, off_t size, unsigned flags);
   int (*renameat)(int old_dir, const char* old_path, int new_dir, const char* new_path);
   // renameat2() with RENAME_EXCHANGE; EINVAL where the filesystem lacks it,
   // ENOSYS where the kernel does (before 3.15).

@@ -602,4 +602,131 @@ TEST(replace_crash, a_live_writers_named_file_is_never_taken_for_a_leftover) {
   EXPECT_EQ(fastout_test::names_in(dir.path()), std::vector<std::string>{"target"});
 }
 
+// ---------------------------------------------------------------- kills during writeback
+
+// Replacements with sync large enough for writeback while writing (24 to
+// 40 MiB: three to five ranges of 8 MiB are started before close()), killed
+// at random moments -- while ranges are written back, waited for, or
+// synced. The target is always one whole generation: the last committed,
+// or the one being committed; a new file left behind (named, without
+// O_TMPFILE) is part of a generation or a whole one.
+std::string large_generation(int g) {
+  const std::string header = "fastout crash test, large generation " + std::to_string(g) + "\n";
+  const std::string& block = generation(g);  // cheap to repeat; differs per generation
+  const std::size_t size = (std::size_t{24} << 20) + static_cast<std::size_t>(g % 5) * (4 << 20);
+  std::string content = header;
+  content.reserve(size);
+  while (content.size() < size) content.append(block, 0, std::min(block.size(), size - content.size()));
+  return content;
+}
+
+int large_generation_of(const std::string& content) {
+  int g = -1;
+  if (std::sscanf(content.c_str(), "fastout crash test, large generation %d\n", &g) != 1) return -1;
+  return g >= 0 && content == large_generation(g) ? g : -1;
+}
+
+// Where the child was, beyond `shared`: in sync_file_range(), and how often.
+struct writeback_state {
+  std::atomic<int> in_writeback;
+  std::atomic<int> writebacks;
+};
+writeback_state* writeback_shared = nullptr;
+
+int noting_sync_file_range(int fd, off_t offset, off_t size, unsigned flags) {
+  writeback_shared->in_writeback = 1;
+  ++writeback_shared->writebacks;
+  int result = real().sync_file_range(fd, offset, size, flags);
+  writeback_shared->in_writeback = 0;
+  return result;
+}
+
+[[noreturn]] void replace_large_forever(const std::string& target, bool named, int first) {
+  fastout::detail::system_calls.fsync = noting_fsync;
+  fastout::detail::system_calls.renameat = noting_renameat;
+  fastout::detail::system_calls.sync_file_range = noting_sync_file_range;
+  if (named) fastout::detail::system_calls.openat = refusing_tmpfile;
+  fastout::file_options options;
+  options.mode = fastout::open_mode::replace;
+  options.sync = true;
+  try {
+    for (int g = first;; ++g) {
+      const std::string content = large_generation(g);
+      shared->at = opening;
+      file f(target, options);
+      shared->at = writing;
+      for (std::size_t i = 0; i < content.size(); i += 100000)
+        f.write(content.data() + i, std::min<std::size_t>(100000, content.size() - i));
+      f.close();
+      shared->committed = g;
+      shared->at = between;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "child: %s\n", e.what());
+  }
+  ::_exit(1);
+}
+
+TEST(replace_crash, sigkill_during_writeback_leaves_one_whole_generation) {
+  constexpr int large_trials = 24;
+  void* memory = ::mmap(nullptr, sizeof(shared_state) + sizeof(writeback_state),
+                        PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(memory, MAP_FAILED);
+  shared = new (memory) shared_state{};
+  writeback_shared = new (static_cast<char*>(memory) + sizeof(shared_state)) writeback_state{};
+
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> delay(10000, 150000);
+  int next = 1;
+  fastout_test::write_file(target, large_generation(0));
+  std::map<std::string, int> kills;
+  int writebacks = 0;
+  for (int trial = 0; trial < large_trials; ++trial) {
+    const bool named = trial % 2 == 1;
+    SCOPED_TRACE("trial " + std::to_string(trial) + (named ? ", named" : ", O_TMPFILE"));
+    shared->committed = next - 1;
+    shared->at = starting;
+    writeback_shared->in_writeback = 0;
+    writeback_shared->writebacks = 0;
+    std::fflush(nullptr);
+    pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) replace_large_forever(target, named, next);
+    ::usleep(static_cast<useconds_t>(delay(rng)));
+    ASSERT_EQ(::kill(child, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+        << fastout_test::describe_status(status) << " (the child stopped on its own)";
+    const int committed = shared->committed;
+    ++kills[writeback_shared->in_writeback ? "sync_file_range" : step_names[shared->at]];
+    writebacks += writeback_shared->writebacks;
+
+    const int g = large_generation_of(read_file(target));
+    EXPECT_TRUE(g == committed || g == committed + 1)
+        << "the target holds " << (g < 0 ? "no whole generation" : "generation " + std::to_string(g))
+        << "; committed: " << committed;
+    next = std::max(g, committed) + 1;
+    for (const std::string& name : fastout_test::temporaries_in(dir.path())) {
+      const std::string content = read_file(dir.file(name));
+      const std::string being_written = large_generation(committed + 1);
+      EXPECT_TRUE(being_written.compare(0, content.size(), content) == 0 ||
+                  large_generation_of(content) == committed)
+          << name << ": " << content.size() << " bytes of nothing expected";
+      std::filesystem::remove(dir.file(name));
+    }
+    EXPECT_EQ(fastout_test::names_in(dir.path()), std::vector<std::string>{"target"});
+    if (testing::Test::HasFailure()) break;
+  }
+  EXPECT_GT(writebacks, 0) << "no writeback was started: the trials tested nothing new";
+  std::printf("%d trials, %d writeback calls; killed at:", large_trials, writebacks);
+  for (const auto& [where, count] : kills) std::printf(" %s %d,", where.c_str(), count);
+  std::printf("\n");
+  ::munmap(memory, sizeof(shared_state) + sizeof(writeback_state));
+  shared = nullptr;
+  writeback_shared = nullptr;
+}
+
 }  // namespace

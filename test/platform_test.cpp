@@ -688,4 +688,98 @@ TEST(platform_ramfs, without_fallocate_and_dontcache_every_byte_arrives) {
          "dropping; 6: wrong bytes; 7: left a file)";
 }
 
+// ---------------------------------------------------------------- sync_file_range
+
+// Counts sync_file_range() and refuses it with refusal.error; counts the
+// syncs and makes them for real.
+int refusing_sync_file_range(int, off_t, off_t, unsigned) {
+  ++refusal.refused;
+  errno = refusal.error;
+  return -1;
+}
+int counting_fdatasync(int fd) {
+  ++refusal.passed;
+  return real().fdatasync(fd);
+}
+int counting_fsync(int fd) {
+  ++refusal.passed;
+  return real().fsync(fd);
+}
+
+// sync_file_range() refused as a kernel without it (ENOSYS, or a seccomp
+// filter), a pipe (ESPIPE) or a file that cannot take it (EINVAL) refuses
+// it: the writer asks once, stops asking, and syncs everything at close()
+// as it did before writeback while writing. Nothing is reported: the sync
+// at close() is what durability rests on. A plain file and a replacement,
+// each 20 MiB, so that two ranges would be started.
+TEST(platform_sync_file_range, refused_falls_back_to_the_sync_at_close) {
+  std::string data;
+  for (int i = 0; i < 20; ++i) data.append(std::size_t{1} << 20, static_cast<char>('a' + i));
+  for (int error : {ENOSYS, ESPIPE, EINVAL}) {
+    SCOPED_TRACE(std::strerror(error));
+    temp_dir dir;
+    fastout_test::scoped_system_calls restore;
+    table().sync_file_range = refusing_sync_file_range;
+    table().fdatasync = counting_fdatasync;
+    table().fsync = counting_fsync;
+    refusal = refusals();
+    refusal.error = error;
+    {
+      file f = fastout::output_file(dir.file("plain"), fastout::sync = true);
+      for (std::size_t i = 0; i < data.size(); i += 100000) f.write(data.substr(i, 100000));
+      f.close();
+    }
+    EXPECT_EQ(refusal.refused, 1);
+    EXPECT_EQ(refusal.passed, 1);  // the fdatasync at close()
+    EXPECT_EQ(read_file(dir.file("plain")), data);
+
+    refusal = refusals();
+    refusal.error = error;
+    const std::string target = dir.file("target");
+    write_file(target, old_content);
+    {
+      file f = fastout::output_file(target, open_mode::replace, fastout::sync = true);
+      for (std::size_t i = 0; i < data.size(); i += 100000) f.write(data.substr(i, 100000));
+      EXPECT_EQ(read_file(target), old_content);
+      f.close();
+    }
+    EXPECT_EQ(refusal.refused, 1);
+    EXPECT_EQ(refusal.passed, 1);  // the fsync of the new file
+    EXPECT_EQ(read_file(target), data);
+    EXPECT_EQ(temporaries_in(dir.path()), none);
+  }
+}
+
+// Any other error of sync_file_range() is no missing facility: EIO is a
+// writeback that failed, final and reported (durable_test.cpp has the rest).
+TEST(platform_sync_file_range, another_error_is_not_taken_for_a_missing_facility) {
+  temp_dir dir;
+  fastout_test::scoped_system_calls restore;
+  table().sync_file_range = refusing_sync_file_range;
+  table().fdatasync = counting_fdatasync;
+  refusal = refusals();
+  refusal.error = EIO;
+  file f = fastout::output_file(dir.file("plain"), fastout::sync = true);
+  const std::string piece(std::size_t{1} << 20, 'p');
+  EXPECT_THROW(
+      {
+        for (int i = 0; i < 9; ++i) f.write(piece);
+      },
+      std::system_error);
+  EXPECT_THROW(f.close(), std::system_error);
+  EXPECT_EQ(refusal.refused, 1);
+  EXPECT_EQ(refusal.passed, 0);  // no sync after a failed writeback
+}
+
+// The real refusal: sync_file_range() on a pipe is ESPIPE, as the fallback
+// above assumes.
+TEST(platform_sync_file_range, a_pipe_refuses_it_with_espipe) {
+  int ends[2];
+  ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
+  EXPECT_EQ(::sync_file_range(ends[1], 0, 4096, SYNC_FILE_RANGE_WRITE), -1);
+  EXPECT_EQ(errno, ESPIPE) << std::strerror(errno);
+  ::close(ends[0]);
+  ::close(ends[1]);
+}
+
 }  // namespace

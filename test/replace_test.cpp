@@ -923,4 +923,100 @@ TEST(DurableTest, PageCacheDropWritesTheSameBytesEverywhere) {
   }
 }
 
+// ---------------------------------------------------------------- writeback while writing
+
+// What a replacement with sync asked of sync_file_range(), on which file.
+struct writeback_seen {
+  int calls = 0;
+  int failing_call = 0;  // 1-based; 0: none fails
+  int fd = -1;
+  int fsyncs = 0;
+} writeback;
+
+int seeing_sync_file_range(int fd, off_t offset, off_t size, unsigned flags) {
+  ++writeback.calls;
+  writeback.fd = fd;
+  if (writeback.calls == writeback.failing_call) {
+    errno = EIO;
+    return -1;
+  }
+  return fastout::detail::real_system_calls.sync_file_range(fd, offset, size, flags);
+}
+int counting_file_fsync(int fd) {
+  ++writeback.fsyncs;
+  return fastout::detail::real_system_calls.fsync(fd);
+}
+
+std::string mebibytes(int count, char first) {
+  std::string data;
+  for (int i = 0; i < count; ++i) data.append(std::size_t{1} << 20, static_cast<char>(first + i));
+  return data;
+}
+
+// A replacement with sync starts writing the new file back while it is
+// written -- the new file, never the target -- and puts it in place after
+// the fsync, as before.
+TEST(replace_writeback, starts_on_the_new_file_and_replaces_after_the_sync) {
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  write_file(target, "old");
+  fastout_test::scoped_system_calls restore;
+  fastout::detail::system_calls.sync_file_range = seeing_sync_file_range;
+  fastout::detail::system_calls.fsync = counting_file_fsync;
+  writeback = writeback_seen();
+  const std::string data = mebibytes(24, 'a');
+  file f = fastout::output_file(target, open_mode::replace, fastout::sync = true);
+  for (std::size_t i = 0; i < data.size(); i += 65536) f.write(data.data() + i, 65536);
+  EXPECT_EQ(writeback.calls, 2);  // the last 256 KiB are still in the buffer
+  struct stat written, now;
+  ASSERT_EQ(::fstat(writeback.fd, &written), 0);
+  ASSERT_EQ(::stat(target.c_str(), &now), 0);
+  EXPECT_NE(written.st_ino, now.st_ino) << "writeback asked of the target";
+  EXPECT_EQ(read_file(target), "old");
+  f.close();
+  EXPECT_EQ(writeback.calls, 3);  // the flush at close() completed the third range
+  EXPECT_EQ(writeback.fsyncs, 1);
+  EXPECT_EQ(read_file(target), data);
+  EXPECT_EQ(temporaries_in(dir.path()), none);
+}
+
+// EIO from the writeback of the new file: the write that met it throws
+// (its 64 KiB were accepted, and are counted as lost with the rest),
+// nothing is put in place, nothing is left beside the target, and the new
+// file is never fsynced (a sync after a failed writeback could succeed
+// without the lost pages).
+TEST(replace_writeback, eio_leaves_the_target_as_it_was) {
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  write_file(target, "old");
+  fastout_test::scoped_system_calls restore;
+  fastout::detail::system_calls.sync_file_range = seeing_sync_file_range;
+  fastout::detail::system_calls.fsync = counting_file_fsync;
+  writeback = writeback_seen();
+  writeback.failing_call = 2;
+  const std::string data = mebibytes(24, 'a');
+  file f = fastout::output_file(target, open_mode::replace, fastout::sync = true);
+  try {
+    for (std::size_t i = 0; i < data.size(); i += 65536) f.write(data.data() + i, 65536);
+    ADD_FAILURE() << "no error";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code().value(), EIO);
+    EXPECT_TRUE(contains(e.what(), "cannot sync")) << e.what();
+  }
+  try {
+    f.close();
+    ADD_FAILURE() << "closed";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code().value(), EIO);
+    EXPECT_EQ(std::string(e.what()),
+              "cannot sync the new content of \"" + target +
+                  "\" (16777216 of 16842752 bytes reached the new file; it was removed, and \"" +
+                  target + "\" left as it was): Input/output error");
+  }
+  EXPECT_EQ(writeback.fsyncs, 0);
+  EXPECT_EQ(writeback.calls, 2);
+  EXPECT_EQ(read_file(target), "old");
+  EXPECT_EQ(temporaries_in(dir.path()), none);
+}
+
 }  // namespace
