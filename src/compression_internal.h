@@ -33,35 +33,20 @@ struct compression_hooks {
 FASTOUT_API extern compression_hooks compression_system;
 FASTOUT_API extern const compression_hooks real_compression_hooks;
 
-// Where compressed bytes go. The writer's own write path is one; for the
-// engine's tests and for a descriptor of its own, fd_output_sink is another.
-// Only the thread that calls hand_over(), flush() and finish() writes.
+// Where compressed bytes go: the writer's own write path, so that the
+// compressed bytes leave by the same route as plain output does (counts,
+// errors, messages and write flags in one place). Only the thread that calls
+// hand_over(), flush() and finish() writes: workers never do.
 class output_sink {
  public:
-  // Writes every byte of iov[0..count), which it may change. Adds the bytes
-  // that reached the file to `written` (exact, also on failure) and returns
-  // 0, or the errno that stopped it.
+  // Writes every byte of iov[0..count), which it may change: short writes
+  // continued, EINTR retried, EAGAIN waited out. Adds the bytes that reached
+  // the file to `written` (exact, also on failure) and returns 0, or the
+  // errno that stopped it.
   virtual int write(struct iovec* iov, int count, std::uint64_t& written) noexcept = 0;
 
  protected:
   ~output_sink() = default;
-};
-
-// Writes to a descriptor through the system-call table with the writer's
-// care: short writes continued, EINTR retried, EAGAIN waited out with
-// poll(), the first other failure sticky.
-class FASTOUT_API fd_output_sink final : public output_sink {
- public:
-  explicit fd_output_sink(int fd) noexcept : fd_(fd) {}
-  int write(struct iovec* iov, int count, std::uint64_t& written) noexcept override;
-
-  int error() const noexcept { return error_; }
-  std::uint64_t write_calls() const noexcept { return write_calls_; }
-
- private:
-  int fd_;
-  int error_ = 0;
-  std::uint64_t write_calls_ = 0;
 };
 
 // Memory that grows, allocated through compression_system; never throws.

@@ -8,7 +8,6 @@
 #include "compression_internal.h"
 
 #include <cerrno>
-#include <climits>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -16,11 +15,8 @@
 #include <new>
 #include <system_error>
 
-#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
-
-#include "system_calls_internal.h"
 
 namespace fastout {
 
@@ -52,47 +48,6 @@ int real_start_thread(pthread_t* thread, void* (*run)(void*), void* argument) {
 
 const compression_hooks real_compression_hooks = {std::malloc, std::free, real_start_thread};
 compression_hooks compression_system = {std::malloc, std::free, real_start_thread};
-
-// ------------------------------------------------------------- the sink
-
-int fd_output_sink::write(struct iovec* iov, int count, std::uint64_t& written) noexcept {
-  if (error_ != 0) return error_;
-  while (count > 0) {
-    if (iov->iov_len == 0) {
-      ++iov;
-      --count;
-      continue;
-    }
-    ++write_calls_;
-    ssize_t result = count == 1 ? system_calls.write(fd_, iov->iov_base, iov->iov_len)
-                                : system_calls.writev(fd_, iov, count < IOV_MAX ? count : IOV_MAX);
-    if (result > 0) {
-      auto done = static_cast<std::size_t>(result);
-      written += done;
-      while (count > 0 && done >= iov->iov_len) {
-        done -= iov->iov_len;
-        ++iov;
-        --count;
-      }
-      if (count > 0) {
-        iov->iov_base = static_cast<char*>(iov->iov_base) + done;
-        iov->iov_len -= done;
-      }
-      continue;
-    }
-    int error_number = result == 0 ? EIO : errno;  // 0 for a non-empty write: no progress
-    if (error_number == EINTR) continue;
-    if (error_number == EAGAIN || error_number == EWOULDBLOCK) {
-      // A non-blocking descriptor: wait until it takes more.
-      struct pollfd ready = {fd_, POLLOUT, 0};
-      if (system_calls.poll(&ready, 1, -1) >= 0 || errno == EINTR) continue;
-      error_number = errno;
-    }
-    error_ = error_number;
-    return error_number;
-  }
-  return 0;
-}
 
 // ------------------------------------------------------------- memory
 

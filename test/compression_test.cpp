@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "compression_internal.h"
+#include "compression_test_sink.h"
 #include "test_util.h"
 
 namespace {
@@ -40,7 +41,7 @@ using fastout::compression_format;
 using fastout::detail::compressed_output;
 using fastout::detail::compression_settings;
 using fastout::detail::compression_stage;
-using fastout::detail::fd_output_sink;
+using fastout_test::fd_output_sink;
 using fastout_test::describe_status;
 using fastout_test::read_file;
 using fastout_test::temp_dir;
