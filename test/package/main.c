@@ -70,6 +70,15 @@ int main(int argc, char** argv) {
     return failed("wrong contents in ", argv[1]);
   printf("C consumer: fastout %s wrote %lu bytes correctly\n", version,
          (unsigned long)actual_size);
+  /* The codecs a static libfastout brings must link too: run.cmake checks
+   * the list. */
+  printf("C consumer: compression: [%s%s%s]\n",
+         fastout_compression_available(FASTOUT_COMPRESSION_ZSTD) ? "zstd" : "",
+         fastout_compression_available(FASTOUT_COMPRESSION_ZSTD) &&
+                 fastout_compression_available(FASTOUT_COMPRESSION_GZIP)
+             ? ","
+             : "",
+         fastout_compression_available(FASTOUT_COMPRESSION_GZIP) ? "gzip" : "");
   free(actual);
   free(expected);
   return 0;

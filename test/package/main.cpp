@@ -8,6 +8,7 @@
 // A consumer that embeds fastout beside its own {fmt} defines
 // EXPECT_FMT_VERSION (120100): it must compile with that {fmt}, not with
 // another one installed on the system.
+#include <fastout/compression.h>
 #include <fastout/fastout.h>
 #include <fmt/format.h>
 
@@ -90,8 +91,18 @@ int main(int argc, char** argv) {
   std::ifstream in(argv[1], std::ios::binary);
   std::string actual((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (actual != expected) return failed(std::string("wrong contents in ") + argv[1]);
+
+  // Compressed output: the codecs libfastout was built with must link into
+  // this program (a static libfastout's users link libzstd and libdeflate
+  // through the package files). run.cmake checks the list it prints.
+  std::string codecs;
+  for (auto format : {fastout::compression_format::zstd, fastout::compression_format::gzip}) {
+    if (fastout::compression_available(format))
+      codecs += std::string(codecs.empty() ? "" : ",") + fastout::format_name(format);
+  }
   std::printf("consumer: fastout %s, compiled with {fmt} %d as this program, wrote %zu bytes "
               "correctly\n",
               version.c_str(), fastout_fmt_version(), actual.size());
+  std::printf("consumer: compression: [%s]\n", codecs.c_str());
   return 0;
 }
