@@ -415,11 +415,11 @@ fastout_buffer_state fastout_cursor_begin_slow(fastout_file* handle, int* error)
   if (handle == nullptr) return stopped(error, EINVAL);
   file& writer = writer_of(handle);
   try {
-    // lend() alone would lend a closed or failed writer's (empty) space.
-    writer.begin_call();
+    // Lending alone would lend a closed or failed writer's (empty) space.
+    writer.take_back_and_check();
     // A writer with write_errors::report does not throw its error.
     if (std::error_code failed = writer.error()) return stopped(error, failed.value(), &writer);
-    return writer.lend(nullptr);
+    return writer.lend_to_cursor();
   } catch (...) {
     return stopped(error, fastout::error_number_of(std::current_exception()), &writer);
   }
@@ -449,11 +449,11 @@ fastout_buffer_state fastout_cursor_putc_slow(int c, fastout_file* handle, char*
   // The writer's own put() flushes a full buffer and meets line buffering
   // and errors; the cursor borrows again afterwards. If put() throws, the
   // writer's position is the truth and the cursor is stopped.
-  writer.take_back(pos);
+  writer.take_back_from_cursor(pos);
   try {
     writer.put(static_cast<char>(c));
     if (std::error_code failed = writer.error()) return stopped(error, failed.value(), &writer);
-    return writer.lend(nullptr);
+    return writer.lend_to_cursor();
   } catch (...) {
     return stopped(error, fastout::error_number_of(std::current_exception()), &writer);
   }
@@ -464,7 +464,7 @@ int fastout_cursor_end_slow(fastout_file* handle, char* pos, int error) noexcept
   // position back before it failed.
   if (error < 0) return failure(-error);
   if (handle == nullptr) return failure(EINVAL);
-  writer_of(handle).take_back(pos);
+  writer_of(handle).take_back_from_cursor(pos);
   return 0;
 }
 

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "replace_internal.h"
+#include "close_steps_internal.h"
 #include "system_calls_internal.h"
 
 #ifndef RWF_DONTCACHE
@@ -39,7 +39,8 @@ std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 void default_error_handler(const error_report& report) noexcept {
   // snprintf into the stack and one write(2): no allocation, no stdio lock,
-  // usable from a destructor run during unwinding.
+  // usable from a destructor run during unwinding. Both system calls go
+  // through the table, as every other the library makes.
   char line[1024];
   const char* cause = std::strerror(report.error.value());
   int length;
@@ -51,7 +52,9 @@ void default_error_handler(const error_report& report) noexcept {
     // nothing there).
     const int saved_errno = errno;
     struct stat st;
-    const bool exists = ::lstat(report.path, &st) == 0 || errno != ENOENT;
+    const bool exists =
+        system_calls.fstatat(AT_FDCWD, report.path, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+        errno != ENOENT;
     errno = saved_errno;
     length = std::snprintf(
         line, sizeof line,
@@ -77,7 +80,7 @@ void default_error_handler(const error_report& report) noexcept {
   if (length <= 0) return;
   size_t size = std::min(static_cast<size_t>(length), sizeof line - 1);
   if (size == sizeof line - 1) line[size - 1] = '\n';
-  ssize_t ignored = ::write(STDERR_FILENO, line, size);
+  ssize_t ignored = system_calls.write(STDERR_FILENO, line, size);
   (void)ignored;  // nowhere left to report a failure to report
 }
 
@@ -86,126 +89,14 @@ error_handler set_error_handler(error_handler handler) noexcept {
   return previous != nullptr ? previous : default_error_handler;
 }
 
-namespace {
-// open()'s flags for a writer's options: its open_mode, or {fmt}-style flags
-// taken as they are, as fmt::file does, except that write access is implied.
-// Returns -1 if the flags hold a bit that is neither one of file's nor
-// O_CLOEXEC, O_SYNC or O_DSYNC, or both WRONLY and RDWR.
-int open_flags(const file_options& options) {
-  if (options.flags == -1) {
-    switch (options.mode) {
-      case open_mode::truncate: return O_WRONLY | O_CREAT | O_TRUNC;
-      case open_mode::append: return O_WRONLY | O_CREAT | O_APPEND;
-      case open_mode::create_exclusive: return O_WRONLY | O_CREAT | O_EXCL;
-      case open_mode::replace: return O_WRONLY;  // the new file's own flags: src/replace.cpp
-    }
-    return -1;
-  }
-  constexpr int known = file::WRONLY | file::RDWR | file::CREATE | file::EXCL | file::TRUNC |
-                        file::APPEND;
-  constexpr int passed_through = O_CLOEXEC | O_SYNC | O_DSYNC;  // O_SYNC includes O_DSYNC's bit
-  int flags = options.flags;
-  if ((flags & ~(known | passed_through)) != 0 || (flags & file::WRONLY && flags & file::RDWR))
-    return -1;
-  if ((flags & O_SYNC) == (O_SYNC & ~O_DSYNC)) return -1;  // half of O_SYNC's two bits
-  int result = flags & file::RDWR ? O_RDWR : O_WRONLY;
-  if (flags & file::CREATE) result |= O_CREAT;
-  if (flags & file::EXCL) result |= O_EXCL;
-  if (flags & file::TRUNC) result |= O_TRUNC;
-  if (flags & file::APPEND) result |= O_APPEND;
-  result |= flags & passed_through;
-  return result;
-}
-}  // namespace
 
 file::file() noexcept
     : fastout_buffer_state{no_buffer, no_buffer}, buffer_(no_buffer), buffer_end_(no_buffer) {}
 
-file::file(detail::cstring_view path, const file_options& options) : file() {
-  // std::getenv() of an unset variable, say: std::string would call
-  // strlen(nullptr) on it.
-  if (path.c_str() == nullptr)
-    throw std::system_error(EINVAL, std::system_category(),
-                            "cannot open a file for writing: the path is a null pointer");
-  path_ = path.c_str();
-  if (options.mode == open_mode::replace && options.flags != -1)
-    throw std::system_error(EINVAL, std::system_category(),
-                            "cannot open " + quoted(path_) + " to replace it: {fmt}-style open "
-                            "flags " + fmt::format("{:#o}", options.flags) +
-                                " cannot be combined with open_mode::replace (for O_SYNC, "
-                                "use fastout::sync = true)");
-  int flags = open_flags(options);
-  if (flags == -1)
-    throw std::system_error(EINVAL, std::system_category(),
-                            "cannot open " + quoted(path_) + " for writing: open flags " +
-                                fmt::format("{:#o}", options.flags) +
-                                " are not a combination of fastout::file's");
-  flags |= O_CLOEXEC;
-  // The buffer first: a writer that cannot get one must not have truncated
-  // or created the file. The object is constructed (delegating constructor),
-  // so from here on the destructor frees what was taken.
-  allocate_buffer(options.buffer_size);
-  int fd;
-  if (detail::close_plan::needed(options)) {
-    // Replacing, syncing, preallocating: src/replace.cpp opens the file and
-    // keeps what close() will need.
-    close_plan_ = detail::close_plan::open_path(path_, options, flags, fd);
-  } else {
-    // Not retried on EINTR, as fopen(): a signal must be able to interrupt
-    // the open of a FIFO that has no reader (alarm() around it, say).
-    fd = system_calls.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
-    if (fd < 0)
-      throw std::system_error(errno, std::system_category(),
-                              "cannot open " + quoted(path_) + " for writing");
-  }
-  fd_ = fd;
-  owns_fd_ = true;
-  finish_opening(options);
-}
-
-file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name)
-    : file() {
-  path_ = name.empty() ? "<fd " + std::to_string(fd) + ">" : std::move(name);
-  if (fd < 0)
-    throw std::system_error(EBADF, std::system_category(),
-                            "cannot write to " + quoted(path_));
-  // The descriptor first: if the buffer cannot be had, the destructor
-  // closes an adopted descriptor, as it would have closed it later.
-  fd_ = fd;
-  owns_fd_ = owns_fd;
-  if (detail::close_plan::needed(options))
-    close_plan_ = detail::close_plan::for_descriptor(path_, options);
-  allocate_buffer(options.buffer_size);
-  finish_opening(options);
-}
-
 void file::finish_opening(const file_options& options) {
   reports_errors_ = options.errors == write_errors::report;
-  if (close_plan_ != nullptr) close_plan_->preallocate(fd_);
   write_flags_ = options.cache == page_cache::drop ? RWF_DONTCACHE : 0;
   choose_buffering(options.buffer_mode);
-}
-
-file file::adopt(int fd, const file_options& options, std::string name) {
-  return file(fd_tag{}, fd, true, options, std::move(name));
-}
-
-file file::borrow(int fd, const file_options& options, std::string name) {
-  return file(fd_tag{}, fd, false, options, std::move(name));
-}
-
-file stdout_file(const file_options& options) {
-  return file::borrow(STDOUT_FILENO, options, "<stdout>");
-}
-
-file stderr_file() {
-  file_options options;
-  options.buffer_size = 0;
-  return stderr_file(options);
-}
-
-file stderr_file(const file_options& options) {
-  return file::borrow(STDERR_FILENO, options, "<stderr>");
 }
 
 void file::allocate_buffer(std::size_t size) {
@@ -238,7 +129,7 @@ void file::choose_buffering(buffering mode) {
 
 file::~file() {
   close_and_report(false);
-  delete close_plan_;
+  delete close_steps_;
 }
 
 file::file(file&& other) noexcept : file() {
@@ -285,7 +176,7 @@ void file::swap(file& other) noexcept {
   swap(error_, other.error_);
   swap(last_call_error_, other.last_call_error_);
   swap(write_flags_, other.write_flags_);
-  swap(close_plan_, other.close_plan_);
+  swap(close_steps_, other.close_steps_);
   swap(bytes_drained_, other.bytes_drained_);
   swap(bytes_written_, other.bytes_written_);
   swap(write_calls_, other.write_calls_);
@@ -300,8 +191,12 @@ void file::free_buffer() noexcept {
   pos = limit = buffer_ = buffer_end_ = no_buffer;
 }
 
+// Opens the hot path again unless something must send every call out of
+// line: line buffering, an error, a closed writer, space lent out.
 void file::restore_limit() noexcept {
-  limit = line_buffered_ || error_ != 0 || fd_ < 0 ? pos : buffer_end_;
+  const bool closed_path =
+      line_buffered_ || error_ != 0 || fd_ < 0 || borrower_ != nullptr || lent_to_cursor_;
+  limit = closed_path ? pos : buffer_end_;
 }
 
 std::error_code file::error() const noexcept {
@@ -355,7 +250,7 @@ void file::throw_unusable() const {
 // or with write_errors::report kept as the sticky error, which the error
 // handler reports when the writer is finished. Either way the writer's
 // state is consistent (pos == limit).
-void file::fail(int error_number) {
+void file::fail_call(int error_number) {
   if (reports_errors_) return;
   throw std::system_error(error_number, std::system_category(), failure_message("write to"));
 }
@@ -363,18 +258,20 @@ void file::fail(int error_number) {
 // write_errors::report after an error: what the buffer holds and the
 // call's `size` bytes are accepted and dropped, without a system call, so
 // that the report counts every byte the program wrote.
-void file::drop(std::size_t size) noexcept {
+void file::drop_text(std::size_t size) noexcept {
   bytes_drained_ += static_cast<std::size_t>(pos - buffer_) + size;
   pos = buffer_;
   restore_limit();
 }
 
-// Writes every byte of iov[0..count), continuing short writes, retrying
-// EINTR and waiting out EAGAIN. Returns 0, or the errno that stopped it,
-// which then also becomes the sticky error. The one place that chooses a
-// write system call: pwritev2 at the file position when there are per-call
-// flags (RWF_DONTCACHE), write or writev otherwise.
-int file::write_vector(struct iovec* iov, int count) noexcept {
+// Writes every byte of iov[0..count) to the descriptor, continuing short
+// writes, retrying EINTR and waiting out EAGAIN. Returns 0, or the errno
+// that stopped it, which then also becomes the sticky error. Called only by
+// drain_buffer(); the one place that chooses a write system call (pwritev2
+// at the file position when there are per-call flags such as RWF_DONTCACHE,
+// write or writev otherwise), and the one place that learns that bytes
+// reached the file (bytes_written_).
+int file::write_to_file(struct iovec* iov, int count) noexcept {
   while (count > 0) {
     if (iov->iov_len == 0) {
       ++iov;
@@ -425,39 +322,43 @@ int file::write_vector(struct iovec* iov, int count) noexcept {
   return 0;
 }
 
-// Sends what is buffered followed by `size` bytes of `data` (which may be
-// none) in as few system calls as possible, and empties the buffer.
-int file::write_buffer_and(const char* data, std::size_t size) noexcept {
+// The one route out of the buffer: every byte that leaves it for the file
+// -- a full buffer, a flush, a line, a piece that streams, data too large
+// to buffer -- goes through here. Sends what the buffer holds, then
+// `more_size` bytes at `more` (none is fine), in as few system calls as
+// possible, and empties the buffer. Returns 0, or the errno that stopped
+// it, which is then the sticky error.
+int file::drain_buffer(const char* more, std::size_t more_size) noexcept {
   std::size_t pending = static_cast<std::size_t>(pos - buffer_);
-  if (pending == 0 && size == 0) return 0;
+  if (pending == 0 && more_size == 0) return 0;
   if (error_ != 0) {
     // Failed before, with write_errors::report (otherwise the call would
     // have thrown at its start): dropped.
-    drop(size);
+    drop_text(more_size);
     return error_;
   }
   // Counted as drained before the attempt: if it fails, bytes_written_ says
   // exactly how much got through and the rest is reported as lost.
-  bytes_drained_ += pending + size;
+  bytes_drained_ += pending + more_size;
   if (pending > 0) ++flushes_;
-  struct iovec iov[2] = {{buffer_, pending}, {const_cast<char*>(data), size}};
+  struct iovec iov[2] = {{buffer_, pending}, {const_cast<char*>(more), more_size}};
   pos = buffer_;
   restore_limit();
-  return write_vector(iov, 2);
+  return write_to_file(iov, 2);
 }
 
-void file::drain_buffer() {
-  if (int error_number = write_buffer_and(nullptr, 0)) fail(error_number);
+void file::flush_buffer() {
+  if (int error_number = drain_buffer(nullptr, 0)) fail_call(error_number);
 }
 
 // ------------------------------------------------------- internal interface
 
-void file::begin_call() {
-  if (borrower_ != nullptr || lent_to_cursor_) reclaim_space();
+void file::take_back_and_check() {
+  if (borrower_ != nullptr || lent_to_cursor_) take_back_from_borrower();
   if (fd_ < 0 || (error_ != 0 && !reports_errors_)) throw_unusable();
 }
 
-void file::reclaim_space() {
+void file::take_back_from_borrower() {
   if (lent_to_cursor_) throw_lent_to_cursor();
   borrower_->give_back(*this);
 }
@@ -469,69 +370,158 @@ void file::throw_lent_to_cursor() const {
                               "cursor or call its commit() first");
 }
 
-detail::buffer_state file::lend(detail::buffer_borrower* borrower) {
-  if (lent_to_cursor_) throw_lent_to_cursor();
-  if (borrower_ != nullptr && borrower_ != borrower) reclaim_space();
-  detail::buffer_state space{pos, limit};
-  if (borrower == nullptr) {
-    lent_to_cursor_ = true;
-  } else {
-    borrower_ = borrower;
+detail::piece file::begin_piece(char* spare, std::size_t spare_size) {
+  take_back_and_check();
+  if (buffer_ == buffer_end_) return {spare, spare + spare_size, 0, detail::piece_place::spare};
+  if (pos == buffer_end_) flush_buffer();  // room for the first byte
+  // Line buffering keeps limit at pos, to send every call out of line; the
+  // piece may still use all the free space.
+  return {pos, buffer_end_, 0, detail::piece_place::buffer};
+}
+
+char* file::grow_piece(detail::piece& p, char* at, std::size_t more) {
+  using detail::piece_place;
+  const auto length = static_cast<std::size_t>(at - p.text);
+  if (p.place == piece_place::buffer) {
+    if (more <= buffer_capacity() - length) {
+      // It fits in the buffer once the text before it is sent: it moves to
+      // the front and stays whole. On a write error it is dropped: a
+      // print's text counts as accepted once it is complete.
+      pos = p.text;  // where it began: the text before it is sent
+      const int error_number = drain_buffer(nullptr, 0);
+      if (error_number != 0) fail_call(error_number);  // returns with write_errors::report
+      std::memmove(buffer_, p.text, length);
+      p.text = buffer_;
+      p.end = buffer_end_;
+      return buffer_ + length;
+    }
+    // Larger than the buffer: it streams from here, through a larger area
+    // of the writer's own if there is one.
+    auto [area, area_size] = streaming_area();
+    if (area != nullptr && area != buffer_ && length < area_size) {
+      std::memcpy(area, p.text, length);
+      p.text = area;
+      p.end = area + area_size;
+      p.place = piece_place::side_streaming;
+      // The text before the piece goes out (the writer's pos is where the
+      // piece began).
+      if (int error_number = drain_buffer(nullptr, 0)) fail_call(error_number);
+      return area + length;
+    }
+    p.place = piece_place::buffer_streaming;
+    return send_piece(p, at);
   }
-  limit = pos;  // the writer's own calls go out of line, to begin_call()
+  if (p.place == piece_place::spare) {
+    // No buffer: the piece outgrew the caller's spare area, and streams
+    // through the writer's streaming area if it can have one, else through
+    // the spare.
+    p.place = piece_place::side_streaming;
+    auto [area, area_size] = streaming_area();
+    if (area != nullptr && length < area_size) {
+      std::memcpy(area, p.text, length);
+      p.text = area;
+      p.end = area + area_size;
+      return area + length;
+    }
+  }
+  return send_piece(p, at);
+}
+
+// A streaming piece sends what it has and starts again at the front of its
+// area.
+char* file::send_piece(detail::piece& p, char* at) {
+  const auto length = static_cast<std::size_t>(at - p.text);
+  int error_number;
+  if (p.place == detail::piece_place::buffer_streaming) {
+    // With everything before it, in one write.
+    pos = at;
+    error_number = drain_buffer(nullptr, 0);
+    p.text = buffer_;
+    p.end = buffer_end_;
+  } else {
+    error_number = drain_buffer(p.text, length);
+  }
+  p.sent += length;
+  if (error_number != 0) fail_call(error_number);
+  return p.text;
+}
+
+void file::end_piece(detail::piece& p, char* at) {
+  using detail::piece_place;
+  if (p.place == piece_place::buffer || p.place == piece_place::buffer_streaming) {
+    pos = at;
+    accept_text(p.text);
+    return;
+  }
+  // Outside the buffer: into it, or to the file, as a write() would.
+  if (at != p.text) append(p.text, static_cast<std::size_t>(at - p.text));
+}
+
+detail::piece file::lend(detail::buffer_borrower& borrower, char* spare, std::size_t spare_size) {
+  detail::piece p = begin_piece(spare, spare_size);
+  p.place = p.place == detail::piece_place::spare ? detail::piece_place::side_streaming
+                                                  : detail::piece_place::buffer_streaming;
+  borrower_ = &borrower;
+  limit = pos;  // the writer's own calls go out of line, to take_back_and_check()
+  return p;
+}
+
+void file::take_back(detail::piece& p, char* at) {
+  borrower_ = nullptr;
+  end_piece(p, at);
+  restore_limit();
+}
+
+detail::buffer_state file::lend_to_cursor() {
+  if (lent_to_cursor_) throw_lent_to_cursor();
+  if (borrower_ != nullptr) take_back_from_borrower();
+  detail::buffer_state space{pos, limit};
+  lent_to_cursor_ = true;
+  limit = pos;  // the writer's own calls go out of line, and throw EBUSY
   return space;
 }
 
-void file::take_back(char* end) noexcept {
-  // A position outside the buffer comes from a borrower of another buffer
-  // (a cursor that outlived a move of its writer): the writer keeps its own.
+void file::take_back_from_cursor(char* end) noexcept {
+  // A position outside the buffer comes from a cursor that outlived a move
+  // of its writer: the writer keeps its own.
   if (end >= buffer_ && end <= buffer_end_) pos = end;
-  borrower_ = nullptr;
   lent_to_cursor_ = false;
   restore_limit();
 }
 
-void file::end_call(const char* text_begin) {
+// The text [text_begin, pos) is the writer's now: on a line-buffered writer,
+// everything through its last '\n' goes to the file, as stdio does, and a
+// trailing partial line waits in the buffer.
+void file::accept_text(const char* text_begin) {
   if (error_ != 0) {
-    drop(0);  // write_errors::report after an error
+    drop_text(0);  // write_errors::report after an error
     return;
   }
   if (line_buffered_ && pos != buffer_) {
-    // As stdio: everything through the last newline of the call's text goes
-    // to the file now; a trailing partial line waits in the buffer.
     const void* last_newline =
         ::memrchr(text_begin, '\n', static_cast<std::size_t>(pos - text_begin));
     if (last_newline != nullptr) {
       char* partial_line = static_cast<char*>(const_cast<void*>(last_newline)) + 1;
       std::size_t partial_size = static_cast<std::size_t>(pos - partial_line);
       pos = partial_line;
-      int error_number = write_buffer_and(nullptr, 0);
+      int error_number = drain_buffer(nullptr, 0);
       std::memmove(buffer_, partial_line, partial_size);
       pos = buffer_ + partial_size;
       if (error_number != 0) {
         bytes_drained_ += partial_size;  // accepted, and lost with the rest
         pos = buffer_;
         restore_limit();
-        fail(error_number);
+        fail_call(error_number);
       }
     }
   }
   restore_limit();
 }
 
-char* file::make_room(char* piece, std::size_t size) {
-  pos = piece;
-  // On a failure the unfinished piece is dropped: a print's text counts as
-  // accepted once it is complete (file_stats says so).
-  if (int error_number = write_buffer_and(nullptr, 0)) fail(error_number);
-  std::memmove(buffer_, piece, size);
-  return buffer_;
-}
-
-void file::send(const char* data, std::size_t size) {
-  if (int error_number = write_buffer_and(data, size)) fail(error_number);
-}
-
+// Where a piece larger than the buffer streams through: the buffer itself
+// if it holds at least streaming_chunk_size bytes, otherwise an area
+// allocated the first time it is asked for. {nullptr, 0} if that allocation
+// failed: the piece streams through what it has.
 std::pair<char*, std::size_t> file::streaming_area() noexcept {
   if (buffer_capacity() >= streaming_chunk_size) return {buffer_, buffer_capacity()};
   if (streaming_area_ == nullptr) streaming_area_ = new (std::nothrow) char[streaming_chunk_size];
@@ -539,45 +529,85 @@ std::pair<char*, std::size_t> file::streaming_area() noexcept {
   return {streaming_area_, streaming_chunk_size};
 }
 
+#ifdef FASTOUT_FMT_HAS_WRITER
+// ------------------------------------------------------- fmt::writer
+
+file::operator fmt::writer() { return fmt::writer(writer_buffer_); }
+
+namespace detail {
+
+void writer_buffer::on_grow(std::size_t wanted) {
+  file& f = *file_;
+  if (data() == nullptr) {
+    // Not lent (yet, or since the writer took it back): borrow.
+    piece_ = f.lend(*this, spare_, sizeof spare_);
+  } else {
+    // The borrowed piece streams: what fmt wrote goes to the file with
+    // everything before it. If that throws, fmt's view must still match
+    // the piece, whose text now starts afresh.
+    struct resync {
+      writer_buffer& b;
+      ~resync() {
+        b.set(b.piece_.text, static_cast<std::size_t>(b.piece_.end - b.piece_.text));
+        b.clear();
+      }
+    } after{*this};
+    f.grow_piece(piece_, data() + size(), wanted - size());
+    return;
+  }
+  set(piece_.text, static_cast<std::size_t>(piece_.end - piece_.text));
+  clear();
+}
+
+void writer_buffer::give_back(file& writer) {
+  char* at = data() + size();
+  set(nullptr, 0);
+  clear();
+  writer.take_back(piece_, at);
+}
+
+}  // namespace detail
+#endif
+
 // ------------------------------------------------------------- writing
 
 void file::put_slow(char c) {
-  begin_call();
+  take_back_and_check();
   if (error_ != 0) {  // write_errors::report after an error
-    drop(1);
+    drop_text(1);
     return;
   }
   if (buffer_ == buffer_end_) {  // unbuffered
-    if (int error_number = write_buffer_and(&c, 1)) fail(error_number);
+    if (int error_number = drain_buffer(&c, 1)) fail_call(error_number);
     return;
   }
   if (pos == buffer_end_) {
-    if (int error_number = write_buffer_and(nullptr, 0)) {
+    if (int error_number = drain_buffer(nullptr, 0)) {
       ++bytes_drained_;  // `c` is accepted (and lost) too: stats() counts a call that threw
-      fail(error_number);
+      fail_call(error_number);
       return;
     }
   }
   *pos++ = c;
   if (line_buffered_) {
-    if (c == '\n') drain_buffer();
+    if (c == '\n') flush_buffer();
     limit = pos;
   }
 }
 
-// The fully buffered part of write_slow(): fill what room there is, drain a
+// The fully buffered part of append(): fill what room there is, empty a
 // full buffer, and keep the rest; data as large as the buffer bypasses it.
 // Returns 0, or the errno of a failure, by which time all `size` bytes are
 // counted as accepted.
-int file::write_buffered(const char* data, std::size_t size) noexcept {
-  if (size >= buffer_capacity()) return write_buffer_and(data, size);
+int file::append_fully_buffered(const char* data, std::size_t size) noexcept {
+  if (size >= buffer_capacity()) return drain_buffer(data, size);
   std::size_t room = static_cast<std::size_t>(buffer_end_ - pos);
   if (size > room) {
     std::memcpy(pos, data, room);
     pos += room;
     data += room;
     size -= room;
-    if (int error_number = write_buffer_and(nullptr, 0)) {
+    if (int error_number = drain_buffer(nullptr, 0)) {
       bytes_drained_ += size;  // the rest of the call: accepted, and lost
       return error_number;
     }
@@ -588,15 +618,21 @@ int file::write_buffered(const char* data, std::size_t size) noexcept {
 }
 
 void file::write_slow(const char* data, std::size_t size) {
-  begin_call();
+  take_back_and_check();
   if (size == 0) return;  // `data` may be null: keep it away from memcpy
+  append(data, size);
+}
+
+// The `size` bytes at `data` (at least one) are the writer's: into the
+// buffer, or to the file, under the buffering rules.
+void file::append(const char* data, std::size_t size) {
   if (error_ != 0) {  // write_errors::report after an error
-    drop(size);
+    drop_text(size);
     return;
   }
   // Unbuffered, there is nothing to hold back: the call goes out whole.
   if (!line_buffered_ || buffer_ == buffer_end_) {
-    if (int error_number = write_buffered(data, size)) fail(error_number);
+    if (int error_number = append_fully_buffered(data, size)) fail_call(error_number);
     return;
   }
   // As stdio: everything through the last newline goes to the file now; a
@@ -605,40 +641,39 @@ void file::write_slow(const char* data, std::size_t size) {
     std::size_t through =
         static_cast<std::size_t>(static_cast<const char*>(last_newline) - data) + 1;
     std::size_t rest = size - through;
-    int error_number = write_buffered(data, through);
-    if (error_number == 0) error_number = write_buffer_and(nullptr, 0);
+    int error_number = append_fully_buffered(data, through);
+    if (error_number == 0) error_number = drain_buffer(nullptr, 0);
     if (error_number != 0) {
       bytes_drained_ += rest;  // the partial line after it: accepted, and lost
-      fail(error_number);
+      fail_call(error_number);
       return;
     }
     data += through;
     size = rest;
   }
-  if (int error_number = write_buffered(data, size)) fail(error_number);
+  if (int error_number = append_fully_buffered(data, size)) fail_call(error_number);
   limit = pos;
 }
 
 void file::flush() {
   if (fd_ < 0 && borrower_ == nullptr && !lent_to_cursor_) return;  // closed: nothing pending
-  begin_call();
-  drain_buffer();
+  take_back_and_check();
+  flush_buffer();
 }
 
 // Flushes and releases everything; returns the errno of the first failure
 // (the sticky error, the flush, close(), or a step of the close plan), or
 // 0. `commit` is false in the destructor, move-assignment and cancel():
 // then a replacement is discarded instead of put in place, unflushed.
-int file::finish_close(bool commit) noexcept {
+int file::flush_and_close(bool commit) noexcept {
   int error_number = error_;
-  const bool discarding = close_plan_ != nullptr && close_plan_->replacing() && !commit;
-  if (error_number == 0 && !discarding) error_number = write_buffer_and(nullptr, 0);
+  const bool discarding = close_steps_ != nullptr && close_steps_->provisional() && !commit;
+  if (error_number == 0 && !discarding) error_number = drain_buffer(nullptr, 0);
   bytes_drained_ += static_cast<std::size_t>(pos - buffer_);  // lost if the flush failed
-  if (close_plan_ != nullptr) {
-    // Sync, trim, close, put in place, sync the directory: src/replace.cpp.
-    error_number = close_plan_->finish(
-        fd_, owns_fd_, error_number,
-        sync_failed_ ? detail::close_stage::sync : detail::close_stage::write, commit);
+  if (close_steps_ != nullptr) {
+    // Sync, trim, close, put in place, sync the directory, ...: the close
+    // steps close the descriptor themselves.
+    error_number = close_steps_->finish(fd_, owns_fd_, error_number, sync_failed_, commit);
   } else if (owns_fd_ && system_calls.close(fd_) != 0 && errno != EINTR && error_number == 0) {
     // Linux releases the descriptor even when close() fails, and EINTR does
     // not mean the data is in doubt, so never retry; report anything else.
@@ -652,20 +687,20 @@ int file::finish_close(bool commit) noexcept {
 }
 
 std::string file::close_failure_message() const {
-  if (close_plan_ != nullptr) {
+  if (close_steps_ != nullptr) {
     file_stats s = stats();
-    return close_plan_->describe_failure(path_, s.bytes_written, s.bytes_accepted);
+    return close_steps_->describe_failure(path_, s.bytes_written, s.bytes_accepted);
   }
   return failure_message(closing_failed_ ? "close" : sync_failed_ ? "sync" : "write to");
 }
 
-void file::close() { finish(!reports_errors_); }
+void file::close() { close_or_report(!reports_errors_); }
 
-void file::close_checked() { finish(true); }
+void file::close_checked() { close_or_report(true); }
 
 // close(): its failure is thrown, or (write_errors::report) reported through
 // the error handler, as the destructor would.
-void file::finish(bool throw_error) {
+void file::close_or_report(bool throw_error) {
   if (fd_ < 0) return;
   if (lent_to_cursor_) throw_lent_to_cursor();  // the writer stays open, nothing is lost
   if (!throw_error) {
@@ -677,17 +712,17 @@ void file::finish(bool throw_error) {
       borrower_->give_back(*this);
     } catch (const std::system_error&) {
       // A write error while taking lent text back is the sticky error now:
-      // finish_close() releases the descriptor and it is thrown below.
+      // flush_and_close() releases the descriptor and it is thrown below.
     }
   }
-  if (int error_number = finish_close(true)) {
+  if (int error_number = flush_and_close(true)) {
     throw std::system_error(error_number, std::system_category(), close_failure_message());
   }
 }
 
 void file::cancel() {
   if (fd_ < 0) return;
-  if (close_plan_ == nullptr || !close_plan_->replacing())
+  if (close_steps_ == nullptr || !close_steps_->provisional())
     throw std::system_error(EINVAL, std::system_category(),
                             "cannot cancel " + quoted(path_) +
                                 ": only a writer opened with open_mode::replace can be canceled, "
@@ -701,23 +736,23 @@ void file::cancel() {
     }
   }
   const int earlier_error = error_;
-  finish_close(false);
+  flush_and_close(false);
   // Canceling is not an error; an earlier write error stays readable.
   error_ = earlier_error;
-  if (close_plan_->left_behind()) {
+  if (int error_number = close_steps_->abandon_error()) {
     file_stats s = stats();
-    throw std::system_error(close_plan_->leftover_error(), std::system_category(),
-                            close_plan_->describe_failure(path_, s.bytes_written,
+    throw std::system_error(error_number, std::system_category(),
+                            close_steps_->describe_failure(path_, s.bytes_written,
                                                           s.bytes_accepted));
   }
 }
 
 void file::sync() {
-  begin_call();
-  drain_buffer();
+  take_back_and_check();
+  flush_buffer();
   if (error_ != 0) return;  // write_errors::report: failed, now or before; nothing to sync
   // A new file that replaces another needs its metadata on disk too.
-  const bool full = close_plan_ != nullptr && close_plan_->replacing();
+  const bool full = close_steps_ != nullptr && close_steps_->sync_needs_metadata();
   int result;
   do {
     result = full ? system_calls.fsync(fd_) : system_calls.fdatasync(fd_);
@@ -747,22 +782,14 @@ void file::close_and_report(bool commit) noexcept {
     free_buffer();  // closed, or a constructor that failed to open after taking it
     return;
   }
-  if (int error_number = finish_close(commit)) {
+  if (int error_number = flush_and_close(commit)) {
     error_handler handler = current_error_handler.load();
     if (handler == nullptr) handler = default_error_handler;
     file_stats s = stats();
     error_report report{path_.c_str(), std::error_code(error_number, std::system_category()),
                         s.bytes_accepted - s.bytes_written, closing_failed_};
     report.sync_failed = sync_failed_;
-    if (close_plan_ != nullptr) {
-      using detail::close_stage;
-      close_stage stage = close_plan_->failed_stage();
-      report.close_failed = stage == close_stage::close;
-      report.sync_failed =
-          sync_failed_ || stage == close_stage::sync || stage == close_stage::directory_sync;
-      report.not_replaced = close_plan_->not_replaced();
-      if (report.not_replaced) report.bytes_lost = s.bytes_accepted;  // none reached the target
-    }
+    if (close_steps_ != nullptr) close_steps_->complete_report(report, s.bytes_accepted);
     handler(report);
   }
 }

@@ -2,7 +2,7 @@
 // The iostream adapter (include/fastout/iostream.h): a std::streambuf whose
 // put area is a fastout writer's free space, an ofstream over it, and
 // sync_with_stdio(). It reaches the writer only through the writer's
-// internal interface (file.h): lend(), take_back(), end_call().
+// internal interface (file.h): lend(), grow_piece(), take_back().
 #include <fastout/iostream.h>
 
 #include <cerrno>
@@ -62,23 +62,21 @@ void streambuf::swap(streambuf& other) noexcept {
   error_message_.swap(other.error_message_);
 }
 
-// The lent space is [lent_begin_, epptr()), and the text written into it is
-// [lent_begin_, pptr()).
+// The put area is the lent piece: [piece_.text, epptr()), and the text
+// written into it is [piece_.text, pptr()).
 std::size_t streambuf::bytes_held() const noexcept {
-  return lent_begin_ != nullptr ? static_cast<std::size_t>(pptr() - lent_begin_) : 0;
+  return lent_ ? static_cast<std::size_t>(pptr() - piece_.text) : 0;
 }
 
 void streambuf::give_back(file& writer) {
-  char* begin = lent_begin_;
-  char* end = pptr();
-  lent_begin_ = nullptr;
+  char* at = pptr();
+  lent_ = false;
   setp(nullptr, nullptr);
-  writer.take_back(end);
-  writer.end_call(begin);  // the line rule, for the text given back
+  writer.take_back(piece_, at);  // the line rule, for the text given back
 }
 
 void streambuf::release() noexcept {
-  if (lent_begin_ == nullptr) return;
+  if (!lent_) return;
   try {
     give_back(*writer_);
   } catch (const std::system_error& e) {
@@ -95,14 +93,21 @@ void streambuf::release() noexcept {
 void streambuf::borrow() noexcept {
   file& writer = *writer_;
   if (writer.line_buffered() || writer.buffer_capacity() == 0 || writer.error()) return;
-  if (writer.hot_state().pos == writer.buffer_end()) return;  // full: the next call flushes
+  // Full: the next call sends it, where a failure can be reported.
+  if (writer.bytes_pending() == writer.buffer_capacity()) return;
   try {
-    char* begin = writer.lend(this).pos;
-    lent_begin_ = begin;
-    setp(begin, writer.buffer_end());
+    piece_ = writer.lend(*this, nullptr, 0);
+    lent_ = true;
+    setp(piece_.text, piece_.end);
   } catch (const std::system_error&) {
     // Lent to a cursor (EBUSY): the next call goes to the writer, and fails.
   }
+}
+
+// The put area after the writer moved the piece: text up to `at`.
+void streambuf::put_area_at(char* at) noexcept {
+  setp(piece_.text, piece_.end);
+  advance(static_cast<std::size_t>(at - piece_.text));
 }
 
 // pbump() takes an int; a put area can be larger.
@@ -114,10 +119,12 @@ void streambuf::advance(std::size_t size) noexcept {
   }
 }
 
+// The put area is full (or there is none): the writer's own put() sends
+// what is buffered, as for any put(), and the stream borrows again.
 streambuf::int_type streambuf::overflow(int_type c) {
   if (writer_ == nullptr) return traits_type::eof();
   try {
-    if (lent_begin_ != nullptr) give_back(*writer_);
+    if (lent_) give_back(*writer_);
     if (traits_type::eq_int_type(c, traits_type::eof())) {
       // The text is with the writer; to tell whether it is well, ask it.
       writer_->write(nullptr, 0);  // throws if the writer is closed or has failed
@@ -145,7 +152,7 @@ std::streamsize streambuf::xsputn(const char_type* data, std::streamsize size) {
   }
   if (writer_ == nullptr) return 0;
   try {
-    if (lent_begin_ != nullptr) give_back(*writer_);
+    if (lent_) give_back(*writer_);
     // The writer's own write(): a piece as large as the buffer goes out in
     // one writev() with what is buffered, uncopied.
     writer_->write(data, length);
@@ -166,11 +173,24 @@ int streambuf::sync() {
     return writer_->error() ? -1 : 0;
   }
   try {
-    if (lent_begin_ != nullptr) give_back(*writer_);
+    if (lent_) {
+      // What the put area holds goes out with everything before it, and
+      // the stream keeps the space: std::endl costs one write, no lending.
+      put_area_at(writer_->grow_piece(piece_, pptr(), 0));
+      if (!writer_->error()) return 0;
+      release();  // write_errors::report: not thrown
+      return -1;
+    }
     writer_->flush();
-    return writer_->error() ? -1 : 0;  // write_errors::report: not thrown
+    if (writer_->error()) return -1;  // write_errors::report: not thrown
+    borrow();
+    return 0;
   } catch (const std::system_error& e) {
     record(e);
+    if (lent_) {
+      put_area_at(piece_.text);
+      release();
+    }
     return -1;
   }
 }
@@ -191,7 +211,7 @@ streambuf::pos_type streambuf::seekoff(off_type offset, std::ios_base::seekdir w
                      : way == std::ios_base::end ? SEEK_END
                                                  : SEEK_CUR;
   try {
-    if (lent_begin_ != nullptr) give_back(*writer_);
+    if (lent_) give_back(*writer_);
     writer_->flush();  // what is buffered belongs where it was written
   } catch (const std::system_error& e) {
     record(e);

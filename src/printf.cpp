@@ -148,36 +148,22 @@ char* format_digits(char* out, unsigned long long value, char conversion) {
 
 // One call to fastout_printf: its text on its way into the writer.
 //
-// The text is written at `pos`, a local of run() and an argument and result
-// of the helpers, so that the compiler keeps it in a register across char
-// stores. It goes into one of three areas:
-// - the writer's buffer, after older text (`buffer`): while the call's text
-//   fits in the buffer, make_space() sends the older text and moves this
-//   call's to the front, so it is never split;
-// - once the text proves larger than the buffer, it streams: each time the
-//   area fills, its text goes to the file. The area is the buffer itself if
-//   it is at least streaming_chunk_size (`buffer_streaming`), else the
-//   writer's streaming area (`side`);
-// - a writer with no buffer uses `stack_area_` (`side`), and writes the text
-//   with one system call if it fits.
+// The text is a piece the writer began (file::begin_piece()), written at
+// `pos`, a local of run() and an argument and result of the helpers, so
+// that the compiler keeps it in a register across char stores. While the
+// call's text fits in the buffer the piece stays whole; once it proves
+// larger, it streams to the file (file::grow_piece()). A writer with no
+// buffer has the piece in stack_area_, which it streams through: the C API
+// never allocates.
 class printf_call {
  public:
   printf_call(file& writer, const char* format, std::va_list args)
       : writer_(writer), format_(format), saved_errno_(errno) {
     va_copy(args_, args);
     va_copy(original_, args);
-    writer_.begin_call();
+    piece_ = writer_.begin_piece(stack_area_, sizeof stack_area_);
+    if (piece_.place == piece_place::spare) piece_.place = piece_place::side_streaming;
     capacity_ = writer_.buffer_capacity();
-    if (capacity_ == 0) {
-      kind_ = area_kind::side;
-      area_ = text_ = stack_area_;
-      end_ = stack_area_ + sizeof stack_area_;
-    } else {
-      kind_ = area_kind::buffer;
-      area_ = writer_.buffer_begin();
-      text_ = writer_.hot_state().pos;
-      end_ = writer_.buffer_end();
-    }
   }
   ~printf_call() {
     va_end(args_);
@@ -189,12 +175,15 @@ class printf_call {
   int run();
 
  private:
-  enum class area_kind { buffer, buffer_streaming, side };
   // status_ besides 0 (all well) and a positive errno (the call fails).
   static constexpr int glibc_takes_the_call = -1;
 
-  std::size_t count(char* pos) const { return sent_ + static_cast<std::size_t>(pos - text_); }
-  std::size_t room(char* pos) const { return static_cast<std::size_t>(end_ - pos); }
+  std::size_t count(char* pos) const {
+    return piece_.sent + static_cast<std::size_t>(pos - piece_.text);
+  }
+  std::size_t room(char* pos) const { return static_cast<std::size_t>(piece_.end - pos); }
+  // While the call's text is in the buffer, kept whole.
+  bool whole_in_buffer() const { return piece_.place == piece_place::buffer; }
 
   bool parse(const char*& p, directive& d);
   bool parse_flags_width_precision(const char*& p, directive& d);
@@ -230,11 +219,11 @@ class printf_call {
   }
   FASTOUT_NOINLINE char* append_slow(char* pos, const char* data, std::size_t size);
   FASTOUT_NOINLINE char* fill(char* pos, char c, std::size_t size);
-  FASTOUT_NOINLINE char* make_space(char* pos, std::size_t size);
-  char* start_streaming(char* pos);
+  FASTOUT_NOINLINE char* make_space(char* pos, std::size_t size) {
+    return writer_.grow_piece(piece_, pos, size);
+  }
   int finish(char* pos);
   int fail(char* pos, int error_number);
-  void commit(char* pos);
 
   file& writer_;
   const char* const format_;
@@ -243,12 +232,8 @@ class printf_call {
   const int saved_errno_;  // for %m, and for glibc's view of errno
   int status_ = 0;
   int float_state_ = -1;  // floats_are_plain(), once asked
-  area_kind kind_;
+  piece piece_;
   std::size_t capacity_;
-  char* area_;
-  char* text_;  // where the call's text that is not yet sent starts
-  char* end_;   // the end of the area
-  std::size_t sent_ = 0;  // bytes of the call's text already sent
   // For glibc_whole_call_streaming().
   std::size_t skip_ = 0;
   char* stream_pos_ = nullptr;
@@ -259,10 +244,10 @@ class printf_call {
 
 int printf_call::run() {
   const char* p = format_;
-  char* pos = text_;
+  char* pos = piece_.text;
   for (;;) {
     // Literal text: copied while there is room.
-    char* end = end_;
+    char* end = piece_.end;
     char c;
     while ((c = *p) != '%' && c != '\0' && pos != end) {
       *pos++ = c;
@@ -755,7 +740,7 @@ char* printf_call::glibc_directive(char* pos, const directive& d, A... args) {
     std::snprintf(scratch_, sizeof scratch_, spec, args...);
     return append(pos, scratch_, size);
   }
-  if (kind_ == area_kind::buffer && count(pos) + size < capacity_) {
+  if (whole_in_buffer() && count(pos) + size < capacity_) {
     pos = make_space(pos, size + 1);
     errno = saved_errno_;
     std::snprintf(pos, size + 1, spec, args...);
@@ -768,8 +753,8 @@ char* printf_call::glibc_directive(char* pos, const directive& d, A... args) {
 // glibc formats the whole call, from its first argument. Whatever this
 // engine had written and not yet sent is dropped: glibc writes it again.
 int printf_call::glibc_whole_call() {
-  if (sent_ == 0 && kind_ != area_kind::buffer_streaming) {
-    char* start = text_;
+  if (piece_.sent == 0 && piece_.place != piece_place::buffer_streaming) {
+    char* start = piece_.text;
     const std::size_t space = room(start);
     std::va_list args;
     va_copy(args, original_);
@@ -780,7 +765,7 @@ int printf_call::glibc_whole_call() {
     if (result < 0) return fail(start, error_number);
     const auto size = static_cast<std::size_t>(result);
     if (size < space) return finish(start + size);
-    if (kind_ == area_kind::buffer && size < capacity_) {
+    if (whole_in_buffer() && size < capacity_) {
       start = make_space(start, size + 1);  // sends the older text
       va_copy(args, original_);
       errno = saved_errno_;
@@ -797,9 +782,10 @@ int printf_call::glibc_whole_call() {
 // without being held in memory. The first sent_ bytes are in the file
 // already.
 int printf_call::glibc_whole_call_streaming() {
-  char* pos = text_;
-  if (kind_ == area_kind::buffer) pos = start_streaming(pos);
-  skip_ = sent_;
+  char* pos = piece_.text;
+  // Known to be larger than the buffer: it streams from the start.
+  if (whole_in_buffer()) pos = make_space(pos, SIZE_MAX);
+  skip_ = piece_.sent;
   stream_pos_ = pos;
   cookie_io_functions_t functions = {nullptr, &printf_call::stream_write, nullptr, nullptr};
   std::FILE* stream = ::fopencookie(this, "w", functions);
@@ -843,7 +829,7 @@ char* printf_call::append_slow(char* pos, const char* data, std::size_t size) {
     std::size_t space = room(pos);
     // In the buffer, room for all of it is made at once, so that the call
     // stays whole; streaming, the area is filled before it is sent.
-    if (space == 0 || (kind_ == area_kind::buffer && size > space)) {
+    if (space == 0 || (whole_in_buffer() && size > space)) {
       pos = make_space(pos, size);
       continue;
     }
@@ -859,7 +845,7 @@ char* printf_call::append_slow(char* pos, const char* data, std::size_t size) {
 char* printf_call::fill(char* pos, char c, std::size_t size) {
   while (size > 0) {
     std::size_t space = room(pos);
-    if (space == 0 || (kind_ == area_kind::buffer && size > space)) {
+    if (space == 0 || (whole_in_buffer() && size > space)) {
       pos = make_space(pos, size);
       continue;
     }
@@ -871,71 +857,17 @@ char* printf_call::fill(char* pos, char c, std::size_t size) {
   return pos;
 }
 
-// Makes room for `size` more bytes of the call's text at `pos` and returns
-// where they go: in the buffer, by sending the older text and moving the
-// call's to the front while the call fits; otherwise by streaming, which
-// empties the area (it may still hold fewer than `size`).
-char* printf_call::make_space(char* pos, std::size_t size) {
-  const auto length = static_cast<std::size_t>(pos - text_);
-  if (kind_ == area_kind::buffer) {
-    if (length + size <= capacity_) {
-      text_ = writer_.make_room(text_, length);
-      return text_ + length;
-    }
-    return start_streaming(pos);
-  }
-  writer_.send(text_, length);
-  sent_ += length;
-  text_ = area_;
-  return area_;
-}
-
-// The call's text is larger than the buffer: it streams from now on, as a
-// print() does (print_buffer::on_grow).
-char* printf_call::start_streaming(char* pos) {
-  const auto length = static_cast<std::size_t>(pos - text_);
-  auto [area, area_size] = writer_.streaming_area();
-  if (area != nullptr && area != writer_.buffer_begin()) {
-    // The writer's streaming area, larger than its buffer: the text moves
-    // there, and the older text goes out.
-    std::memcpy(area, text_, length);
-    writer_.send(nullptr, 0);
-    kind_ = area_kind::side;
-    area_ = text_ = area;
-    end_ = area + area_size;
-    return area + length;
-  }
-  // The buffer itself (at least streaming_chunk_size, or all there is): the
-  // older text and the call's so far go out in one writev.
-  writer_.send(text_, length);
-  sent_ += length;
-  kind_ = area_kind::buffer_streaming;
-  area_ = text_ = writer_.buffer_begin();
-  end_ = writer_.buffer_end();
-  return text_;
-}
-
-// The text that is not yet sent becomes the writer's.
-void printf_call::commit(char* pos) {
-  if (kind_ == area_kind::side) {
-    if (pos != text_) writer_.write(text_, static_cast<std::size_t>(pos - text_));
-    return;
-  }
-  writer_.hot_state().pos = pos;
-  writer_.end_call(text_);
-}
-
 int printf_call::finish(char* pos) {
   const std::size_t total = count(pos);
   if (total > static_cast<std::size_t>(INT_MAX)) return fail(pos, EOVERFLOW);
-  commit(pos);
+  writer_.end_piece(piece_, pos);
   return static_cast<int>(total);
 }
 
 // The call fails: none of its text is added, unless some was sent already;
 // then, as glibc's vfprintf, what was made before the failure stays.
 int printf_call::fail(char* pos, int error_number) {
-  if (sent_ != 0) commit(pos);
+  if (piece_.sent != 0) writer_.end_piece(piece_, pos);
   return -(error_number > 0 ? error_number : EINVAL);
 }
 

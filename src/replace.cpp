@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Safe replacement and durability: what close() does beyond closing a
-// descriptor (see replace_internal.h for the plan's interface and
-// docs/safe-replace.md for what each mode guarantees).
+// descriptor, plugged into the writer as its close_steps (see
+// replace_internal.h for the plan's interface and docs/safe-replace.md for
+// what each mode guarantees).
 //
 // open_mode::replace, step by step:
 //   open    resolve the path (symbolic links are followed with lstat and
@@ -643,8 +644,9 @@ int close_plan::trim(int fd) noexcept {
   return 0;
 }
 
-int close_plan::finish(int fd, bool owns_fd, int error_number, close_stage earlier,
+int close_plan::finish(int fd, bool owns_fd, int error_number, bool error_from_sync,
                        bool commit) noexcept {
+  const close_stage earlier = error_from_sync ? close_stage::sync : close_stage::write;
   int result;
   if (!replace_) {
     result = finish_plain(fd, owns_fd, error_number, earlier);
@@ -871,6 +873,14 @@ void close_plan::discard(int fd, bool owns_fd) noexcept {
 }
 
 // ----------------------------------------------------------------- messages
+
+void close_plan::complete_report(error_report& report, std::uint64_t accepted) const noexcept {
+  report.close_failed = stage_ == close_stage::close;
+  report.sync_failed = report.sync_failed || stage_ == close_stage::sync ||
+                       stage_ == close_stage::directory_sync;
+  report.not_replaced = not_replaced();
+  if (report.not_replaced) report.bytes_lost = accepted;  // none of it reached the target
+}
 
 std::string close_plan::describe_failure(const std::string& path, std::uint64_t written,
                                          std::uint64_t accepted) const {

@@ -3,15 +3,18 @@
 // directory, releasing preallocated space, and -- for open_mode::replace --
 // creating a new file beside the target and putting it in place.
 //
-// fastout::file keeps a close_plan only when its options ask for one of
-// these (sync, sync_directory, preallocate, replace); a plain writer has
-// none and closes as before. Every system call goes through the table in
+// A writer gets a close_plan, as its close_steps (close_steps_internal.h),
+// only when its options ask for one of these (sync, sync_directory,
+// preallocate, replace): src/open.cpp opens the file through it. A plain
+// writer has none. Every system call goes through the table in
 // system_calls_internal.h, so tests can fail any step. This header is
 // internal: it is not installed.
 #ifndef FASTOUT_REPLACE_INTERNAL_H_
 #define FASTOUT_REPLACE_INTERNAL_H_
 
 #include <fastout/file.h>
+
+#include "close_steps_internal.h"
 
 #include <cerrno>
 #include <cstdint>
@@ -46,7 +49,7 @@ struct resolved_path {
   struct stat st = {};
 };
 
-class close_plan {
+class close_plan final : public close_steps {
  public:
   // Whether a writer with these options needs a plan at all.
   static bool needed(const file_options& options) noexcept;
@@ -61,7 +64,7 @@ class close_plan {
   // std::system_error(EINVAL) for options that need a path.
   static close_plan* for_descriptor(const std::string& name, const file_options& options);
 
-  ~close_plan();
+  ~close_plan() override;
   close_plan(const close_plan&) = delete;
   close_plan& operator=(const close_plan&) = delete;
 
@@ -69,28 +72,27 @@ class close_plan {
   // Failures are not errors: the writer writes without it.
   void preallocate(int fd) noexcept;
 
-  // Everything close() does once the buffer is flushed (`error_number` is
-  // the flush's or an earlier sticky error, which came from `earlier`: a
-  // write or a sync; or 0). Closes `fd` if `owns_fd`. With `commit` false
-  // (the destructor, move-assignment, cancel()) a replacement is
-  // discarded. Returns the errno of the first failure (ECANCELED for a
-  // discarded replacement without one), or 0.
-  int finish(int fd, bool owns_fd, int error_number, close_stage earlier, bool commit) noexcept;
+  // close_steps: sync, trim, close, put in place, sync the directory (see
+  // replace.cpp); with `commit` false a replacement is discarded.
+  int finish(int fd, bool owns_fd, int error_number, bool error_from_sync,
+             bool commit) noexcept override;
+  bool provisional() const noexcept override { return replace_; }
+  bool sync_needs_metadata() const noexcept override { return replace_; }
+  void complete_report(error_report& report, std::uint64_t accepted) const noexcept override;
+  int abandon_error() const noexcept override { return leftover_.empty() ? 0 : leftover_error_; }
 
   bool replacing() const noexcept { return replace_; }
   close_stage failed_stage() const noexcept { return stage_; }
   // A replacement that was not put in place (discarded, or failed before).
   bool not_replaced() const noexcept { return replace_ && !placed_; }
-  // A new file that could not be removed after a discarded replacement,
-  // and why (the errno of unlinkat).
+  // A new file that could not be removed after a discarded replacement.
   bool left_behind() const noexcept { return !leftover_.empty(); }
-  int leftover_error() const noexcept { return leftover_error_; }
 
   // The message of the failure finish() returned, naming `path` and saying
   // what reached the file and what became of the target. The cause (errno)
   // is appended by std::system_error.
   std::string describe_failure(const std::string& path, std::uint64_t written,
-                               std::uint64_t accepted) const;
+                               std::uint64_t accepted) const override;
 
  private:
   close_plan() = default;
@@ -146,16 +148,6 @@ class close_plan {
   std::string leftover_;  // a file that could not be removed, for the message
   int leftover_error_ = 0;
 };
-
-// The errno that sending `count` bytes would not have met: pwritev2's flags
-// are not supported. EOPNOTSUPP from a kernel before 6.14 (an unknown flag)
-// or a filesystem without RWF_DONTCACHE (tmpfs, DAX), and from glibc where
-// the kernel has no pwritev2 (before 4.6); ENOSYS from a raw system call
-// or a seccomp filter; EINVAL, which a plain write() then repeats if the
-// call itself was at fault, so no error is hidden.
-inline bool unsupported_write_flags(int error_number) noexcept {
-  return error_number == EOPNOTSUPP || error_number == EINVAL || error_number == ENOSYS;
-}
 
 }  // namespace fastout::detail
 

@@ -12,6 +12,8 @@
 
 #include <fastout/config.h>
 
+#include <cerrno>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
@@ -76,6 +78,16 @@ struct system_call_table {
 FASTOUT_API extern system_call_table system_calls;
 /// The real calls, so a test can restore them or delegate to them.
 FASTOUT_API extern const system_call_table real_system_calls;
+
+// Whether a failed pwritev2() only refused its flags (RWF_DONTCACHE), so that
+// a plain write can carry on: EOPNOTSUPP from a kernel before 6.14 (an unknown flag)
+// or a filesystem without RWF_DONTCACHE (tmpfs, DAX), and from glibc where
+// the kernel has no pwritev2 (before 4.6); ENOSYS from a raw system call
+// or a seccomp filter; EINVAL, which a plain write() then repeats if the
+// call itself was at fault, so no error is hidden.
+inline bool unsupported_write_flags(int error_number) noexcept {
+  return error_number == EOPNOTSUPP || error_number == EINVAL || error_number == ENOSYS;
+}
 
 }  // namespace fastout::detail
 

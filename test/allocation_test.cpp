@@ -10,8 +10,10 @@
 // versions built on malloc/free (which ASan still watches), which can also
 // be told to refuse large requests, to make a buffer allocation fail.
 #include <fastout/c_api.h>
+#include <fastout/cursor.h>
 #include <fastout/file.h>
 #include <fastout/iostream.h>
+#include <fastout/print.h>
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,10 @@
 // exception. The C API's own behaviour is tested from C (test/c_api_test.c,
 // test/printf_diff_test.c) and its faults in test/fault_test.cpp.
 #include <fastout/c_api.h>
+#include <fastout/cursor.h>
 
 #include <fastout/file.h>
+#include <fastout/print.h>
 #include <fastout/standard_streams.h>
 
 #include <gtest/gtest.h>

@@ -6,7 +6,9 @@
 // call that met it, stays visible, and the byte counts stay exact. The C
 // API's faults are here too, at the end, through the same fakes.
 #include <fastout/c_api.h>
+#include <fastout/cursor.h>
 #include <fastout/file.h>
+#include <fastout/print.h>
 
 #include <gtest/gtest.h>
 

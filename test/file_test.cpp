@@ -2,7 +2,9 @@
 // Tests of fastout::file's behaviour when all goes well: opening, buffering,
 // line buffering, flushing, closing, moving, stats and the cursor. Failures
 // are in fault_test.cpp.
+#include <fastout/cursor.h>
 #include <fastout/file.h>
+#include <fastout/print.h>
 
 #include <fmt/os.h>
 #include <gtest/gtest.h>

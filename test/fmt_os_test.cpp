@@ -49,6 +49,7 @@
 // ostream_vs_fmt tests make the same calls through fmt::output_file and
 // fastout::output_file and compare the results.
 #include <fastout/file.h>
+#include <fastout/print.h>
 
 #include <fmt/format.h>
 #include <fmt/os.h>

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Tests of fastout's formatting (include/fastout/format.h): print, println,
+// Tests of fastout's formatting (include/fastout/print.h): print, println,
 // vprint and FMT_COMPILE against fmt::format, over randomized formats and
 // arguments, through every buffer size and from every starting offset; the
 // per-thread format cache; format errors; scalar <<; user-defined, ranges,
 // chrono and std formatters; and sticky write errors. Allocation is checked
 // in format_alloc_test.cpp.
 #include <fastout/file.h>
+#include <fastout/print.h>
 
 #include <fmt/chrono.h>
 #include <fmt/compile.h>

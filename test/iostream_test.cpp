@@ -4,7 +4,9 @@
 // std::ofstream), the put area is the writer's own buffer, the flush
 // policy, std::ofstream's open modes and stream-state rules, and failures
 // for real (/dev/full) and through the system-call layer.
+#include <fastout/cursor.h>
 #include <fastout/iostream.h>
+#include <fastout/print.h>
 
 #include <gtest/gtest.h>
 

@@ -8,6 +8,7 @@
 // system-call layer, is in fault_test.cpp; killed processes in
 // crash_test.cpp.
 #include <fastout/file.h>
+#include <fastout/print.h>
 
 #include <gtest/gtest.h>
 

@@ -9,6 +9,7 @@
 // Each scenario writes something and ends in its own way (see below). Lines
 // starting with "helper:" on stderr are the helper's own reports.
 #include <fastout/iostream.h>
+#include <fastout/print.h>
 #include <fastout/standard_streams.h>
 
 #include <cstdio>

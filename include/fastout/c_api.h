@@ -56,6 +56,7 @@
 #include <string.h>
 
 #include <fastout/config.h>
+#include <fastout/detail/hot_path.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 /* The compiler checks the arguments of fastout_printf() as printf's. */
@@ -66,25 +67,7 @@
 #endif
 
 #ifdef __cplusplus
-#  if __cplusplus >= 201103L
-#    define FASTOUT_C_NOEXCEPT noexcept
-/* NULL is 0 in C++, which -Wzero-as-null-pointer-constant refuses. */
-#    define FASTOUT_C_NULL nullptr
-#  else
-#    define FASTOUT_C_NOEXCEPT throw()
-#    define FASTOUT_C_NULL NULL
-#  endif
-#  define FASTOUT_C_INLINE inline
-/* Casts that C++ code compiled with -Wold-style-cast accepts. */
-#  define FASTOUT_C_CAST(type, value) reinterpret_cast<type>(value)
-#  define FASTOUT_C_CONVERT(type, value) static_cast<type>(value)
 extern "C" {
-#else
-#  define FASTOUT_C_NOEXCEPT
-#  define FASTOUT_C_NULL NULL
-#  define FASTOUT_C_INLINE static inline
-#  define FASTOUT_C_CAST(type, value) ((type)(value))
-#  define FASTOUT_C_CONVERT(type, value) ((type)(value))
 #endif
 
 /* ------------------------------------------------------------- opening */
@@ -231,50 +214,11 @@ FASTOUT_API int fastout_puts_slow(const char* text, fastout_file* file) FASTOUT_
  * has room, as glibc's putc_unlocked. */
 FASTOUT_C_INLINE int fastout_putc(int c, fastout_file* file) FASTOUT_C_NOEXCEPT {
   fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
-  if (FASTOUT_LIKELY(state != NULL && state->pos != state->limit)) {
-    *state->pos++ = FASTOUT_C_CONVERT(char, c);
+  if (FASTOUT_LIKELY(state != FASTOUT_C_NULL &&
+                     fastout_buffer_put(state, FASTOUT_C_CONVERT(char, c))))
     return FASTOUT_C_CONVERT(unsigned char, c);
-  }
   return fastout_putc_slow(c, file);
 }
-
-/* Copies 1 to 16 bytes to `to`, which has room for 16, without a branch:
- * the sizes of small binary writes are as unpredictable as their data, and
- * one mispredicted branch costs more than this whole copy (W9 in
- * docs/benchmarks.md). It reads only [from, from + size) and a block of
- * zeros, and writes only [to, to + 16): each size class that does not apply
- * copies zeros, which a smaller class or a later write overwrites. */
-FASTOUT_C_INLINE void fastout_copy_small(char* to, const char* from, size_t size) FASTOUT_C_NOEXCEPT {
-  static const char zeros[8] = {0};
-  const size_t eight = FASTOUT_C_CONVERT(size_t, 0) - FASTOUT_C_CONVERT(size_t, size >= 8);
-  const size_t four = FASTOUT_C_CONVERT(size_t, 0) - FASTOUT_C_CONVERT(size_t, size >= 4);
-  const uintptr_t source = FASTOUT_C_CAST(uintptr_t, from);
-  const uintptr_t zero = FASTOUT_C_CAST(uintptr_t, zeros);
-  const char* from8 = FASTOUT_C_CAST(const char*, (source & eight) | (zero & ~eight));
-  const char* from4 = FASTOUT_C_CAST(const char*, (source & four) | (zero & ~four));
-  const size_t tail8 = (size - 8) & eight;
-  const size_t tail4 = (size - 4) & four;
-  uint64_t head64, tail64;
-  uint32_t head32, tail32;
-  memcpy(&head64, from8, 8);
-  memcpy(&tail64, from8 + tail8, 8);
-  memcpy(to, &head64, 8);
-  memcpy(to + tail8, &tail64, 8);
-  memcpy(&head32, from4, 4);
-  memcpy(&tail32, from4 + tail4, 4);
-  memcpy(to, &head32, 4);
-  memcpy(to + tail4, &tail32, 4);
-  to[0] = from[0];
-  to[size / 2] = from[size / 2];
-  to[size - 1] = from[size - 1];
-}
-
-#if defined(__GNUC__) || defined(__clang__)
-/* A size the compiler knows: memcpy becomes a few moves. */
-#  define FASTOUT_SIZE_IS_CONSTANT(size) __builtin_constant_p(size)
-#else
-#  define FASTOUT_SIZE_IS_CONSTANT(size) 0
-#endif
 
 /** Writes `count` items of `size` bytes, as fwrite(data, size, count, file).
  * Returns `count`, or 0 on failure with errno set and fastout_last_error()
@@ -288,21 +232,10 @@ FASTOUT_C_INLINE size_t fastout_write(const void* data, size_t size, size_t coun
   fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
   /* Both below 2^16, so the product cannot overflow; fwrite(p, 1, n, f) and
    * fwrite(p, n, 1, f) of small pieces stay inline. */
-  if (FASTOUT_LIKELY(state != NULL && data != NULL && ((size | count) >> 16) == 0)) {
-    const size_t bytes = size * count;
-    const size_t room = FASTOUT_C_CONVERT(size_t, state->limit - state->pos);
-    /* bytes - 1: an empty write goes out of line (see fastout_write_slow). */
-    if (!FASTOUT_SIZE_IS_CONSTANT(bytes) && bytes - 1 < 16 && room >= 16) {
-      fastout_copy_small(state->pos, FASTOUT_C_CAST(const char*, data), bytes);
-      state->pos += bytes;
-      return count;
-    }
-    if (FASTOUT_LIKELY(bytes - 1 < room)) {
-      memcpy(state->pos, data, bytes);
-      state->pos += bytes;
-      return count;
-    }
-  }
+  if (FASTOUT_LIKELY(state != FASTOUT_C_NULL && data != FASTOUT_C_NULL &&
+                     ((size | count) >> 16) == 0 &&
+                     fastout_buffer_write_varying(state, data, size * count)))
+    return count;
   return fastout_write_slow(data, size, count, file);
 }
 
@@ -311,14 +244,9 @@ FASTOUT_C_INLINE size_t fastout_write(const void* data, size_t size, size_t coun
  * a negative error code. */
 FASTOUT_C_INLINE int fastout_puts(const char* text, fastout_file* file) FASTOUT_C_NOEXCEPT {
   fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
-  if (FASTOUT_LIKELY(state != NULL && text != NULL)) {
-    size_t bytes = strlen(text);
-    if (FASTOUT_LIKELY(bytes - 1 < FASTOUT_C_CONVERT(size_t, state->limit - state->pos))) {
-      memcpy(state->pos, text, bytes);
-      state->pos += bytes;
-      return 1;
-    }
-  }
+  if (FASTOUT_LIKELY(state != FASTOUT_C_NULL && text != FASTOUT_C_NULL &&
+                     fastout_buffer_write(state, text, strlen(text))))
+    return 1;
   return fastout_puts_slow(text, file);
 }
 
@@ -342,8 +270,7 @@ FASTOUT_C_INLINE int fastout_puts(const char* text, fastout_file* file) FASTOUT_
  * value, as above, and never its address to a function that is not inline
  * (which would keep it out of registers). Its fields are fastout's. */
 typedef struct fastout_cursor {
-  char* pos;
-  char* limit;
+  fastout_buffer_state space; /* the writer's free space, lent to the cursor */
   fastout_file* file;
   int error; /* 0, or the negative error code that stopped the cursor */
 } fastout_cursor;
@@ -364,9 +291,7 @@ FASTOUT_API int fastout_cursor_end_slow(fastout_file* file, char* pos, int error
 FASTOUT_C_INLINE fastout_cursor fastout_cursor_begin(fastout_file* file) FASTOUT_C_NOEXCEPT {
   fastout_cursor cursor;
   int error = 0;
-  fastout_buffer_state space = fastout_cursor_begin_slow(file, &error);
-  cursor.pos = space.pos;
-  cursor.limit = space.limit;
+  cursor.space = fastout_cursor_begin_slow(file, &error);
   cursor.file = file;
   cursor.error = error;
   return cursor;
@@ -376,15 +301,10 @@ FASTOUT_C_INLINE fastout_cursor fastout_cursor_begin(fastout_file* file) FASTOUT
  * negative error code that stopped the cursor (sticky, as the writer's). */
 FASTOUT_C_INLINE int fastout_cursor_putc(int c, fastout_cursor* cursor) FASTOUT_C_NOEXCEPT {
   int error;
-  fastout_buffer_state space;
-  if (FASTOUT_LIKELY(cursor->pos != cursor->limit)) {
-    *cursor->pos++ = FASTOUT_C_CONVERT(char, c);
+  if (FASTOUT_LIKELY(fastout_buffer_put(&cursor->space, FASTOUT_C_CONVERT(char, c))))
     return FASTOUT_C_CONVERT(unsigned char, c);
-  }
   error = cursor->error;
-  space = fastout_cursor_putc_slow(c, cursor->file, cursor->pos, &error);
-  cursor->pos = space.pos;
-  cursor->limit = space.limit;
+  cursor->space = fastout_cursor_putc_slow(c, cursor->file, cursor->space.pos, &error);
   cursor->error = error;
   return error < 0 ? error : FASTOUT_C_CONVERT(unsigned char, c);
 }
@@ -392,7 +312,7 @@ FASTOUT_C_INLINE int fastout_cursor_putc(int c, fastout_cursor* cursor) FASTOUT_
 /** Hands the cursor's position back to its writer, whose calls work again.
  * Returns 0, or the error that stopped the cursor. */
 FASTOUT_C_INLINE int fastout_cursor_end(fastout_cursor cursor) FASTOUT_C_NOEXCEPT {
-  return fastout_cursor_end_slow(cursor.file, cursor.pos, cursor.error);
+  return fastout_cursor_end_slow(cursor.file, cursor.space.pos, cursor.error);
 }
 
 /** Formats as fprintf(file, format, ...) and returns the number of bytes

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* fastout's configuration, shared by the C++ headers and the C header.
- *
- * It is C (C99 and later) as well as C++, so that the C API's inline
- * fastout_putc() and the C++ writer's inline put() share one definition of
- * the buffer state they both advance. It holds only what both languages need:
- * the export macro, the version, the inline-hot-path macros, and
- * fastout_buffer_state. */
+/* fastout's configuration, shared by the C++ headers and the C header:
+ * the version, the export macro, and the macros that let one header be
+ * C (C99 and later) and C++ (any standard) alike. */
 #ifndef FASTOUT_CONFIG_H_
 #define FASTOUT_CONFIG_H_
 
@@ -32,19 +28,31 @@
 #  define FASTOUT_UNLIKELY(x) (x)
 #endif
 
+/* What a header that is C and C++ alike spells differently in each. */
+#ifdef __cplusplus
+#  if __cplusplus >= 201103L
+#    define FASTOUT_C_NOEXCEPT noexcept
+/* NULL is 0 in C++, which -Wzero-as-null-pointer-constant refuses. */
+#    define FASTOUT_C_NULL nullptr
+#  else
+#    define FASTOUT_C_NOEXCEPT throw()
+#    define FASTOUT_C_NULL NULL
+#  endif
+#  define FASTOUT_C_INLINE inline
+/* Casts that C++ code compiled with -Wold-style-cast accepts. */
+#  define FASTOUT_C_CAST(type, value) reinterpret_cast<type>(value)
+#  define FASTOUT_C_CONVERT(type, value) static_cast<type>(value)
+#else
+#  define FASTOUT_C_NOEXCEPT
+#  define FASTOUT_C_NULL NULL
+#  define FASTOUT_C_INLINE static inline
+#  define FASTOUT_C_CAST(type, value) ((type)(value))
+#  define FASTOUT_C_CONVERT(type, value) ((type)(value))
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The part of a writer that the inline hot paths touch, in C and C++ alike:
- * a byte goes to *pos while pos != limit. Everything else -- a full buffer,
- * line buffering, an error, a closed writer, a buffer lent to a cursor --
- * sets limit = pos, so that the next call goes out of line, where the writer
- * decides what to do. Only the writer changes limit. */
-typedef struct fastout_buffer_state {
-  char* pos;   /* where the next byte goes */
-  char* limit; /* the hot path may fill up to here */
-} fastout_buffer_state;
 
 /* The version of the libfastout a program runs with, as FASTOUT_VERSION
  * (200 for 0.2.0). It differs from the FASTOUT_VERSION the program was

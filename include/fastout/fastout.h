@@ -8,8 +8,10 @@
 //   out.close();
 //
 // C programs include <fastout/c_api.h> instead. A C++ program that wants
-// less may include one feature's header on its own (each names what it
-// needs): file.h, standard_streams.h, iostream.h.
+// less may include one feature's header on its own, each of which includes
+// what it needs: options.h (what a writer can be opened with), file.h (the
+// writer), print.h (formatting), cursor.h, standard_streams.h, iostream.h,
+// compression.h.
 #ifndef FASTOUT_FASTOUT_H_
 #define FASTOUT_FASTOUT_H_
 
@@ -17,8 +19,12 @@
 #ifndef __cplusplus
 #  error "<fastout/fastout.h> is fastout's C++ API; a C program includes <fastout/c_api.h>"
 #else
+#  include <fastout/compression.h>
+#  include <fastout/cursor.h>
 #  include <fastout/file.h>
 #  include <fastout/iostream.h>
+#  include <fastout/options.h>
+#  include <fastout/print.h>
 #  include <fastout/standard_streams.h>
 #endif
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// fastout: a fast, safe, buffered file writer for one thread.
+// fastout::file, the writer: a fast, safe, buffered writer to one file
+// descriptor, for one thread. Every other fastout feature builds on it.
 //
-// This is the core writer that every other fastout feature builds on, and
-// the one header a user includes: it brings formatting (print, println, <<)
-// and the cursor with it. Its hot path -- put(), write() and print() while
-// the text fits -- is one pointer comparison and a copy, inline. Everything
-// else (flushing, errors, line buffering) is out of line in src/file.cpp.
+// Its hot path -- put() and write() while the text fits -- is one pointer
+// comparison and a copy, inline (detail/hot_path.h, shared with the C API);
+// everything else (opening, flushing, errors, line buffering, closing) is
+// out of line in src/file.cpp. Formatting is <fastout/print.h>, the cursor
+// <fastout/cursor.h>, the open options <fastout/options.h>;
+// <fastout/fastout.h> brings them all.
 #ifndef FASTOUT_FILE_H_
 #define FASTOUT_FILE_H_
 
@@ -17,7 +19,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -25,129 +26,22 @@
 #include <utility>
 
 #include <fastout/config.h>
-#include <fastout/format.h>
+#include <fastout/detail/fmt_compat.h>
+#include <fastout/detail/hot_path.h>
+#include <fastout/options.h>
 
 struct iovec;
 
 namespace fastout {
 
-/// The buffer size a writer gets when none is given: 256 KiB.
-///
-/// Chosen by the W5 `sweep` workload of `fastout-bench` (docs/buffer-size.md
-/// has the figures): on the machines we measured, write() into the page cache
-/// still costs ~13% more at 64 KiB than at the plateau, ~4% at 256 KiB, and
-/// nothing measurable above 1 MiB. 256 KiB keeps a writer's memory modest while
-/// staying within a few percent of the best.
-inline constexpr std::size_t default_buffer_size = 256 * 1024;
-
-/// A formatted piece larger than the whole buffer goes to the file in chunks
-/// of at least this size. A writer whose buffer is smaller gets a streaming
-/// area of this size the first time one print() outgrows its buffer.
+/// A piece of text larger than the whole buffer -- a print() or a printf
+/// that outgrows it -- goes to the file in chunks of at least this size. A
+/// writer whose buffer is smaller gets a streaming area of this size the
+/// first time a piece outgrows its buffer.
 inline constexpr std::size_t streaming_chunk_size = 64 * 1024;
 
-/// What happens to an existing file at the path when it is opened.
-enum class open_mode {
-  truncate,          ///< create or truncate: fopen's "w" (the default)
-  append,            ///< create or append at the end: fopen's "a"
-  create_exclusive,  ///< create; fail with EEXIST if it exists: fopen's "wx"
-  /// Write a new file beside the target and put it in place of the target
-  /// on close() (or commit()): the path shows the old content or the whole
-  /// new content, never anything in between, whatever happens to the
-  /// process. Destroyed without close() or commit(), or after an error, the
-  /// writer leaves the target as it was. Only a regular file (or nothing)
-  /// can be replaced. docs/safe-replace.md says what survives a crash and
-  /// what survives a power loss, option by option.
-  replace,
-};
-
-/// What open_mode::replace does when the path is a symbolic link.
-enum class symlinks {
-  /// Replace the file the link points to (through any chain of links) and
-  /// keep the link, as Qt's QSaveFile does. A dangling link gets its file
-  /// created. A link to anything but a regular file is refused.
-  follow,
-  /// Replace the link itself with the new file.
-  replace_link,
-};
-
-/// What the page cache keeps of what a writer writes.
-enum class page_cache {
-  keep,  ///< as write(): the data stays cached until memory is needed
-  /// Each write drops its pages from the cache once they are on disk
-  /// (pwritev2 with RWF_DONTCACHE, Linux 6.14 and later): for large output
-  /// that will not be read back soon, it saves the copy the cache would
-  /// keep and makes a following sync faster. Where the kernel or the
-  /// filesystem lacks it, the writer falls back to plain writes at its first
-  /// write; drops_page_cache() tells which.
-  drop,
-};
-
-/// When the buffer is written to the file, besides flush() and close().
-enum class buffering {
-  automatic,  ///< line-buffered on a terminal, fully buffered otherwise (stdio's rule)
-  full,       ///< only when the buffer is full
-  line,       ///< also after every call whose data holds a '\n'
-};
-
-/// What a write error (ENOSPC, EPIPE, EIO, a failed sync, ...) does to the
-/// calls of a writer: file_options::errors.
-enum class write_errors {
-  /// `report` for the process-wide standard_output() and standard_error(),
-  /// `throw_exception` for every other writer (the default).
-  automatic,
-  /// The call that meets the error throws std::system_error, and so does
-  /// every later call (refused: none of its bytes are accepted), as
-  /// fmt::ostream does.
-  throw_exception,
-  /// stdio's way, and coreutils' close_stdout(): no call throws a write
-  /// error. The error is sticky and readable (error(), stats()); the call
-  /// that met it and every later one are accepted and dropped, without a
-  /// system call, and counted as lost; the error handler reports it once,
-  /// with every byte lost, when the writer is closed or destroyed (for the
-  /// standard streams, when the process exits, whose status it makes
-  /// nonzero). Misuse still throws: a closed writer (EBADF), a live cursor
-  /// (EBUSY), a format error.
-  report,
-};
-
-/// Everything that can be chosen when a writer is opened.
-struct file_options {
-  open_mode mode = open_mode::truncate;
-  /// Permission bits for a file that is created, masked by the umask (fopen's 0666).
-  unsigned permissions = 0666;
-  /// Fixed at open and never reallocated. 0 means unbuffered: every call goes
-  /// straight to the file.
-  std::size_t buffer_size = default_buffer_size;
-  buffering buffer_mode = buffering::automatic;
-  /// Whether a write error is thrown or reported (see write_errors).
-  write_errors errors = write_errors::automatic;
-  /// {fmt}-style open flags (file::CREATE | file::APPEND | ...), used exactly
-  /// as given instead of `mode` when set; -1, the default, means `mode`.
-  /// Write access is implied (file::WRONLY unless file::RDWR is given), and
-  /// O_CLOEXEC is always added. O_SYNC and O_DSYNC are accepted as well.
-  /// Refused together with open_mode::replace.
-  int flags = -1;
-  /// Before close() returns (before the new file is put in place, with
-  /// open_mode::replace), wait until the file's data is on disk:
-  /// fdatasync(), or fsync() in replace mode, where the new file's metadata
-  /// matters too. A failed sync is final: the error is sticky and a
-  /// replacement whose sync failed is never put in place.
-  bool sync = false;
-  /// After close() creates or replaces the file, fsync() the directory that
-  /// holds it, so that its name survives a power loss too. With sync, that
-  /// makes the file durable once close() returns.
-  bool sync_directory = false;
-  /// What the page cache keeps of the written data (page_cache::drop: for
-  /// large output not read back soon, with sync the fast durable mode).
-  page_cache cache = page_cache::keep;
-  /// Bytes to reserve for the file at open (fallocate with
-  /// FALLOC_FL_KEEP_SIZE), when the final size is known or estimated; what
-  /// is not used is released at close. 0: none. Where the filesystem cannot
-  /// preallocate, the writer writes without it.
-  std::uint64_t preallocate = 0;
-  /// What open_mode::replace does with a symbolic link at the path.
-  symlinks symlink_mode = symlinks::follow;
-};
+class file;
+class cursor;
 
 /// Counters a writer keeps; reading them costs nothing on the hot path.
 ///
@@ -228,53 +122,50 @@ class cstring_view {
 
 using buffer_state = fastout_buffer_state;
 
-struct buffer_size_param {
-  std::size_t value;
-};
-struct buffer_size_key {
-  constexpr buffer_size_param operator=(std::size_t n) const noexcept { return {n}; }
-};
-struct permissions_param {
-  unsigned value;
-};
-struct permissions_key {
-  constexpr permissions_param operator=(unsigned bits) const noexcept { return {bits}; }
-};
-struct sync_param {
-  bool value;
-};
-struct sync_key {
-  constexpr sync_param operator=(bool on) const noexcept { return {on}; }
-};
-struct sync_directory_param {
-  bool value;
-};
-struct sync_directory_key {
-  constexpr sync_directory_param operator=(bool on) const noexcept { return {on}; }
-};
-struct preallocate_param {
-  std::uint64_t value;
-};
-struct preallocate_key {
-  constexpr preallocate_param operator=(std::uint64_t bytes) const noexcept { return {bytes}; }
+// What close() does beyond flushing and closing the descriptor (sync,
+// release preallocated space, put a replacement in place): the writer's
+// plug-in point, src/close_steps_internal.h.
+class close_steps;
+
+// Where a piece of text written in place is (see piece).
+enum class piece_place : unsigned char {
+  // In the writer's buffer after the text before it, and kept whole: when
+  // it needs more room, it moves to the buffer's front if it fits there.
+  buffer,
+  // In the writer's buffer, sent with everything before it whenever it
+  // needs more room: a piece larger than the buffer, or a borrower's text.
+  buffer_streaming,
+  // In the caller's spare area (the writer has no buffer), kept whole:
+  // when it needs more room, it moves to the writer's streaming area.
+  spare,
+  // In a spare or streaming area outside the buffer, sent whenever it
+  // needs more room.
+  side_streaming,
 };
 
-// What close() does beyond closing the descriptor: sync, release
-// preallocated space, put a replacement in place (src/replace_internal.h).
-class close_plan;
+// A piece of text that a producer writes straight into a writer: a print's,
+// a printf's, a borrower's. The producer keeps its own position in [text,
+// end), in a register; the writer moves the piece when it grows
+// (file::grow_piece()) and takes its text when it ends (file::end_piece(),
+// file::take_back()). Nothing else of the writer's is touched meanwhile.
+struct piece {
+  char* text;        // where its text that the writer does not have yet begins
+  char* end;         // the end of the room it may fill
+  std::size_t sent;  // bytes of it sent to the file already
+  piece_place place;
+};
 
 // Something that writes into a writer's free space on its own, between the
-// writer's own calls: fmt::writer's buffer, a stream buffer. While the space
-// is lent, the writer's hot path goes out of line, where the writer first
-// asks for it back (a cursor cannot be asked: see lend()).
+// writer's own calls: fmt::writer's buffer, a stream buffer. It holds a
+// piece from file::lend(). While it does, the writer's hot path goes out of
+// line, where the writer first asks for the piece back (a cursor cannot be
+// asked: see file::lend_to_cursor()).
 class buffer_borrower {
  public:
-  // Hands back the space and the text written into it, in order, with
-  // writer.take_back() (and writer.send() or writer.end_call() if the text
-  // needs them). Afterwards the borrower must borrow again before it
-  // writes. Throws what those throw.
+  // Hands back the piece with writer.take_back(), and forgets it: the
+  // borrower lends again before it writes. Throws what that throws.
   virtual void give_back(file& writer) = 0;
-  // Bytes written into the space and not yet given back.
+  // Bytes written into the piece and not yet given back.
   virtual std::size_t bytes_held() const noexcept = 0;
 
  protected:
@@ -283,9 +174,9 @@ class buffer_borrower {
 
 #ifdef FASTOUT_FMT_HAS_WRITER
 // The buffer behind the fmt::writer a file converts to ({fmt} 11.1 and
-// later). It borrows the writer's free space while fmt writes into it; an
-// unbuffered writer has none, so its text waits in spare_ until it is given
-// back or spare_ fills.
+// later): fmt writes into a piece it borrows, in the writer's buffer, or in
+// spare_ for an unbuffered writer, whose text goes out when spare_ fills or
+// when it is given back.
 class FASTOUT_API writer_buffer final : public fmt_buffer<writer_buffer>, public buffer_borrower {
  public:
   explicit writer_buffer(file& f) noexcept : fmt_buffer(nullptr, 0), file_(&f) {}
@@ -298,24 +189,29 @@ class FASTOUT_API writer_buffer final : public fmt_buffer<writer_buffer>, public
 
  private:
   file* file_;
+  piece piece_ = {nullptr, nullptr, 0, piece_place::buffer};
   char spare_[256];
 };
 #endif
 
+// print(), println() and << are defined in <fastout/print.h>, which
+// specializes this for print_h. A program that calls them without that
+// header stops here, at compile time, instead of at the linker.
+struct print_h;
+template <typename Tag, typename... T>
+struct printing {
+  static_assert(!std::is_same<Tag, Tag>::value,
+                "fastout::file's print(), println() and << are in <fastout/print.h>: include it "
+                "(or <fastout/fastout.h>, which has everything)");
+  template <bool Newline, typename... A>
+  static void runtime(A&&...) noexcept {}
+  template <bool Newline, typename... A>
+  static void compiled(A&&...) noexcept {}
+  template <typename... A>
+  static void shift(A&&...) noexcept {}
+};
+
 }  // namespace detail
-
-/// `fastout::buffer_size = n` as a parameter of output_file(), as in {fmt}.
-inline constexpr detail::buffer_size_key buffer_size{};
-/// `fastout::permissions = 0600` as a parameter of output_file().
-inline constexpr detail::permissions_key permissions{};
-/// `fastout::sync = true` as a parameter of output_file(): file_options::sync.
-inline constexpr detail::sync_key sync{};
-/// `fastout::sync_directory = true`: file_options::sync_directory.
-inline constexpr detail::sync_directory_key sync_directory{};
-/// `fastout::preallocate = bytes`: file_options::preallocate.
-inline constexpr detail::preallocate_key preallocate{};
-
-class cursor;
 
 /// A buffered writer to one file descriptor, for one thread at a time.
 ///
@@ -373,10 +269,7 @@ class FASTOUT_API file : private fastout_buffer_state {
 
   /// Writes one byte. Inline: a comparison and a store while it fits.
   FASTOUT_ALWAYS_INLINE void put(char c) {
-    if (FASTOUT_LIKELY(pos != limit)) {
-      *pos++ = c;
-      return;
-    }
+    if (FASTOUT_LIKELY(fastout_buffer_put(this, c))) return;
     put_slow(c);
   }
 
@@ -384,60 +277,45 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// Data at least as large as the buffer goes to the file in one writev()
   /// together with what is buffered, without being copied.
   FASTOUT_ALWAYS_INLINE void write(const void* data, std::size_t size) {
-    // size - 1: an empty write goes out of line, so memcpy never sees the
-    // null data of an empty string_view (undefined behaviour) and a closed
-    // writer throws even for it.
-    if (FASTOUT_LIKELY(size - 1 < static_cast<std::size_t>(limit - pos))) {
-      std::memcpy(pos, data, size);
-      pos += size;
-      return;
-    }
+    if (FASTOUT_LIKELY(fastout_buffer_write(this, data, size))) return;
     write_slow(static_cast<const char*>(data), size);
   }
   FASTOUT_ALWAYS_INLINE void write(std::string_view s) { write(s.data(), s.size()); }
 
-  /// Formats with {fmt} straight into the buffer, as fmt::ostream::print,
-  /// and formats every argument exactly once.
-  ///
-  /// When the format string is checked against the arguments is {fmt}'s
-  /// rule: at compile time when compiled as C++20 or later, or in C++17 when
-  /// it is wrapped in FMT_STRING ("{} {}" with one argument does not
-  /// compile then); otherwise (a plain literal in C++17, fmt::runtime())
-  /// only at run time, where a bad one throws fmt::format_error.
-  ///
-  /// Text that fits in the buffer is never split across a flush, and a
-  /// format error at run time leaves none of it in the file. Text larger
-  /// than the whole buffer streams to the file as {fmt} makes it, in chunks
-  /// of at least streaming_chunk_size; a format error then leaves only the
-  /// chunks that had already gone out (file_stats says what is counted).
+  // Formatting, as fmt::ostream's -- print(), println(), vprint(), << and
+  // the conversion to fmt::writer -- is documented and defined in
+  // <fastout/print.h>: a program that calls these without it stops here at
+  // compile time (detail::printing).
   template <typename... T>
-  void print(fmt::format_string<T...> format, T&&... args);
-  /// The same for a compiled format, `print(FMT_COMPILE("{}\n"), x)`: the
-  /// fastest way to format, which fmt::output_file cannot take.
+  void print(fmt::format_string<T...> format, T&&... args) {
+    detail::printing<detail::print_h, T...>::template runtime<false>(*this, format,
+                                                                     std::forward<T>(args)...);
+  }
   template <typename S, typename... T,
             std::enable_if_t<detail::is_compiled_format_string<S>::value, int> = 0>
-  void print(const S& format, T&&... args);
-  /// print() followed by '\n', written as one piece.
+  void print(const S& format, T&&... args) {
+    detail::printing<detail::print_h, T...>::template compiled<false>(*this, format,
+                                                                      std::forward<T>(args)...);
+  }
   template <typename... T>
-  void println(fmt::format_string<T...> format, T&&... args);
+  void println(fmt::format_string<T...> format, T&&... args) {
+    detail::printing<detail::print_h, T...>::template runtime<true>(*this, format,
+                                                                    std::forward<T>(args)...);
+  }
   template <typename S, typename... T,
             std::enable_if_t<detail::is_compiled_format_string<S>::value, int> = 0>
-  void println(const S& format, T&&... args);
-  /// print() with type-erased arguments, as fmt::vprint.
+  void println(const S& format, T&&... args) {
+    detail::printing<detail::print_h, T...>::template compiled<true>(*this, format,
+                                                                     std::forward<T>(args)...);
+  }
   void vprint(fmt::string_view format, fmt::format_args args);
-
-  /// Scalar output without a format string: the same text as fmt's "{}".
-  /// Integers of every width, floating point (shortest round trip), bool,
-  /// char, C strings, string views, fastout::hex(x), and any type with a
-  /// fmt::formatter.
   template <typename T>
-  file& operator<<(const T& value);
+  file& operator<<(const T& value) {
+    detail::printing<detail::print_h, T>::shift(*this, value);
+    return *this;
+  }
 
 #ifdef FASTOUT_FMT_HAS_WRITER
-  /// A fmt::writer over this writer's buffer, as fmt::ostream converts to
-  /// one ({fmt} 11.1 and later). Text printed through it and through the
-  /// writer itself comes out in the order it was printed. Line buffering
-  /// applies to its text at the writer's next call.
   operator fmt::writer();
 #endif
 
@@ -482,7 +360,7 @@ class FASTOUT_API file : private fastout_buffer_state {
   /// final, so the error is sticky, as a write error is. For a log that
   /// must be durable at points of the program's choosing.
   void sync();
-  /// A fast local cursor for tight loops; see fastout::cursor.
+  /// A fast local cursor for tight loops: see <fastout/cursor.h>.
   cursor make_cursor();
 
   bool is_open() const noexcept { return fd_ >= 0; }
@@ -521,38 +399,55 @@ class FASTOUT_API file : private fastout_buffer_state {
   static file& from_hot_state(detail::buffer_state& state) noexcept {
     return static_cast<file&>(state);
   }
+
+  /// The buffer.
   char* buffer_begin() const noexcept { return buffer_; }
   char* buffer_end() const noexcept { return buffer_end_; }
-  /// Starts a call that runs out of line: takes lent space back, and throws
-  /// std::system_error if the writer is closed, has failed, or is lent to a
-  /// cursor (EBUSY).
-  void begin_call();
-  /// Ends a call whose text is [text_begin, pos): on a line-buffered writer,
-  /// everything through its last '\n' goes to the file.
-  void end_call(const char* text_begin);
-  /// Makes room for a piece of text that is being written at pos and is
-  /// not yet part of the buffer: sends everything before `piece` (== pos),
-  /// moves the piece's `size` bytes to the front of the buffer, and returns
-  /// where it now starts. On a write error the unfinished piece is dropped
-  /// (not counted as accepted) and std::system_error is thrown.
-  char* make_room(char* piece, std::size_t size);
-  /// Sends everything buffered, then `size` bytes at `data` (which may be in
-  /// the buffer, right at pos), in as few system calls as possible; the
-  /// buffer is empty afterwards. Throws std::system_error on a write error.
-  void send(const char* data, std::size_t size);
-  /// Where a piece larger than the buffer streams through: the buffer itself
-  /// if it holds at least streaming_chunk_size bytes, otherwise a streaming
-  /// area allocated the first time it is asked for. {nullptr, 0} if that
-  /// allocation failed: the caller streams through what it has.
-  std::pair<char*, std::size_t> streaming_area() noexcept;
-  /// Lends the free space to `borrower` (nullptr: a cursor, which cannot
-  /// give it back on demand) and returns the part it may fill. Until
-  /// take_back(), every call of the writer's own goes out of line, where
-  /// begin_call() takes it back. Throws std::system_error(EBUSY) if the
-  /// space is already lent to a cursor.
-  detail::buffer_state lend(detail::buffer_borrower* borrower);
-  /// Ends a loan: the writer carries on from `end`.
-  void take_back(char* end) noexcept;
+
+  /// The room an inline producer may fill now, [pos, limit): empty whenever
+  /// the call must go out of line. What it wrote, up to `end`, becomes the
+  /// writer's with commit_room(end).
+  detail::buffer_state room() const noexcept { return {pos, limit}; }
+  void commit_room(char* end) noexcept { pos = end; }
+
+  /// Begins a piece of text written in place, out of line (print's and
+  /// printf's): takes lent space back, throws std::system_error if the
+  /// writer cannot take a call (closed, failed, lent to a cursor), and
+  /// returns the piece: in the free space, emptied first if it is full, or
+  /// in `spare` if the writer has no buffer.
+  detail::piece begin_piece(char* spare, std::size_t spare_size);
+  /// Makes room for `more` bytes after `at`, the end of the piece's text so
+  /// far, and returns where they go; p.text and p.end say where the piece
+  /// is now. A piece kept whole moves to the front of the buffer, after the
+  /// text before it is sent, if it fits there with `more`; otherwise (or if
+  /// `more` is larger than the buffer) it streams from then on. A streaming
+  /// piece sends what it has: its room may then be smaller than `more`, but
+  /// never empty. Throws std::system_error on a write error, after which a
+  /// whole piece is dropped, uncounted, and a streaming one counts what it
+  /// sent (file_stats).
+  char* grow_piece(detail::piece& p, char* at, std::size_t more);
+  /// Ends a piece: its text up to `at` is the writer's, and a line-buffered
+  /// writer sends its complete lines.
+  void end_piece(detail::piece& p, char* at);
+
+  /// Lends the free space to `borrower` as a streaming piece (in `spare` if
+  /// the writer has no buffer; emptied first if it is full). Until
+  /// take_back(), every call of the writer's own goes out of line, where the
+  /// writer asks for the piece back. Takes back what another borrower holds,
+  /// and throws std::system_error as begin_piece().
+  detail::piece lend(detail::buffer_borrower& borrower, char* spare, std::size_t spare_size);
+  /// Ends a loan: end_piece(), and the hot path opens again.
+  void take_back(detail::piece& p, char* at);
+  /// Lends the free space to a cursor, which cannot be asked for it back:
+  /// until take_back_from_cursor(), every call of the writer's own throws
+  /// std::system_error(EBUSY). Throws EBUSY if a cursor holds it already.
+  detail::buffer_state lend_to_cursor();
+  /// The writer carries on from `end`, where the cursor stopped.
+  void take_back_from_cursor(char* end) noexcept;
+  /// What every call of the writer's own does first: takes lent space back,
+  /// and throws std::system_error if the writer is closed, has failed
+  /// (write_errors::throw_exception), or is lent to a cursor (EBUSY).
+  void take_back_and_check();
   /// close() for a caller that hands the failure on itself (the C API's
   /// fastout_close()): throws what close() met whatever the error mode, and
   /// never calls the error handler.
@@ -563,18 +458,6 @@ class FASTOUT_API file : private fastout_buffer_state {
   void set_last_call_error(int code) noexcept { last_call_error_ = code; }
 
  private:
-  template <typename F>
-  static void call_format(void* context, detail::fmt_buffer_base& out) {
-    (*static_cast<F*>(context))(out);
-  }
-  template <typename F>
-  void format_with(F& format);
-  template <bool Newline, typename S, typename... V>
-  void print_bounded(std::size_t bound, const S& format, V... values);
-  template <typename T>
-  FASTOUT_ALWAYS_INLINE void write_scalar(T value);
-  template <typename T>
-  void write_scalar_slow(T value);
   struct fd_tag {};
   file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name);
   void allocate_buffer(std::size_t size);
@@ -583,19 +466,25 @@ class FASTOUT_API file : private fastout_buffer_state {
 
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
-  int write_buffered(const char* data, std::size_t size) noexcept;
-  void reclaim_space();
+  void append(const char* data, std::size_t size);
+  int append_fully_buffered(const char* data, std::size_t size) noexcept;
+  void accept_text(const char* text_begin);
+  char* send_piece(detail::piece& p, char* at);
+  std::pair<char*, std::size_t> streaming_area() noexcept;
+  void take_back_from_borrower();
   void restore_limit() noexcept;
   [[noreturn]] void throw_unusable() const;
   [[noreturn]] void throw_lent_to_cursor() const;
-  void fail(int error_number);
-  void drop(std::size_t size) noexcept;
-  void finish(bool throw_error);
+  void fail_call(int error_number);
+  void drop_text(std::size_t size) noexcept;
+  void close_or_report(bool throw_error);
   std::string failure_message(const char* action) const;
-  void drain_buffer();
-  int write_buffer_and(const char* data, std::size_t size) noexcept;
-  int write_vector(struct ::iovec* iov, int count) noexcept;
-  int finish_close(bool commit) noexcept;
+  void flush_buffer();
+  // The one route out of the buffer, and the one place that writes to the
+  // descriptor (src/file.cpp).
+  int drain_buffer(const char* more, std::size_t more_size) noexcept;
+  int write_to_file(struct ::iovec* iov, int count) noexcept;
+  int flush_and_close(bool commit) noexcept;
   void free_buffer() noexcept;
   void close_and_report(bool commit) noexcept;
   std::string close_failure_message() const;
@@ -617,9 +506,9 @@ class FASTOUT_API file : private fastout_buffer_state {
   int error_ = 0;                 // sticky errno; 0 while all is well
   int last_call_error_ = 0;       // the C API's fastout_last_error()
   int write_flags_ = 0;           // pwritev2 flags (RWF_DONTCACHE), 0 for write/writev
-  // Sync, preallocation, replacement: what close() does beyond closing the
-  // descriptor (src/replace.cpp). Null for a plain writer.
-  detail::close_plan* close_plan_ = nullptr;
+  // What close() does beyond flushing and closing the descriptor (sync,
+  // preallocation, replacement: src/replace.cpp). Null for a plain writer.
+  detail::close_steps* close_steps_ = nullptr;
   std::uint64_t bytes_drained_ = 0;  // accepted bytes no longer in the buffer
   std::uint64_t bytes_written_ = 0;
   std::uint64_t write_calls_ = 0;
@@ -635,80 +524,6 @@ inline void swap(file& a, file& b) noexcept { a.swap(b); }
 /// {fmt}'s name for its writer: code written for fmt::ostream compiles
 /// against fastout::ostream.
 using ostream = file;
-
-/// A copy of a writer's buffer cursor in local variables, for tight loops.
-///
-/// file::put() must reload the buffer pointer after every byte, because a
-/// `char` store may alias the writer itself. A cursor is a local object whose
-/// address never escapes, so the compiler keeps its pointers in registers:
-/// `put()` in a loop compiles to a compare and a store, as fast as a
-/// hand-written buffer. Use it for byte-at-a-time loops; use file::put() and
-/// file::write() everywhere else.
-///
-/// While a cursor is alive the writer's buffer is lent to it: write only
-/// through the cursor. A call on the writer itself (write, print, flush,
-/// close, ...) throws std::system_error(EBUSY) instead of losing the
-/// cursor's bytes, and stats() counts them once the cursor commits. The
-/// cursor hands its position back in commit() and in its destructor.
-class cursor {
- public:
-  /// Throws std::system_error(EBUSY) if another cursor is alive on `f`.
-  explicit cursor(file& f) : file_(&f) { borrow(); }
-  ~cursor() {
-    if (pos_ != nullptr) file_->take_back(pos_);
-  }
-  cursor(const cursor&) = delete;
-  cursor& operator=(const cursor&) = delete;
-
-  FASTOUT_ALWAYS_INLINE void put(char c) {
-    if (FASTOUT_LIKELY(pos_ != limit_)) {
-      *pos_++ = c;
-      return;
-    }
-    sync_around([&] { file_->put(c); });
-  }
-  FASTOUT_ALWAYS_INLINE void write(const void* data, std::size_t size) {
-    if (FASTOUT_LIKELY(size - 1 < static_cast<std::size_t>(limit_ - pos_))) {  // as file::write
-      std::memcpy(pos_, data, size);
-      pos_ += size;
-      return;
-    }
-    sync_around([&] { file_->write(data, size); });
-  }
-  FASTOUT_ALWAYS_INLINE void write(std::string_view s) { write(s.data(), s.size()); }
-  void flush() {
-    sync_around([&] { file_->flush(); });
-  }
-
-  /// Hands the position back to the writer, so that its stats() count the
-  /// cursor's bytes; the cursor stays usable.
-  void commit() {
-    sync_around([] {});
-  }
-
- private:
-  void borrow() {
-    detail::buffer_state space = file_->lend(nullptr);
-    pos_ = space.pos;
-    limit_ = space.limit;
-  }
-  template <typename F>
-  FASTOUT_ALWAYS_INLINE void sync_around(F&& call_on_the_writer) {
-    // If the call throws, the writer's own position is the truth: the
-    // cursor stays null, gives nothing back in its destructor, and its next
-    // call goes out of line again to meet the sticky error.
-    if (pos_ != nullptr) file_->take_back(pos_);
-    pos_ = limit_ = nullptr;
-    call_on_the_writer();
-    borrow();
-  }
-
-  file* file_;
-  char* pos_ = nullptr;
-  char* limit_ = nullptr;
-};
-
-inline cursor file::make_cursor() { return cursor(*this); }
 
 namespace detail {
 template <typename P>
@@ -783,146 +598,6 @@ FASTOUT_API file stdout_file(const file_options& options = {});
 /// Unbuffered unless options say otherwise, as stdio's stderr.
 FASTOUT_API file stderr_file();
 FASTOUT_API file stderr_file(const file_options& options);
-
-// ------------------------------------------------------------- printing
-
-template <typename F>
-FASTOUT_ALWAYS_INLINE void file::format_with(F& format) {
-  if (FASTOUT_LIKELY(pos != limit)) {
-    detail::print_buffer out(*this, pos, limit);
-    format(out);
-    if (FASTOUT_LIKELY(!out.streaming())) {
-      pos = out.data() + out.size();
-      return;
-    }
-    out.finish_streaming();
-    return;
-  }
-  detail::print_out_of_line(*this, &call_format<F>, &format);
-}
-
-template <typename... T>
-void file::print(fmt::format_string<T...> format, T&&... args) {
-#ifdef FASTOUT_FORMAT_CACHE
-  fmt::string_view format_string = format;
-  auto format_into = [&](detail::fmt_buffer_base& out) {
-    detail::format_static(out, format_string, args...);
-  };
-  format_with(format_into);
-#else
-  vprint(format, fmt::make_format_args(args...));
-#endif
-}
-
-template <typename S, typename... T,
-          std::enable_if_t<detail::is_compiled_format_string<S>::value, int>>
-void file::print(const S& format, T&&... args) {
-  if constexpr (detail::bounded_format<S, T...>::value &&
-                detail::copies_cheaply<fmt::remove_cvref_t<T>...>::value) {
-    print_bounded<false>(detail::bounded_format<S, T...>::max_size(args...), format,
-                         detail::fast_argument(args)...);
-  } else {
-    auto format_into = [&](detail::fmt_buffer_base& out) {
-      fmt::format_to(fmt::appender(out), format, std::forward<T>(args)...);
-    };
-    format_with(format_into);
-  }
-}
-
-// The arguments are copies (detail::fast_argument), in both paths: had the
-// slow path taken the caller's by reference, they would live in memory that
-// every char the fast path writes might change, for all the compiler knows.
-template <bool Newline, typename S, typename... V>
-FASTOUT_ALWAYS_INLINE void file::print_bounded(std::size_t bound, const S& format, V... values) {
-  const auto room = static_cast<std::size_t>(limit - pos);
-  // print: bound - 1, as file::write(): an empty text goes out of line, so
-  // that a closed writer, or one with a sticky error, throws even for it.
-  // println: bound < room leaves a byte for the '\n', and cannot wrap as
-  // bound + 1 would.
-  if (FASTOUT_LIKELY(Newline ? bound < room : bound - 1 < room)) {
-    pos = fmt::format_to(pos, format, values...);
-    if constexpr (Newline) *pos++ = '\n';
-    return;
-  }
-  // By copy: a value whose address reached this lambda would be stored to
-  // memory before the fast path on every call.
-  auto format_into = [&format, values...](detail::fmt_buffer_base& out) {
-    fmt::format_to(fmt::appender(out), format, values...);
-    if constexpr (Newline) out.push_back('\n');
-  };
-  format_with(format_into);
-}
-
-template <typename... T>
-void file::println(fmt::format_string<T...> format, T&&... args) {
-  fmt::string_view format_string = format;
-  auto format_into = [&](detail::fmt_buffer_base& out) {
-#ifdef FASTOUT_FORMAT_CACHE
-    detail::format_static(out, format_string, args...);
-#else
-    fmt::vformat_to(fmt::appender(out), format_string, fmt::make_format_args(args...));
-#endif
-    out.push_back('\n');
-  };
-  format_with(format_into);
-}
-
-template <typename S, typename... T,
-          std::enable_if_t<detail::is_compiled_format_string<S>::value, int>>
-void file::println(const S& format, T&&... args) {
-  if constexpr (detail::bounded_format<S, T...>::value &&
-                detail::copies_cheaply<fmt::remove_cvref_t<T>...>::value) {
-    print_bounded<true>(detail::bounded_format<S, T...>::max_size(args...), format,
-                        detail::fast_argument(args)...);
-  } else {
-    auto format_into = [&](detail::fmt_buffer_base& out) {
-      fmt::format_to(fmt::appender(out), format, std::forward<T>(args)...);
-      out.push_back('\n');
-    };
-    format_with(format_into);
-  }
-}
-
-template <typename T>
-FASTOUT_ALWAYS_INLINE void file::write_scalar(T value) {
-  constexpr std::size_t max_size = detail::max_scalar_size<T>();
-  if (FASTOUT_LIKELY(static_cast<std::size_t>(limit - pos) >= max_size)) {
-    pos = detail::format_scalar(pos, value);
-    return;
-  }
-  write_scalar_slow(value);
-}
-
-template <typename T>
-void file::write_scalar_slow(T value) {
-  char text[detail::max_scalar_size<T>()];
-  char* end = detail::format_scalar(text, value);
-  write_slow(text, static_cast<std::size_t>(end - text));
-}
-
-template <typename T>
-file& file::operator<<(const T& value) {
-  if constexpr (detail::is_fast_scalar<T>::value || detail::is_hex_value<T>::value) {
-    write_scalar(value);
-  } else if constexpr (std::is_same<T, char>::value) {
-    put(value);
-  } else if constexpr (std::is_same<T, bool>::value) {
-    write(value ? std::string_view("true") : std::string_view("false"));
-  } else if constexpr (detail::formats_as_string<T>::value) {
-    if constexpr (std::is_pointer<T>::value) {
-      if (value == nullptr) {  // fmt's format_error, not strlen(nullptr)
-        print(FMT_COMPILE("{}"), value);
-        return *this;
-      }
-    }
-    write(std::string_view(value));
-  } else {
-    // fmt's runtime "{}", the definition of the text; its compiled "{}"
-    // differs for some types (nullptr throws instead of writing "0x0").
-    print("{}", value);
-  }
-  return *this;
-}
 
 }  // namespace fastout
 

@@ -59,12 +59,13 @@ struct stream_options {
 ///
 /// Its put area is the writer's free space, lent to it through the writer's
 /// internal interface, so `<<` writes straight into the writer's buffer;
-/// overflow(), xsputn() and sync() hand the text back to the writer, which
-/// writes it as any other. Text written through the stream and through the
-/// writer itself comes out in the order it was written: any call on the
-/// writer takes the lent space back first. A line-buffered or unbuffered
-/// writer lends nothing: every character and string goes through the
-/// writer's own calls, which apply its line rule, as stdio's putc() does.
+/// when it fills (overflow()) or is flushed (sync(), std::endl), the writer
+/// sends it with what is before it, and the stream keeps the space. Text
+/// written through the stream and through the writer itself comes out in
+/// the order it was written: any call on the writer takes the lent space
+/// back first. A line-buffered or unbuffered writer lends nothing: every
+/// character and string goes through the writer's own calls, which apply
+/// its line rule, as stdio's putc() does.
 ///
 /// Failures follow the std::streambuf contract: overflow() and sputc()
 /// return eof, xsputn() writes less than asked and sync() returns -1, so
@@ -122,12 +123,14 @@ class FASTOUT_API streambuf : public std::streambuf, private detail::buffer_borr
   void give_back(file& writer) override;
   std::size_t bytes_held() const noexcept override;
   void borrow() noexcept;
+  void put_area_at(char* at) noexcept;
   void advance(std::size_t size) noexcept;
 
   file* writer_;
   flush_policy policy_;
-  char* lent_begin_ = nullptr;  // where the lent space began; null when none is lent
-  std::error_code error_;       // the first failure met here
+  bool lent_ = false;  // the put area is piece_, lent by the writer
+  detail::piece piece_ = {nullptr, nullptr, 0, detail::piece_place::buffer_streaming};
+  std::error_code error_;  // the first failure met here
   std::string error_message_;
 };
 

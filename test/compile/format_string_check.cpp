@@ -5,7 +5,7 @@
 // literal or in FMT_STRING, and with one argument too few
 // (FASTOUT_TEST_BAD_FORMAT). A check at compile time refuses the bad one;
 // the good one must compile, so that the bad one fails for that reason.
-#include <fastout/file.h>
+#include <fastout/print.h>
 
 #ifdef FASTOUT_TEST_FMT_STRING
 #  define FASTOUT_TEST_FORMAT(text) FMT_STRING(text)

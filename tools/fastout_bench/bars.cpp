@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>  // fmt::join (in <fmt/format.h> before fmt 11)
 
 #include <fastout/file.h>
+#include <fastout/print.h>
 
 #include "sinks.h"
 

@@ -43,8 +43,10 @@
 // fastout first: its fmt_compat.h keeps GCC 12 from a false -Warray-bounds
 // inside {fmt} 12, which would otherwise reach the compiled double writer.
 #include <fastout/c_api.h>
+#include <fastout/cursor.h>
 #include <fastout/file.h>
 #include <fastout/iostream.h>
+#include <fastout/print.h>
 #include <fastout/standard_streams.h>
 
 #include <fmt/compile.h>

@@ -60,7 +60,7 @@
 //   C string, ...), and a type whose mapping differs from static_arg's stays
 //   fmt's.
 //
-// Deleting this header (and its include in format.h) removes the cache and
+// Deleting this header (and its include in print.h) removes the cache and
 // nothing else: print() then takes fmt::vformat_to.
 #ifndef FASTOUT_DETAIL_FORMAT_CACHE_H_
 #define FASTOUT_DETAIL_FORMAT_CACHE_H_

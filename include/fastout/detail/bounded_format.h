@@ -1,35 +1,13 @@
 // SPDX-License-Identifier: MIT
-// fastout formatting: the route from {fmt} into a writer's buffer.
-//
-// There is no formatter of our own here: the text is always {fmt}'s. What this
-// header adds is the way into the buffer, used by file::print(), println()
-// and << (defined in file.h, which includes this header; users include
-// file.h):
-//
-// - A compiled format (FMT_COMPILE) whose longest text can be bounded at
-//   compile time -- literal text, and fields of scalars and strings, with
-//   specs where the {fmt} version lets fastout read them -- is written by fmt
-//   through a char* after one room check: bounded_format.
-// - Everything else formats into print_buffer, a fmt buffer over the
-//   writer's free space. Its growth (src/format.cpp) sends older text to
-//   make room, so that a piece that fits in the buffer is never split
-//   across a flush; a piece larger than the whole buffer streams to the
-//   file as fmt makes it. Every argument is formatted exactly once.
-// - Runtime format strings go through the format cache (detail/
-//   format_cache.h): fmt's formatters through the arguments' static types,
-//   and a per-thread plan of each format string; without that header,
-//   fmt::vformat_to.
-//
-// This header does not need the writer's definition: the parts that touch
-// the writer are out of line, in src/format.cpp.
-#ifndef FASTOUT_FORMAT_H_
-#define FASTOUT_FORMAT_H_
-
-// One clear error before C++17, instead of pages of them: the rest of the
-// header is skipped.
-#if __cplusplus < 201703L
-#  error "fastout's C++ API needs C++17 or later: compile with -std=c++17 (or newer)"
-#else
+// Text whose longest size is known before it is formatted, so that print()
+// and << can check the free space once and let {fmt} write straight into
+// the buffer through a char*, fmt's fastest output: scalars (<<), and
+// compiled formats (FMT_COMPILE) of literal text and fields of scalars and
+// strings, with specs where the {fmt} version lets fastout read them
+// (fmt_compat.h, 2 and 3). An underestimate would write past the buffer, so
+// every bound is generous, and anything uncertain stays unbounded.
+#ifndef FASTOUT_DETAIL_BOUNDED_FORMAT_H_
+#define FASTOUT_DETAIL_BOUNDED_FORMAT_H_
 
 #include <cstddef>
 #include <limits>
@@ -39,69 +17,15 @@
 
 #include <fastout/config.h>
 #include <fastout/detail/fmt_compat.h>
-#include <fastout/detail/format_cache.h>
 
 namespace fastout {
-
-class file;
-
 namespace detail {
+
+// fastout::hex(x): an integer written as fmt's "{:x}" (<fastout/print.h>).
 template <typename T>
 struct hex_value {
   T value;
 };
-}  // namespace detail
-
-/// Writes an integer as hexadecimal digits, as fmt's "{:x}": `out << hex(255)`
-/// writes "ff".
-template <typename T>
-constexpr detail::hex_value<T> hex(T value) noexcept {
-  static_assert(std::is_integral<T>::value, "fastout::hex takes an integer");
-  return detail::hex_value<T>{value};
-}
-
-namespace detail {
-
-// ------------------------------------------------------- the print buffer
-
-// fmt's buffer over the free space of a writer, for one print. While the
-// piece fits in the buffer it stays there, whole; once it proves larger than
-// the whole buffer, it streams: each time the area fills, its text goes to
-// the file, and fmt carries on into the emptied area.
-class FASTOUT_API print_buffer final : public fmt_buffer<print_buffer> {
- public:
-  // Formats into [begin, end): the writer's free space starting at its pos,
-  // or, for an unbuffered writer, an area of the caller's.
-  FASTOUT_ALWAYS_INLINE print_buffer(file& f, char* begin, char* end) noexcept
-      : fmt_buffer(begin, static_cast<std::size_t>(end - begin)), file_(&f) {}
-  print_buffer(const print_buffer&) = delete;
-  print_buffer& operator=(const print_buffer&) = delete;
-  // A format error leaves the writer as the last chunk sent left it: the
-  // text not yet sent -- all of a piece that never had to leave the buffer
-  // -- is dropped, uncounted, with nothing to undo.
-
-  // True once the piece outgrew the whole buffer and began to stream out,
-  // or once its writer has failed (write_errors::report): then it is
-  // dropped as it is made, and the end of the call is out of line.
-  bool streaming() const noexcept { return streaming_; }
-  // After a streaming piece is complete: puts its last part into the
-  // writer and ends the call.
-  void finish_streaming();
-  // fmt wants room for `capacity` chars in all.
-  void on_grow(std::size_t capacity);
-
- private:
-  file* file_;
-  bool streaming_ = false;
-};
-
-// Formats into a fmt buffer; lets out-of-line code run an inline format.
-using format_function = void (*)(void* context, fmt_buffer_base& out);
-
-// A print whose writer's hot path is closed (pos == limit): a full buffer,
-// line buffering, no buffer, an error, a closed writer, lent space.
-FASTOUT_API void print_out_of_line(file& f, format_function format, void* context);
-
 
 // ------------------------------------------------------- scalars for <<
 
@@ -153,7 +77,9 @@ constexpr std::size_t multiply_bounds(std::size_t count, std::size_t each) noexc
 // fmt's runtime error for a null C string. Its compiled formats crash on one
 // instead in some versions (9.1 with specs, 10.2 for nullptr, 11 and 12 for
 // a plain "{}"): a bounded compiled format throws this before writing.
-[[noreturn]] FASTOUT_API void throw_null_string();
+[[noreturn]] FASTOUT_NOINLINE inline void throw_null_string() {
+  throw fmt::format_error("string pointer is null");
+}
 
 // The length of a string argument.
 template <typename T>
@@ -173,10 +99,8 @@ std::size_t string_size(const T& text) {
 // pointer, and a std::string as a std::string_view. fmt writes the same text
 // for each. The caller's own argument then never has its address taken, so
 // the compiler keeps it in a register, where fmt's char* writes, which may
-// alias any memory, cannot change it. With the caller's argument in memory
-// (its address went to the slow path), it was reloaded after every line,
-// and the string copy's setup redone: W1f's fastout_compile was 1.15-1.28x
-// fmt_compile_limit with fmt 10 to 12, whose string copy is an inline loop.
+// alias any memory, cannot change it (docs/benchmarks.md, "Why the hot path
+// is what it is").
 template <typename... T>
 struct copies_cheaply
     : std::conjunction<std::disjunction<
@@ -477,5 +401,4 @@ struct bounded_format {
 }  // namespace detail
 }  // namespace fastout
 
-#endif  // C++17
-#endif  // FASTOUT_FORMAT_H_
+#endif  // FASTOUT_DETAIL_BOUNDED_FORMAT_H_

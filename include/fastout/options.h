@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+// What can be chosen when a fastout writer is opened: file_options, and the
+// parameters of output_file() in {fmt}'s style (`fastout::buffer_size = n`).
+#ifndef FASTOUT_OPTIONS_H_
+#define FASTOUT_OPTIONS_H_
+
+// One clear error before C++17, instead of pages of them: the rest of the
+// header is skipped.
+#if __cplusplus < 201703L
+#  error "fastout's C++ API needs C++17 or later: compile with -std=c++17 (or newer)"
+#else
+
+#include <cstddef>
+#include <cstdint>
+
+namespace fastout {
+
+/// The buffer size a writer gets when none is given: 256 KiB, within a few
+/// percent of the fastest on the machines measured while keeping a writer's
+/// memory modest (docs/buffer-size.md has the figures).
+inline constexpr std::size_t default_buffer_size = 256 * 1024;
+
+/// What happens to an existing file at the path when it is opened.
+enum class open_mode {
+  truncate,          ///< create or truncate: fopen's "w" (the default)
+  append,            ///< create or append at the end: fopen's "a"
+  create_exclusive,  ///< create; fail with EEXIST if it exists: fopen's "wx"
+  /// Write a new file beside the target and put it in place of the target
+  /// on close() (or commit()): the path shows the old content or the whole
+  /// new content, never anything in between, whatever happens to the
+  /// process. Destroyed without close() or commit(), or after an error, the
+  /// writer leaves the target as it was. Only a regular file (or nothing)
+  /// can be replaced. docs/safe-replace.md says what survives a crash and
+  /// what survives a power loss, option by option.
+  replace,
+};
+
+/// What open_mode::replace does when the path is a symbolic link.
+enum class symlinks {
+  /// Replace the file the link points to (through any chain of links) and
+  /// keep the link, as Qt's QSaveFile does. A dangling link gets its file
+  /// created. A link to anything but a regular file is refused.
+  follow,
+  /// Replace the link itself with the new file.
+  replace_link,
+};
+
+/// What the page cache keeps of what a writer writes.
+enum class page_cache {
+  keep,  ///< as write(): the data stays cached until memory is needed
+  /// Each write drops its pages from the cache once they are on disk
+  /// (pwritev2 with RWF_DONTCACHE, Linux 6.14 and later): for large output
+  /// that will not be read back soon, it saves the copy the cache would
+  /// keep and makes a following sync faster. Where the kernel or the
+  /// filesystem lacks it, the writer falls back to plain writes at its first
+  /// write; drops_page_cache() tells which.
+  drop,
+};
+
+/// When the buffer is written to the file, besides flush() and close().
+enum class buffering {
+  automatic,  ///< line-buffered on a terminal, fully buffered otherwise (stdio's rule)
+  full,       ///< only when the buffer is full
+  line,       ///< also after every call whose data holds a '\n'
+};
+
+/// What a write error (ENOSPC, EPIPE, EIO, a failed sync, ...) does to the
+/// calls of a writer: file_options::errors.
+enum class write_errors {
+  /// `report` for the process-wide standard_output() and standard_error(),
+  /// `throw_exception` for every other writer (the default).
+  automatic,
+  /// The call that meets the error throws std::system_error, and so does
+  /// every later call (refused: none of its bytes are accepted), as
+  /// fmt::ostream does.
+  throw_exception,
+  /// stdio's way, and coreutils' close_stdout(): no call throws a write
+  /// error. The error is sticky and readable (error(), stats()); the call
+  /// that met it and every later one are accepted and dropped, without a
+  /// system call, and counted as lost; the error handler reports it once,
+  /// with every byte lost, when the writer is closed or destroyed (for the
+  /// standard streams, when the process exits, whose status it makes
+  /// nonzero). Misuse still throws: a closed writer (EBADF), a live cursor
+  /// (EBUSY), a format error.
+  report,
+};
+
+/// Everything that can be chosen when a writer is opened.
+struct file_options {
+  open_mode mode = open_mode::truncate;
+  /// Permission bits for a file that is created, masked by the umask (fopen's 0666).
+  unsigned permissions = 0666;
+  /// Fixed at open and never reallocated. 0 means unbuffered: every call goes
+  /// straight to the file.
+  std::size_t buffer_size = default_buffer_size;
+  buffering buffer_mode = buffering::automatic;
+  /// Whether a write error is thrown or reported (see write_errors).
+  write_errors errors = write_errors::automatic;
+  /// {fmt}-style open flags (file::CREATE | file::APPEND | ...), used exactly
+  /// as given instead of `mode` when set; -1, the default, means `mode`.
+  /// Write access is implied (file::WRONLY unless file::RDWR is given), and
+  /// O_CLOEXEC is always added. O_SYNC and O_DSYNC are accepted as well.
+  /// Refused together with open_mode::replace.
+  int flags = -1;
+  /// Before close() returns (before the new file is put in place, with
+  /// open_mode::replace), wait until the file's data is on disk:
+  /// fdatasync(), or fsync() in replace mode, where the new file's metadata
+  /// matters too. A failed sync is final: the error is sticky and a
+  /// replacement whose sync failed is never put in place.
+  bool sync = false;
+  /// After close() creates or replaces the file, fsync() the directory that
+  /// holds it, so that its name survives a power loss too. With sync, that
+  /// makes the file durable once close() returns.
+  bool sync_directory = false;
+  /// What the page cache keeps of the written data (page_cache::drop: for
+  /// large output not read back soon, with sync the fast durable mode).
+  page_cache cache = page_cache::keep;
+  /// Bytes to reserve for the file at open (fallocate with
+  /// FALLOC_FL_KEEP_SIZE), when the final size is known or estimated; what
+  /// is not used is released at close. 0: none. Where the filesystem cannot
+  /// preallocate, the writer writes without it.
+  std::uint64_t preallocate = 0;
+  /// What open_mode::replace does with a symbolic link at the path.
+  symlinks symlink_mode = symlinks::follow;
+};
+
+// The parameters of output_file() (<fastout/file.h>) and of
+// fastout::ofstream (<fastout/iostream.h>).
+namespace detail {
+struct buffer_size_param {
+  std::size_t value;
+};
+struct buffer_size_key {
+  constexpr buffer_size_param operator=(std::size_t n) const noexcept { return {n}; }
+};
+struct permissions_param {
+  unsigned value;
+};
+struct permissions_key {
+  constexpr permissions_param operator=(unsigned bits) const noexcept { return {bits}; }
+};
+struct sync_param {
+  bool value;
+};
+struct sync_key {
+  constexpr sync_param operator=(bool on) const noexcept { return {on}; }
+};
+struct sync_directory_param {
+  bool value;
+};
+struct sync_directory_key {
+  constexpr sync_directory_param operator=(bool on) const noexcept { return {on}; }
+};
+struct preallocate_param {
+  std::uint64_t value;
+};
+struct preallocate_key {
+  constexpr preallocate_param operator=(std::uint64_t bytes) const noexcept { return {bytes}; }
+};
+}  // namespace detail
+
+/// `fastout::buffer_size = n` as a parameter of output_file(), as in {fmt}.
+inline constexpr detail::buffer_size_key buffer_size{};
+/// `fastout::permissions = 0600` as a parameter of output_file().
+inline constexpr detail::permissions_key permissions{};
+/// `fastout::sync = true` as a parameter of output_file(): file_options::sync.
+inline constexpr detail::sync_key sync{};
+/// `fastout::sync_directory = true`: file_options::sync_directory.
+inline constexpr detail::sync_directory_key sync_directory{};
+/// `fastout::preallocate = bytes`: file_options::preallocate.
+inline constexpr detail::preallocate_key preallocate{};
+
+}  // namespace fastout
+
+#endif  // C++17
+#endif  // FASTOUT_OPTIONS_H_
