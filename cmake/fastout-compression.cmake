@@ -85,7 +85,8 @@ function(fastout_add_compression target)
   _fastout_find_codec(LIBDEFLATE ${FASTOUT_LIBDEFLATE} libdeflate libdeflate
                       "libdeflate::libdeflate_shared;libdeflate::libdeflate_static"
                       libdeflate.h deflate)
-  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/compression_pipeline.cpp)
+  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/compression_pipeline.cpp
+                                   ${PROJECT_SOURCE_DIR}/src/compressed_file.cpp)
   # Worker threads: pthread_create. glibc 2.34 and later has it in libc
   # (CMAKE_THREAD_LIBS_INIT is empty); older ones need -pthread, linked as a
   # flag rather than Threads::Threads, a target a static libfastout's users

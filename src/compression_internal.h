@@ -183,6 +183,11 @@ class FASTOUT_API compressed_output {
   // marker); joins the workers and frees the buffers. 0 or an errno; a
   // second call returns the first one's result.
   int finish() noexcept;
+  // Ends without writing anything more (after a failure, or when what was
+  // written is being discarded): joins the workers and frees the buffers.
+  // In a child of fork() it leaves the parent's threads alone, as the
+  // destructor does. Later calls fail with EBADF; finish() returns error().
+  void abandon() noexcept;
 
   // The first failure, sticky: 0 or an errno, and the stage it came from.
   // It changes only inside the calls above, on the caller's thread.

@@ -541,6 +541,14 @@ int compressed_output::finish() noexcept {
   return error_;
 }
 
+void compressed_output::abandon() noexcept {
+  if (finished_) return;
+  finished_ = true;
+  if (::getpid() != owner_) return;  // the destructor lets go of the memory
+  stop_workers(true);
+  release();
+}
+
 std::string compressed_output::describe_failure() const {
   const char* format = format_name(settings_.format);
   switch (stage_) {
