@@ -231,10 +231,7 @@ int convert(const fastout_options* in, file_options& out, std::string* name) {
   out.permissions = in->permissions;
   out.buffer_size = in->buffer_size;
   if (name != nullptr && in->name != nullptr) *name = in->name;
-  compression_options compression;
-  if (int error_number = convert_compression(in, compression)) return error_number;
-  // TODO(wiring): out.compression = compression;
-  return 0;
+  return convert_compression(in, out.compression);
 }
 
 // fastout_open_stdout() and fastout_open_stderr(): the handle of the
@@ -572,6 +569,7 @@ int fastout_get_stats(const fastout_file* handle, fastout_stats* stats) noexcept
   stats->write_calls = s.write_calls;
   stats->flushes = s.flushes;
   stats->bytes_pending = writer.bytes_pending();
+  stats->bytes_delivered = s.bytes_delivered;
   return 0;
 }
 

@@ -326,6 +326,7 @@ filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
                               ? static_cast<std::size_t>(requested_buffer_size_)
                               : options.buffer_size;
   file_opts.buffer_mode = options.buffer_mode;
+  file_opts.compression = options.compression;
   try {
     file opened(path, file_opts);
     // Where the file position starts, which tellp() shows: fopen()'s "a"

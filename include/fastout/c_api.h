@@ -386,11 +386,15 @@ typedef struct fastout_stats {
   uint64_t flushes;
   /** bytes accepted that are still in the buffer */
   uint64_t bytes_pending;
+  /** of bytes_accepted, those that reached the file: bytes_written for a
+   * plain writer; for one that compresses (whose bytes_written counts
+   * compressed bytes), those whose compressed form reached the file whole */
+  uint64_t bytes_delivered;
 } fastout_stats;
 
 /** Fills `stats`; they stay readable after an error and after the C++
  * writer behind a handle is closed. Returns 0, or -EINVAL for NULL. After
- * an error, bytes_accepted - bytes_written is what was lost. */
+ * an error, bytes_accepted - bytes_delivered is what was lost. */
 FASTOUT_API int fastout_get_stats(const fastout_file* file, fastout_stats* stats) FASTOUT_C_NOEXCEPT;
 
 /** The path the writer was opened with, or its name ("<stdout>", "<fd 5>"),
