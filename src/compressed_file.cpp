@@ -62,9 +62,12 @@ struct file::compression_room final : detail::close_steps, detail::output_sink {
   int finish(int fd, bool owns_fd, int error_number, bool error_from_sync,
              bool commit) noexcept override {
     file& w = *writer_;
-    if (error_number != 0 || (provisional() && !commit)) {
+    if (error_number != 0 || (provisional() && !commit) || engine_.in_child()) {
       // Nothing more is written after an error, nor into content that is
-      // being discarded: the workers are joined, the buffers freed.
+      // being discarded: the workers are joined, the buffers freed. A
+      // child of fork() that gets here without an error handed nothing
+      // over (it would have failed with EPERM): the stream is the parent's
+      // to end, and nothing of the child's was lost.
       engine_.abandon();
     } else if (int failed = engine_.finish()) {
       error_number = failed;

@@ -188,6 +188,8 @@ class FASTOUT_API compressed_output {
   // In a child of fork() it leaves the parent's threads alone, as the
   // destructor does. Later calls fail with EBADF; finish() returns error().
   void abandon() noexcept;
+  // Whether this is a child of fork() of the process that made the engine.
+  bool in_child() const noexcept;
 
   // The first failure, sticky: 0 or an errno, and the stage it came from.
   // It changes only inside the calls above, on the caller's thread.

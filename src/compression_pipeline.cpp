@@ -541,6 +541,8 @@ int compressed_output::finish() noexcept {
   return error_;
 }
 
+bool compressed_output::in_child() const noexcept { return ::getpid() != owner_; }
+
 void compressed_output::abandon() noexcept {
   if (finished_) return;
   finished_ = true;

@@ -199,6 +199,13 @@ streambuf::pos_type streambuf::seekoff(off_type offset, std::ios_base::seekdir w
                                        std::ios_base::openmode which) {
   const pos_type failed = pos_type(off_type(-1));
   if (writer_ == nullptr || !writer_->is_open() || (which & std::ios_base::out) == 0) return failed;
+  if (writer_->compression().format != compression_format::none) {
+    // Compressed: the position in the text written so far, which is all
+    // tellp() can mean; a file of compressed frames cannot be patched.
+    if (way == std::ios_base::cur && offset == 0)
+      return pos_type(off_type(writer_->stats().bytes_accepted));
+    return failed;
+  }
   const int fd = writer_->descriptor();
   if (way == std::ios_base::cur && offset == 0) {
     // tellp(): where the next byte will land, as libstdc++'s filebuf says

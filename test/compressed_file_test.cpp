@@ -309,6 +309,11 @@ TEST(compressed_file, ofstream_takes_the_compression_keys) {
         out << i << " stream " << i * 0.5 << '\n';
         expected += std::to_string(i) + " stream " + fmt::format("{}", i * 0.5) + "\n";
       }
+      // The position in the text; compressed frames cannot be patched.
+      EXPECT_EQ(static_cast<std::size_t>(out.tellp()), expected.size());
+      out.seekp(0);
+      EXPECT_TRUE(out.fail());
+      out.clear();
       out.close();
       EXPECT_FALSE(out.fail());
     }
@@ -396,6 +401,19 @@ TEST(compressed_file_fork, child_gets_a_clear_error_and_the_parent_goes_on) {
         if (!contains(e.what(), "fork")) return 3;
       }
       // The error handler, not a hang, when the child's copy is destroyed.
+      return 0;
+    });
+    EXPECT_EQ(status, 0) << fastout_test::describe_status(status);
+    // A child that closes its copy with nothing pending (the parent had
+    // flushed) leaves the stream alone, without an error: nothing of its
+    // own was lost, and the stream's end is the parent's to write.
+    out.flush();
+    status = fastout_test::run_in_child([&] {
+      try {
+        out.close();
+      } catch (const std::system_error&) {
+        return 1;
+      }
       return 0;
     });
     EXPECT_EQ(status, 0) << fastout_test::describe_status(status);
