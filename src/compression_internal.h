@@ -146,8 +146,8 @@ struct compression_stats {
 //
 // Memory: `buffers` input buffers of buffer_size (one only until threads
 // start), an output buffer of about the same size per buffer, and one codec
-// state per worker (one on the caller with workers = 0): the figures are in
-// docs/compression.md.
+// state per worker, plus one on the caller (with workers = 0, or once it
+// helps the workers): the figures are in docs/compression.md.
 class FASTOUT_API compressed_output {
  public:
   // Throws std::system_error: ENOTSUP when the format was compiled out
@@ -213,6 +213,7 @@ class FASTOUT_API compressed_output {
   bool start_workers() noexcept;
   void queue(job* j, std::size_t size) noexcept;
   job* take_free_job() noexcept;
+  bool help() noexcept;
   enum wait_mode : int { no_wait, wait_for_one, wait_for_all };
   int write_compressed(int wait) noexcept;
   void stop_workers(bool abandon) noexcept;
@@ -238,6 +239,10 @@ class FASTOUT_API compressed_output {
   // Set once a thread runs; threads run until finish() or the destructor.
   shared* shared_ = nullptr;
   job* filling_ = nullptr;  // the job whose buffer the caller fills (with threads)
+  // The caller's own codec for the jobs it compresses while it would
+  // otherwise wait for a worker (help()), made when first needed.
+  std::unique_ptr<encoder> helper_encoder_;
+  bool helper_unavailable_ = false;  // it could not be made: wait instead
   bool finished_ = false;
   int error_ = 0;
   compression_stage stage_ = compression_stage::none;

@@ -234,6 +234,7 @@ void compressed_output::release() noexcept {
   first_buffer_ = second_buffer_ = filling_buffer_ = held_ = nullptr;
   filling_ = nullptr;
   own_encoder_.reset();
+  helper_encoder_.reset();
 }
 
 int compressed_output::fail(int error_number, compression_stage stage,
@@ -380,6 +381,46 @@ compressed_output::job* compressed_output::take_free_job() noexcept {
   return unallocated->input != nullptr ? unallocated : nullptr;
 }
 
+// While every buffer is in flight, the caller compresses the oldest job no
+// worker has taken yet instead of waiting for one to finish: with one
+// worker, two threads compress, and on a busy machine the caller loses
+// nothing it would not have spent waiting. Returns false when no job is
+// waiting for a worker (or the caller's codec cannot be had: it waits).
+bool compressed_output::help() noexcept {
+  shared& s = *shared_;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.queue_size == 0) return false;
+  }
+  if (helper_encoder_ == nullptr) {
+    if (helper_unavailable_) return false;
+    int error_number = 0;
+    helper_encoder_ = settings_.format == compression_format::zstd
+                          ? make_zstd_frame_encoder(settings_.level, error_number)
+                          : make_bgzf_encoder(settings_.level, error_number);
+    if (helper_encoder_ == nullptr) {
+      helper_unavailable_ = true;  // out of memory: the workers do it all
+      return false;
+    }
+  }
+  job* j;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.queue_size == 0) return false;  // a worker took it meanwhile
+    j = s.queue[s.queue_head];
+    s.queue_head = (s.queue_head + 1) % s.job_count;
+    --s.queue_size;
+  }
+  j->output.clear();
+  const int error_number = helper_encoder_->compress(j->input, j->size, j->output);
+  const char* what_failed = error_number != 0 ? helper_encoder_->what_failed() : nullptr;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  j->error = error_number;
+  j->what_failed = what_failed;
+  j->compressed = true;
+  return true;
+}
+
 // Writes the jobs at the front of the order that are compressed, in one
 // system call where it can: all of them with wait == wait_for_all, at least
 // the oldest with wait_for_one, and only those ready with no_wait.
@@ -483,7 +524,7 @@ char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
   if (write_compressed(no_wait) != 0) return nullptr;
   job* next = take_free_job();
   while (next == nullptr) {
-    if (write_compressed(wait_for_one) != 0) return nullptr;
+    if (write_compressed(help() ? no_wait : wait_for_one) != 0) return nullptr;
     next = take_free_job();
   }
   filling_ = next;
@@ -492,7 +533,11 @@ char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
 
 int compressed_output::flush() noexcept {
   if (!usable()) return error_;
-  if (shared_ != nullptr) return write_compressed(wait_for_all);
+  if (shared_ != nullptr) {
+    while (help()) {
+    }
+    return write_compressed(wait_for_all);
+  }
   if (compress_held() != 0) return error_;
   own_output_.clear();
   if (int error_number = own_encoder_->flush(own_output_))
@@ -525,7 +570,11 @@ int compressed_output::finish() noexcept {
     fail(EPERM, compression_stage::fork);
     return error_;
   }
-  if (error_ == 0 && shared_ != nullptr) write_compressed(wait_for_all);
+  if (error_ == 0 && shared_ != nullptr) {
+    while (help()) {
+    }
+    write_compressed(wait_for_all);
+  }
   if (error_ == 0) compress_held();
   stop_workers(error_ != 0);
   if (error_ == 0) {
