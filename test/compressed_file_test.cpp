@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -600,11 +601,14 @@ TEST(compressed_file_faults, short_writes_lose_nothing_and_eio_is_exact) {
   }
 }
 
-// The compressor's memory, failing at the n-th allocation.
-int allocations_left = -1;
+// The compressor's memory, failing from the n-th allocation on; workers
+// allocate too, hence the atomic.
+std::atomic<int> allocations_left{-1};
 void* failing_allocate(std::size_t size) {
-  if (allocations_left == 0) return nullptr;
-  if (allocations_left > 0) --allocations_left;
+  int left = allocations_left.load();
+  while (left > 0 && !allocations_left.compare_exchange_weak(left, left - 1)) {
+  }
+  if (left == 0) return nullptr;
   return std::malloc(size);
 }
 

@@ -377,6 +377,46 @@ TEST(compression_threads, one_buffer_of_output_never_starts_them) {
   }
 }
 
+// A worker that does nothing until released: only the caller compresses.
+std::atomic<bool> worker_released{false};
+void* (*stalled_run)(void*) = nullptr;
+void* stalled_argument = nullptr;
+void* stalled_worker(void*) {
+  while (!worker_released.load()) ::usleep(1000);
+  return stalled_run(stalled_argument);
+}
+int start_stalled_thread(pthread_t* thread, void* (*run)(void*), void* argument) {
+  stalled_run = run;
+  stalled_argument = argument;
+  return ::pthread_create(thread, nullptr, stalled_worker, nullptr);
+}
+
+TEST(compression_threads, caller_compresses_while_every_buffer_is_in_flight) {
+  temp_dir dir;
+  for (compression_format format : formats) {
+    output_file file(dir.file("helped"));
+    fd_output_sink sink(file.fd);
+    worker_released = false;
+    fastout::detail::compression_system.start_thread = start_stalled_thread;
+    std::string data = log_text(40 * 4096 + 7, 21);
+    {
+      compressed_output out(settings_for(format, 1, 4096), sink);
+      // Forty buffers with a worker that takes none: without the caller's
+      // help this would wait for ever once the four buffers are in flight.
+      ASSERT_EQ(feed(out, data), 0);
+      EXPECT_EQ(out.flush(), 0);
+      EXPECT_TRUE(decode(format, read_file(file.path)) == data);
+      EXPECT_EQ(out.stats().bytes_delivered, data.size());
+      worker_released = true;
+      ASSERT_EQ(out.finish(), 0);
+    }
+    fastout::detail::compression_system = fastout::detail::real_compression_hooks;
+    bool complete = false;
+    EXPECT_TRUE(decode(format, read_file(file.path), &complete) == data);
+    EXPECT_TRUE(complete);
+  }
+}
+
 TEST(compression_threads, destructor_without_finish_joins_them) {
   temp_dir dir;
   const int before = thread_count_before_workers();
