@@ -112,55 +112,59 @@ struct file::compression_room final : detail::close_steps, detail::output_sink {
   bool engine_failed_ = false;  // the sticky error is the engine's (compressor, memory, fork)
 };
 
+file::compression_room& file::compressing() const noexcept {
+  return *static_cast<compression_room*>(compression_);
+}
+
 bool file::open_compression(const file_options& options) {
   const compression_options chosen = resolve_compression(options.compression, path_);
   if (chosen.format == compression_format::none) return false;
   // Throws std::system_error naming the path: a format compiled out
   // (ENOTSUP), a level out of range or no buffer (EINVAL), no memory.
-  auto* room = new (std::nothrow) compression_room(*this, chosen, options.buffer_size);
-  if (room == nullptr)
+  auto* made = new (std::nothrow) compression_room(*this, chosen, options.buffer_size);
+  if (made == nullptr)
     throw std::system_error(ENOMEM, std::system_category(),
                             "cannot allocate the compressor for " + quoted(path_));
-  room->inner_ = close_steps_;  // steps made before this one (a descriptor's)
-  close_steps_ = room;
-  compression_ = room;
-  buffer_ = room->engine_.buffer();
-  buffer_end_ = buffer_ + room->engine_.capacity();
+  made->inner_ = close_steps_;  // steps made before this one (a descriptor's)
+  close_steps_ = made;
+  compression_ = made;
+  buffer_ = made->engine_.buffer();
+  buffer_end_ = buffer_ + made->engine_.capacity();
   pos = limit = buffer_;
   return true;
 }
 
 void file::add_close_steps(detail::close_steps* steps) noexcept {
   if (compression_ != nullptr) {
-    compression_->inner_ = steps;  // the stream ends before they run
+    compressing().inner_ = steps;  // the stream ends before they run
   } else {
     close_steps_ = steps;
   }
 }
 
 void file::rebind_compression() noexcept {
-  if (compression_ != nullptr) compression_->writer_ = this;
+  if (compression_ != nullptr) compressing().writer_ = this;
 }
 
 compression_options file::compression() const noexcept {
-  if (compression_ != nullptr) return compression_->options_;
+  if (compression_ != nullptr) return compressing().options_;
   compression_options none;
   none.workers = 0;
   return none;
 }
 
 std::uint64_t file::compressed_bytes_delivered() const noexcept {
-  return compression_->engine_.stats().bytes_delivered;
+  return compressing().engine_.stats().bytes_delivered;
 }
 
 std::string file::compression_failure_message(const char* action) const {
-  const compression_room& room = *compression_;
+  const compression_room& r = compressing();
   std::string message = "cannot " + std::string(action) + " " + quoted(path_);
-  if (room.engine_failed_) message += ": " + room.engine_.describe_failure();
+  if (r.engine_failed_) message += ": " + r.engine_.describe_failure();
   file_stats s = stats();
   return message + " (" + std::to_string(s.bytes_delivered) + " of " +
          std::to_string(s.bytes_accepted) + " bytes reached the file, as " +
-         std::to_string(s.bytes_written) + " bytes of " + format_name(room.options_.format) +
+         std::to_string(s.bytes_written) + " bytes of " + format_name(r.options_.format) +
          ")";
 }
 
@@ -169,13 +173,13 @@ std::string file::compression_failure_message(const char* action) const {
 // write_to_file()). No buffer is written to any more.
 int file::compression_failed() noexcept {
   if (error_ == 0) {
-    error_ = compression_->engine_.error();
+    error_ = compressing().engine_.error();
     if (error_ == 0) error_ = EIO;  // cannot happen: the engine fails with an errno
-    compression_->engine_failed_ = true;
+    compressing().engine_failed_ = true;
   }
   buffer_ = buffer_end_ = no_compression_buffer;
   pos = buffer_;
-  restore_limit();
+  reopen_hot_path();
   return error_;
 }
 
@@ -186,7 +190,7 @@ int file::compression_failed() noexcept {
 // writer flushes the engine too, so that each line is decodable at once.
 int file::drain_compressed(std::size_t pending, const char* more,
                            std::size_t more_size) noexcept {
-  detail::compressed_output& engine = compression_->engine_;
+  detail::compressed_output& engine = compressing().engine_;
   const std::size_t capacity = engine.capacity();
   char* buffer = buffer_;
   std::size_t filled = pending;
@@ -209,7 +213,7 @@ int file::drain_compressed(std::size_t pending, const char* more,
   buffer_ = buffer;
   buffer_end_ = buffer + capacity;
   pos = buffer_;
-  restore_limit();
+  reopen_hot_path();
   if (line_buffered_ && engine.flush() != 0) return compression_failed();
   return 0;
 }
@@ -218,7 +222,7 @@ int file::drain_compressed(std::size_t pending, const char* more,
 // decodable (the engine waits for its workers and ends a block or frame).
 void file::flush_compressed() {
   if (error_ != 0) return;  // write_errors::report after a failure: nothing more is written
-  if (compression_->engine_.flush() != 0) fail_call(compression_failed());
+  if (compressing().engine_.flush() != 0) fail_call(compression_failed());
 }
 
 }  // namespace fastout

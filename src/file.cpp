@@ -91,7 +91,9 @@ error_handler set_error_handler(error_handler handler) noexcept {
 
 
 file::file() noexcept
-    : fastout_buffer_state{no_buffer, no_buffer}, buffer_(no_buffer), buffer_end_(no_buffer) {}
+    : fastout_buffer_state{no_buffer, no_buffer} {
+  buffer_ = buffer_end_ = no_buffer;
+}
 
 void file::finish_opening(const file_options& options) {
   reports_errors_ = options.errors == write_errors::report;
@@ -130,7 +132,7 @@ void file::choose_buffering(buffering mode) {
     }
   }
   pos = buffer_;
-  restore_limit();
+  reopen_hot_path();
 }
 
 file::~file() {
@@ -167,30 +169,9 @@ void file::swap(file& other) noexcept {
   }
   using std::swap;
   swap(static_cast<fastout_buffer_state&>(*this), static_cast<fastout_buffer_state&>(other));
-  swap(buffer_, other.buffer_);
-  swap(buffer_end_, other.buffer_end_);
-  swap(streaming_area_, other.streaming_area_);
-  swap(borrower_, other.borrower_);
-  swap(lent_to_cursor_, other.lent_to_cursor_);
-  swap(fd_, other.fd_);
-  swap(owns_fd_, other.owns_fd_);
-  swap(line_buffered_, other.line_buffered_);
-  swap(closing_failed_, other.closing_failed_);
-  swap(sync_failed_, other.sync_failed_);
-  swap(reports_errors_, other.reports_errors_);
-  swap(moved_from_, other.moved_from_);
-  swap(error_, other.error_);
-  swap(last_call_error_, other.last_call_error_);
-  swap(write_flags_, other.write_flags_);
-  swap(close_steps_, other.close_steps_);
-  swap(compression_, other.compression_);
+  swap(static_cast<detail::file_state&>(*this), static_cast<detail::file_state&>(other));
   rebind_compression();
   other.rebind_compression();
-  swap(bytes_drained_, other.bytes_drained_);
-  swap(bytes_written_, other.bytes_written_);
-  swap(write_calls_, other.write_calls_);
-  swap(flushes_, other.flushes_);
-  swap(path_, other.path_);
 }
 
 void file::free_buffer() noexcept {
@@ -203,7 +184,7 @@ void file::free_buffer() noexcept {
 
 // Opens the hot path again unless something must send every call out of
 // line: line buffering, an error, a closed writer, space lent out.
-void file::restore_limit() noexcept {
+void file::reopen_hot_path() noexcept {
   const bool closed_path =
       line_buffered_ || error_ != 0 || fd_ < 0 || borrower_ != nullptr || lent_to_cursor_;
   limit = closed_path ? pos : buffer_end_;
@@ -273,7 +254,7 @@ void file::fail_call(int error_number) {
 void file::drop_text(std::size_t size) noexcept {
   bytes_drained_ += static_cast<std::size_t>(pos - buffer_) + size;
   pos = buffer_;
-  restore_limit();
+  reopen_hot_path();
 }
 
 // Writes every byte of iov[0..count) to the descriptor, continuing short
@@ -358,7 +339,7 @@ int file::drain_buffer(const char* more, std::size_t more_size) noexcept {
   if (compression_ != nullptr) return drain_compressed(pending, more, more_size);
   struct iovec iov[2] = {{buffer_, pending}, {const_cast<char*>(more), more_size}};
   pos = buffer_;
-  restore_limit();
+  reopen_hot_path();
   return write_to_file(iov, 2);
 }
 
@@ -484,7 +465,7 @@ detail::piece file::lend(detail::buffer_borrower& borrower, char* spare, std::si
 void file::take_back(detail::piece& p, char* at) {
   borrower_ = nullptr;
   end_piece(p, at);
-  restore_limit();
+  reopen_hot_path();
 }
 
 detail::buffer_state file::lend_to_cursor() {
@@ -501,7 +482,7 @@ void file::take_back_from_cursor(char* end) noexcept {
   // of its writer: the writer keeps its own.
   if (end >= buffer_ && end <= buffer_end_) pos = end;
   lent_to_cursor_ = false;
-  restore_limit();
+  reopen_hot_path();
 }
 
 // The text [text_begin, pos) is the writer's now: on a line-buffered writer,
@@ -525,12 +506,12 @@ void file::accept_text(const char* text_begin) {
       if (error_number != 0) {
         bytes_drained_ += partial_size;  // accepted, and lost with the rest
         pos = buffer_;
-        restore_limit();
+        reopen_hot_path();
         fail_call(error_number);
       }
     }
   }
-  restore_limit();
+  reopen_hot_path();
 }
 
 // Where a piece larger than the buffer streams through: the buffer itself
@@ -678,7 +659,7 @@ void file::flush() {
 }
 
 // Flushes and releases everything; returns the errno of the first failure
-// (the sticky error, the flush, close(), or a step of the close plan), or
+// (the sticky error, the flush, close(), or a close step), or
 // 0. `commit` is false in the destructor, move-assignment and cancel():
 // then a replacement is discarded instead of put in place, unflushed.
 int file::flush_and_close(bool commit) noexcept {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Opening a writer: a path, or a descriptor to adopt or borrow. Options that
 // ask for more than a plain open -- replace, sync, sync_directory,
-// preallocate -- open through src/replace.cpp's close_plan, which the
-// writer then holds as its close steps (close_steps_internal.h): the writer
-// itself (src/file.cpp) knows nothing of them.
+// preallocate -- open through src/replace.cpp's sync_and_replace_steps,
+// which the writer then holds as its close steps (close_steps_internal.h):
+// the writer itself (src/file.cpp) knows nothing of them.
 #include <fastout/file.h>
 
 #include <cerrno>
@@ -84,11 +84,11 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   // A writer that compresses gets its buffers from its engine.
   if (!open_compression(options)) allocate_buffer(options.buffer_size);
   int fd;
-  detail::close_plan* plan = nullptr;
-  if (detail::close_plan::needed(options)) {
+  detail::sync_and_replace_steps* plan = nullptr;
+  if (detail::sync_and_replace_steps::needed(options)) {
     // Replacing, syncing, preallocating: src/replace.cpp opens the file and
     // becomes the writer's close steps.
-    plan = detail::close_plan::open_path(path_, options, flags, fd);
+    plan = detail::sync_and_replace_steps::open_path(path_, options, flags, fd);
     add_close_steps(plan);
   } else {
     // Not retried on EINTR, as fopen(): a signal must be able to interrupt
@@ -114,9 +114,9 @@ file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::strin
   // closes an adopted descriptor, as it would have closed it later.
   fd_ = fd;
   owns_fd_ = owns_fd;
-  detail::close_plan* plan = nullptr;
-  if (detail::close_plan::needed(options)) {
-    plan = detail::close_plan::for_descriptor(path_, options);
+  detail::sync_and_replace_steps* plan = nullptr;
+  if (detail::sync_and_replace_steps::needed(options)) {
+    plan = detail::sync_and_replace_steps::for_descriptor(path_, options);
     close_steps_ = plan;
   }
   if (!open_compression(options)) allocate_buffer(options.buffer_size);

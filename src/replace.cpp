@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Safe replacement and durability: what close() does beyond closing a
 // descriptor, plugged into the writer as its close_steps (see
-// replace_internal.h for the plan's interface and docs/safe-replace.md for
+// replace_internal.h for the steps' interface and docs/safe-replace.md for
 // what each mode guarantees).
 //
 // open_mode::replace, step by step:
@@ -385,14 +385,15 @@ bool tmpfile_unsupported(int error_number) {
 
 // ----------------------------------------------------------------- opening
 
-bool close_plan::needed(const file_options& options) noexcept {
+bool sync_and_replace_steps::needed(const file_options& options) noexcept {
   return options.mode == open_mode::replace || options.sync || options.sync_directory ||
          options.preallocate != 0;
 }
 
-close_plan* close_plan::open_path(const std::string& path, const file_options& options,
-                                  int open_flags, int& fd) {
-  std::unique_ptr<close_plan> plan(new close_plan);
+sync_and_replace_steps* sync_and_replace_steps::open_path(const std::string& path,
+                                                          const file_options& options,
+                                                          int open_flags, int& fd) {
+  std::unique_ptr<sync_and_replace_steps> plan(new sync_and_replace_steps);
   plan->replace_ = options.mode == open_mode::replace;
   plan->sync_ = options.sync;
   plan->sync_directory_ = options.sync_directory;
@@ -421,20 +422,22 @@ close_plan* close_plan::open_path(const std::string& path, const file_options& o
   return plan.release();
 }
 
-close_plan* close_plan::for_descriptor(const std::string& name, const file_options& options) {
+sync_and_replace_steps* sync_and_replace_steps::for_descriptor(const std::string& name,
+                                                               const file_options& options) {
   const char* needs_path = options.mode == open_mode::replace ? "open_mode::replace"
                            : options.sync_directory           ? "sync_directory"
                                                               : nullptr;
   if (needs_path != nullptr)
     throw_error(EINVAL, "cannot write to " + quoted(name) + ": " + needs_path +
                             " needs a path, and an adopted or borrowed descriptor has none");
-  std::unique_ptr<close_plan> plan(new close_plan);
+  std::unique_ptr<sync_and_replace_steps> plan(new sync_and_replace_steps);
   plan->sync_ = options.sync;
   plan->preallocate_ = options.preallocate;
   return plan.release();
 }
 
-void close_plan::open_replacement(const std::string& path, const file_options& options, int& fd) {
+void sync_and_replace_steps::open_replacement(const std::string& path,
+                                              const file_options& options, int& fd) {
   const std::string prefix = "cannot open " + quoted(path) + " to replace it";
   // O_PATH is enough to create, link and rename in a directory; fsync needs
   // it open for reading.
@@ -466,7 +469,7 @@ void close_plan::open_replacement(const std::string& path, const file_options& o
   }
 }
 
-void close_plan::create_temporary(const std::string& prefix, int& fd) {
+void sync_and_replace_steps::create_temporary(const std::string& prefix, int& fd) {
   const std::string cannot_create = prefix + ": cannot create a new file in its directory";
   int created = system_calls.openat(directory_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
   if (created >= 0) {
@@ -522,7 +525,7 @@ void close_plan::create_temporary(const std::string& prefix, int& fd) {
 // unavailable: the file is then unprotected, and a clean-up that removes it
 // makes close() fail, never lose data silently), EAGAIN or ENOENT when a
 // clean-up got the name first, or the errno of another failure.
-int close_plan::protect(int fd, bool named) noexcept {
+int sync_and_replace_steps::protect(int fd, bool named) noexcept {
   struct flock lock = whole_file(F_WRLCK);
   if (system_calls.fcntl_lock(fd, F_OFD_SETLK, &lock) != 0) {
     if (errno == EAGAIN || errno == EACCES) return EAGAIN;
@@ -539,7 +542,7 @@ int close_plan::protect(int fd, bool named) noexcept {
   return lock_fd_ < 0 ? errno : 0;
 }
 
-int close_plan::release_lock() noexcept {
+int sync_and_replace_steps::release_lock() noexcept {
   if (lock_fd_ < 0) return 0;
   int result = system_calls.close(lock_fd_) == 0 || errno == EINTR ? 0 : errno;
   lock_fd_ = -1;
@@ -552,7 +555,7 @@ int close_plan::release_lock() noexcept {
 // under random names, the directory is listed. A directory that may not be
 // read is not listed; failing to look is an error, failing to remove is
 // not (the file may be another user's).
-void close_plan::remove_abandoned(const std::string& prefix) {
+void sync_and_replace_steps::remove_abandoned(const std::string& prefix) {
   if (unnamed_) {
     for (int slot = 0; slot < link_slots; ++slot) {
       std::string name = temporary_name(static_cast<std::uint64_t>(slot), name_);
@@ -600,17 +603,17 @@ void close_plan::remove_abandoned(const std::string& prefix) {
   }
 }
 
-close_plan::~close_plan() {
+sync_and_replace_steps::~sync_and_replace_steps() {
   close_quietly(lock_fd_);
   close_directory();
 }
 
-void close_plan::close_directory() noexcept {
+void sync_and_replace_steps::close_directory() noexcept {
   close_quietly(directory_);
   directory_ = -1;
 }
 
-void close_plan::preallocate(int fd) noexcept {
+void sync_and_replace_steps::preallocate(int fd) noexcept {
   if (preallocate_ == 0) return;
   struct stat st;
   if (system_calls.fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
@@ -626,13 +629,13 @@ void close_plan::preallocate(int fd) noexcept {
 
 // ----------------------------------------------------------------- closing
 
-int close_plan::fail(close_stage stage, int error_number, std::string detail) noexcept {
+int sync_and_replace_steps::fail(close_stage stage, int error_number, std::string detail) noexcept {
   stage_ = stage;
   detail_ = std::move(detail);
   return error_number;
 }
 
-int close_plan::trim(int fd) noexcept {
+int sync_and_replace_steps::trim(int fd) noexcept {
   if (reserved_end_ == 0) return 0;
   struct stat st;
   if (system_calls.fstat(fd, &st) != 0) return fail(close_stage::trim, errno);
@@ -644,7 +647,7 @@ int close_plan::trim(int fd) noexcept {
   return 0;
 }
 
-int close_plan::finish(int fd, bool owns_fd, int error_number, bool error_from_sync,
+int sync_and_replace_steps::finish(int fd, bool owns_fd, int error_number, bool error_from_sync,
                        bool commit) noexcept {
   const close_stage earlier = error_from_sync ? close_stage::sync : close_stage::write;
   int result;
@@ -663,7 +666,8 @@ int close_plan::finish(int fd, bool owns_fd, int error_number, bool error_from_s
   return result;
 }
 
-int close_plan::finish_plain(int fd, bool owns_fd, int error_number, close_stage earlier) noexcept {
+int sync_and_replace_steps::finish_plain(int fd, bool owns_fd, int error_number,
+                                         close_stage earlier) noexcept {
   int result = error_number != 0 ? fail(earlier, error_number) : trim(fd);
   if (result == 0 && sync_ && retry([&] { return system_calls.fdatasync(fd); }) != 0)
     result = fail(close_stage::sync, errno);
@@ -679,7 +683,7 @@ int close_plan::finish_plain(int fd, bool owns_fd, int error_number, close_stage
   return result;
 }
 
-int close_plan::check_target(bool& exists, struct stat& now) noexcept {
+int sync_and_replace_steps::check_target(bool& exists, struct stat& now) noexcept {
   if (system_calls.fstatat(directory_, name_.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno != ENOENT) return fail(close_stage::place, errno, ": cannot look at it");
     exists = target_exists_ = false;
@@ -692,7 +696,7 @@ int close_plan::check_target(bool& exists, struct stat& now) noexcept {
                   " while the new content was being written");
 }
 
-int close_plan::set_owner_and_mode(int fd, const struct stat* target) noexcept {
+int sync_and_replace_steps::set_owner_and_mode(int fd, const struct stat* target) noexcept {
   mode_t mode;
   if (target != nullptr && S_ISREG(target->st_mode)) {
     // The target's owner and group where this process may set them (root,
@@ -725,7 +729,7 @@ int close_plan::set_owner_and_mode(int fd, const struct stat* target) noexcept {
 
 // Gives an O_TMPFILE file a name: the target's, if there is no target (then
 // it is in place), otherwise a temporary one to rename from.
-int close_plan::link_temporary(int fd) noexcept {
+int sync_and_replace_steps::link_temporary(int fd) noexcept {
   for (int attempt = 0; attempt < link_slots + 100; ++attempt) {
     std::string name = temporary_name(
         attempt < link_slots ? static_cast<std::uint64_t>(attempt) : random_u64(), name_);
@@ -738,7 +742,7 @@ int close_plan::link_temporary(int fd) noexcept {
   return fail(close_stage::place, EEXIST, ": cannot link the new file");
 }
 
-int close_plan::put_in_place(bool target_exists) noexcept {
+int sync_and_replace_steps::put_in_place(bool target_exists) noexcept {
   const char* from = temporary_.c_str();
   if (target_exists && !sync_) {
     if (system_calls.renameat2(directory_, from, directory_, name_.c_str(), RENAME_EXCHANGE) == 0) {
@@ -799,7 +803,7 @@ int close_plan::put_in_place(bool target_exists) noexcept {
   return 0;
 }
 
-int close_plan::finish_replacement(int fd, bool owns_fd) noexcept {
+int sync_and_replace_steps::finish_replacement(int fd, bool owns_fd) noexcept {
   bool exists = false;
   struct stat now;
   int result = trim(fd);
@@ -858,7 +862,7 @@ int close_plan::finish_replacement(int fd, bool owns_fd) noexcept {
   return 0;
 }
 
-void close_plan::discard(int fd, bool owns_fd) noexcept {
+void sync_and_replace_steps::discard(int fd, bool owns_fd) noexcept {
   if (owns_fd) close_quietly(fd);
   if (!temporary_.empty()) {
     if (system_calls.unlinkat(directory_, temporary_.c_str(), 0) != 0 && errno != ENOENT) {
@@ -874,7 +878,8 @@ void close_plan::discard(int fd, bool owns_fd) noexcept {
 
 // ----------------------------------------------------------------- messages
 
-void close_plan::complete_report(error_report& report, std::uint64_t accepted) const noexcept {
+void sync_and_replace_steps::complete_report(error_report& report,
+                                             std::uint64_t accepted) const noexcept {
   report.close_failed = stage_ == close_stage::close;
   report.sync_failed = report.sync_failed || stage_ == close_stage::sync ||
                        stage_ == close_stage::directory_sync;
@@ -882,7 +887,7 @@ void close_plan::complete_report(error_report& report, std::uint64_t accepted) c
   if (report.not_replaced) report.bytes_lost = accepted;  // none of it reached the target
 }
 
-std::string close_plan::describe_failure(const std::string& path, std::uint64_t written,
+std::string sync_and_replace_steps::describe_failure(const std::string& path, std::uint64_t written,
                                          std::uint64_t accepted) const {
   const std::string target =
       quoted(path) + (shown_.empty() ? std::string() : " (a link to " + quoted(shown_) + ")");

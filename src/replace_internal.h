@@ -3,10 +3,10 @@
 // directory, releasing preallocated space, and -- for open_mode::replace --
 // creating a new file beside the target and putting it in place.
 //
-// A writer gets a close_plan, as its close_steps (close_steps_internal.h),
-// only when its options ask for one of these (sync, sync_directory,
-// preallocate, replace): src/open.cpp opens the file through it. A plain
-// writer has none. Every system call goes through the table in
+// A writer gets sync_and_replace_steps as its close_steps
+// (close_steps_internal.h) only when its options ask for one of these
+// (sync, sync_directory, preallocate, replace): src/open.cpp opens the file
+// through them. A plain writer has none. Every system call goes through the table in
 // system_calls_internal.h, so tests can fail any step. This header is
 // internal: it is not installed.
 #ifndef FASTOUT_REPLACE_INTERNAL_H_
@@ -49,24 +49,25 @@ struct resolved_path {
   struct stat st = {};
 };
 
-class close_plan final : public close_steps {
+class sync_and_replace_steps final : public close_steps {
  public:
-  // Whether a writer with these options needs a plan at all.
+  // Whether a writer with these options needs these steps at all.
   static bool needed(const file_options& options) noexcept;
 
-  // Opens `path` as `options` say and returns the plan; `fd` receives the
+  // Opens `path` as `options` say and returns the steps; `fd` receives the
   // descriptor to write to (the new file, with open_mode::replace).
   // `open_flags` are open()'s flags for the other modes. Throws
   // std::system_error naming the path and the cause.
-  static close_plan* open_path(const std::string& path, const file_options& options, int open_flags,
-                               int& fd);
+  static sync_and_replace_steps* open_path(const std::string& path, const file_options& options,
+                                           int open_flags, int& fd);
   // For an adopted or borrowed descriptor: sync and preallocate only. Throws
   // std::system_error(EINVAL) for options that need a path.
-  static close_plan* for_descriptor(const std::string& name, const file_options& options);
+  static sync_and_replace_steps* for_descriptor(const std::string& name,
+                                                const file_options& options);
 
-  ~close_plan() override;
-  close_plan(const close_plan&) = delete;
-  close_plan& operator=(const close_plan&) = delete;
+  ~sync_and_replace_steps() override;
+  sync_and_replace_steps(const sync_and_replace_steps&) = delete;
+  sync_and_replace_steps& operator=(const sync_and_replace_steps&) = delete;
 
   // Reserves the preallocation asked for, from the file's current end.
   // Failures are not errors: the writer writes without it.
@@ -95,7 +96,7 @@ class close_plan final : public close_steps {
                                std::uint64_t accepted) const override;
 
  private:
-  close_plan() = default;
+  sync_and_replace_steps() = default;
   void open_replacement(const std::string& path, const file_options& options, int& fd);
   void create_temporary(const std::string& prefix, int& fd);
   int protect(int fd, bool named) noexcept;

@@ -205,6 +205,46 @@ class FASTOUT_API writer_buffer final : public fmt_buffer<writer_buffer>, public
 };
 #endif
 
+// Everything a writer holds but its hot pointers (pos, limit) and
+// fmt::writer's buffer: one aggregate, so that file::swap() and the move
+// operations move all of it and a member added here cannot be forgotten
+// there (file_state_test checks that file holds nothing else). The groups
+// are only comments; the names keep file's member style.
+struct file_state {
+  // The buffer.
+  char* buffer_ = nullptr;  // start of the buffer (or a shared empty spot)
+  char* buffer_end_ = nullptr;
+  char* streaming_area_ = nullptr;  // for pieces larger than a small buffer
+  // Who the free space is lent to.
+  buffer_borrower* borrower_ = nullptr;
+  bool lent_to_cursor_ = false;  // ... or lent to a cursor, which cannot give it back
+  // The descriptor and what closing it takes.
+  bool owns_fd_ = false;
+  int fd_ = -1;
+  int write_flags_ = 0;  // pwritev2 flags (RWF_DONTCACHE), 0 for write/writev
+  // What close() does beyond flushing and closing the descriptor (sync,
+  // preallocation, replacement: src/replace.cpp). Null for a plain writer.
+  close_steps* close_steps_ = nullptr;
+  // A writer that compresses: the same object as close_steps_ (which owns
+  // it), a file::compression_room (src/compressed_file.cpp). Null for a
+  // plain writer.
+  close_steps* compression_ = nullptr;
+  std::string path_;
+  // Modes and errors.
+  bool line_buffered_ = false;
+  bool reports_errors_ = false;  // write_errors::report: nothing thrown for a write error
+  bool closing_failed_ = false;  // the sticky error came from close()
+  bool sync_failed_ = false;     // ... or from sync()
+  bool moved_from_ = false;      // closed by a move, for the message of a later call
+  int error_ = 0;                // sticky errno; 0 while all is well
+  int last_call_error_ = 0;      // the C API's fastout_last_error()
+  // Counters (file_stats).
+  std::uint64_t bytes_drained_ = 0;  // accepted bytes no longer in the buffer
+  std::uint64_t bytes_written_ = 0;
+  std::uint64_t write_calls_ = 0;
+  std::uint64_t flushes_ = 0;
+};
+
 // print(), println() and << are defined in <fastout/print.h>, which
 // specializes this for print_h. A program that calls them without that
 // header stops here, at compile time, instead of at the linker.
@@ -234,7 +274,7 @@ struct printing {
 /// it could not write through the error handler (see set_error_handler()).
 /// A writer opened with write_errors::report (the standard streams' default)
 /// throws no write error at all: see write_errors.
-class FASTOUT_API file : private fastout_buffer_state {
+class FASTOUT_API file : private fastout_buffer_state, private detail::file_state {
  public:
   /// {fmt}-compatible open flags, for `output_file(path, file::WRONLY | ...)`.
   /// As in {fmt} they are passed to open() as they are: without CREATE the
@@ -488,7 +528,7 @@ class FASTOUT_API file : private fastout_buffer_state {
   char* send_piece(detail::piece& p, char* at);
   std::pair<char*, std::size_t> streaming_area() noexcept;
   void take_back_from_borrower();
-  void restore_limit() noexcept;
+  void reopen_hot_path() noexcept;
   [[noreturn]] void throw_unusable() const;
   [[noreturn]] void throw_lent_to_cursor() const;
   void fail_call(int error_number);
@@ -511,40 +551,17 @@ class FASTOUT_API file : private fastout_buffer_state {
   void rebind_compression() noexcept;
   std::uint64_t compressed_bytes_delivered() const noexcept;
   std::string compression_failure_message(const char* action) const;
+  compression_room& compressing() const noexcept;
   int write_to_file(struct ::iovec* iov, int count) noexcept;
   int flush_and_close(bool commit) noexcept;
   void free_buffer() noexcept;
   void close_and_report(bool commit) noexcept;
   std::string close_failure_message() const;
 
-  // The base fastout_buffer_state holds pos and limit: first, for the hot
-  // path and the C API.
-  char* buffer_;                // start of the buffer (or a shared empty spot)
-  char* buffer_end_;
-  char* streaming_area_ = nullptr;  // for pieces larger than a small buffer
-  detail::buffer_borrower* borrower_ = nullptr;  // who the free space is lent to
-  bool lent_to_cursor_ = false;  // ... or lent to a cursor, which cannot give it back
-  int fd_ = -1;
-  bool owns_fd_ = false;
-  bool line_buffered_ = false;
-  bool closing_failed_ = false;   // the sticky error came from close()
-  bool sync_failed_ = false;      // ... or from sync()
-  bool reports_errors_ = false;   // write_errors::report: nothing thrown for a write error
-  bool moved_from_ = false;       // closed by a move, for the message of a later call
-  int error_ = 0;                 // sticky errno; 0 while all is well
-  int last_call_error_ = 0;       // the C API's fastout_last_error()
-  int write_flags_ = 0;           // pwritev2 flags (RWF_DONTCACHE), 0 for write/writev
-  // What close() does beyond flushing and closing the descriptor (sync,
-  // preallocation, replacement: src/replace.cpp). Null for a plain writer.
-  detail::close_steps* close_steps_ = nullptr;
-  // A writer that compresses: the outermost close steps too (close_steps_
-  // points at it and owns it). Null for a plain writer.
-  compression_room* compression_ = nullptr;
-  std::uint64_t bytes_drained_ = 0;  // accepted bytes no longer in the buffer
-  std::uint64_t bytes_written_ = 0;
-  std::uint64_t write_calls_ = 0;
-  std::uint64_t flushes_ = 0;
-  std::string path_;
+  // The state is in the two bases: pos and limit first (fastout_buffer_state,
+  // for the hot path and the C API), then detail::file_state, which swap()
+  // and the move operations move as one. fmt::writer's buffer stays with
+  // its writer.
 #ifdef FASTOUT_FMT_HAS_WRITER
   detail::writer_buffer writer_buffer_{*this};
 #endif

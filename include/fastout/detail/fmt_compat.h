@@ -1,44 +1,29 @@
 // SPDX-License-Identifier: MIT
-// Every use of {fmt}'s internals (fmt::detail) in fastout, in one place.
+// Every use of {fmt}'s internals (fmt::detail) in fastout, in one place:
+// the rest of fastout uses {fmt}'s public API. fastout builds with the {fmt}
+// its user brings, 9.1 to 12.x, each tested (scripts/test --fmt VERSION).
+// Version by version, what it relies on:
 //
-// fastout formats with the {fmt} its user brings: 9.1 (Debian 12, Ubuntu
-// 24.04), 10.x, 11.x and 12.x, each tested (scripts/test --fmt VERSION). The
-// rest of fastout uses {fmt}'s public API (fmt::format_to, fmt::vformat_to,
-// fmt::appender, formatters) and, for what the public API cannot do, only
-// the names defined here. Version by version, this is what it relies on:
-//
-// 1. fmt::detail::buffer<char>, the buffer fmt formats into (fmt::appender
-//    writes to one). Formatting straight into a writer's free space needs a
-//    buffer whose growth calls fastout. 9.x and 10.x: a virtual grow();
-//    11.0 and later: no vtable, a grow function pointer given to the
-//    constructor. fmt_buffer<> below hides the difference.
-// 2. Compiled formats (FMT_COMPILE). The tag type: fmt::detail::
-//    compiled_string until 10.x, fmt::compiled_string from 11.0. The
-//    compiled tree (fmt::detail::compile, text, code_unit, field, spec_field,
-//    concat, get_arg_checked) is unchanged from 9.0 to 12.1; fastout walks it
-//    at compile time to bound the longest text a compiled format can make, so
-//    that print(FMT_COMPILE(...)) writes through a char*, fmt's fastest
-//    output, after one room check.
-// 3. The parsed format specs of a field ("{:>8.2f}"): width, precision, fill
-//    size, presentation type. fmt's formatters keep them private, so a probe
-//    type with a formatter of its own parses the same text with fmt's own
-//    parse_format_specs and keeps them: parsed_spec below. 9.x: through a
-//    dynamic_specs_handler; 10.x: parse_format_specs(begin, end, specs, ctx,
-//    type) and plain fields; 11.1 and later: the same call, and the specs
-//    behind accessors (type(), fill_size(), dynamic(), localized()), with one
-//    presentation value per kind of type ('e' and '?' share a value).
-//    11.0 is not probed: its specs have neither layout, so its fields with
-//    specs take fmt's buffer path, which is correct, only slower.
-// 4. The argument type fmt maps a C++ type to (fmt::detail::type and
-//    mapped_type_constant): 9.x and 10.x take a context, 11.0 and later a
-//    character type.
-// 5. fmt::writer (11.1 and later): a fastout::file converts to one, as
-//    fmt::ostream does. It is public API, only listed here as a version test.
-// 6. fmt::buffer_size, the output_file() parameter: a fmt::detail::
-//    buffer_size in every version, declared here so that output_file() can
-//    accept it from code that includes <fmt/os.h>.
-// The runtime format cache (format_cache.h) uses 1 and 4, and otherwise
-// fmt's public formatters; it lists what it relies on there.
+// 1. fmt::detail::buffer<char>, so that fmt's growth calls fastout: a
+//    virtual grow() in 9.x and 10.x, a grow function pointer from 11.0.
+//    fmt_buffer<> hides the difference.
+// 2. Compiled formats: the tag fmt::detail::compiled_string until 10.x,
+//    fmt::compiled_string from 11.0; the compiled tree (compile, text,
+//    code_unit, field, spec_field, concat, get_arg_checked), unchanged from
+//    9.0 to 12.1, which fastout walks at compile time to bound a compiled
+//    format's text (bounded_format.h).
+// 3. A field's parsed specs (width, precision, fill size, presentation),
+//    private to fmt's formatters, read by a probe type that parses the same
+//    text with fmt's parse_format_specs: parsed_spec. 9.x through a
+//    dynamic_specs_handler; 10.x plain fields; 11.1 and later accessors,
+//    one presentation value per kind of type. 11.0 is not probed: its
+//    fields with specs take fmt's buffer path, correct and only slower.
+// 4. The argument type fmt maps a C++ type to (type, mapped_type_constant):
+//    given a context in 9.x and 10.x, a character type from 11.0.
+// 5. fmt::writer (11.1 and later), public, tested here by version only.
+// 6. fmt::detail::buffer_size, the type of fmt::buffer_size = n, which
+//    output_file() accepts from code that includes <fmt/os.h>.
+// format_cache.h uses 1 and 4 and lists its own needs.
 #ifndef FASTOUT_DETAIL_FMT_COMPAT_H_
 #define FASTOUT_DETAIL_FMT_COMPAT_H_
 

@@ -1,67 +1,32 @@
 // SPDX-License-Identifier: MIT
-// The runtime format cache: print("{} {}\n", a, b) faster than fmt::vformat_to.
+// The runtime format cache: print("{} {}\n", a, b) faster than
+// fmt::vformat_to, which parses the format string on every call and formats
+// each argument through a type-erased fmt::basic_format_arg.
 //
-// fmt's runtime formatting (fmt::vformat_to) parses the format string on
-// every call and formats each argument through a type-erased
-// fmt::basic_format_arg. This header avoids both for a format string used
-// again with the same argument types:
+// The first call with a format string is fmt's own, errors and all; if fmt
+// took it, plan_format() splits it into literal text and fields, each
+// field's specs parsed by fmt::formatter<T> of its argument's type, and the
+// plan is kept per thread for that list of argument types. A later call
+// with the same text replays the plan with the arguments' static types. A
+// string fmt rejects is never planned, so its errors are always fmt's own.
+// Left to fmt on every call: types that are not fmt's built-in ones, named
+// fields, a width or precision from an argument, and strings longer than 64
+// characters or with more than 8 fields (fewer with leading text or
+// escaped braces).
 //
-// - The first call with a format string is fmt's own: fmt::vformat_to
-//   formats it, errors and all. If fmt took it, fastout then plans it
-//   (plan_format(): the replacement-field grammar -- literal text, "{{" and
-//   "}}", automatic or manual argument indices, ':' and specs), with
-//   fmt::formatter<T> of each field's argument type parsing the field's
-//   specs, as fmt's runtime path does. The plan -- fields, each with the
-//   text after it, and the formatters holding the parsed specs -- is kept
-//   per thread for each list of argument types: a format_plan.
-// - The next call with the same text only compares it and replays
-//   the plan: text is copied, a field without specs is written as fmt's "{}"
-//   writes its type, a field with specs by its formatter's format(). The
-//   arguments are formatted through their static types.
-//
-// The rest stays fmt's, every call: arguments of types that are not fmt's
-// built-in ones (user types, named arguments, ...), and format strings the
-// planner does not take -- named fields, a width or precision from an
-// argument, more than 8 fields (or 7 after leading text, or fewer with
-// "{{" and "}}"), more than 64 characters. A format string fmt
-// rejects is never planned, so its error is always fmt's own, from fmt's
-// place in the string; a replayed plan can only meet the errors that
-// depend on a value (a null C string), in the same order as fmt.
-//
-// What it relies on, public API unless marked:
-// - fmt::formatter<T> for the built-in types (integers, bool, char, floating
-//   point, C strings, string views, pointers): parse() of a
-//   format_parse_context holding the specs, returning where they end, and a
-//   const format() to a format_context. fmt's runtime path parses and
-//   writes a field with the same functions as these formatters (9.x and
-//   10.x: formatter<T> keeps a dynamic_format_specs; 11.0 and later:
-//   native_formatter), so the text is the same; test/format_test.cpp checks
-//   it on every version. A plan keeps formatters as raw bytes, so they must
-//   be trivially destructible (they are from 9.1 to 12.1; a type whose
-//   formatter is not stays fmt's). In 9.x a formatter writes a null C
-//   string with specs as fmt's runtime path does (it crashes); without
-//   specs fastout has fmt's runtime "{}" report the error.
-// - fmt::format_parse_context(string_view) and fmt::format_context(appender,
-//   format_args), constructors in every version (the parse context's second
-//   parameter is an error handler in 9.x, the next argument id from 10.0;
-//   the context is basic_format_context<appender, char> until 10.x and
-//   fmt::context from 11.0). Formatters of built-in types read arguments
-//   only for a width or precision from an argument, never planned, so the
-//   context has none.
-// - FMT_COMPILE("{}") with fmt::format_to, for fields without specs: the
-//   writer fmt's runtime "{}" calls (detail::write, in every version), not
-//   for strings, whose compiled "{}" differs (a null C string).
-// - fmt::make_format_args: fmt recognizes a named argument only if it is
-//   not const (11.0 and later), so the arguments keep print()'s constness.
-// - Internal: fmt_compat.h's fmt_buffer_base (1), the buffer formatted
-//   into, and fmt_type_of (4), the argument type fmt maps a C++ type to: an
-//   argument is formatted as the type fmt's runtime path would format it
-//   as (long as long long, std::string as a string view, a char array as a
-//   C string, ...), and a type whose mapping differs from static_arg's stays
-//   fmt's.
-//
-// Deleting this header (and its include in print.h) removes the cache and
-// nothing else: print() then takes fmt::vformat_to.
+// What it relies on (public API unless marked; format_test.cpp checks the
+// text against fmt's on every version):
+// - fmt::formatter<T> of the built-in types: parse() of a
+//   format_parse_context holding the specs and a const format(); they are
+//   what fmt's runtime path writes a field with, and trivially destructible
+//   from 9.1 to 12.1 (a plan keeps them as raw bytes; a type whose
+//   formatter is not stays fmt's).
+// - The format_parse_context and format_context constructors (their
+//   parameters differ by version; see the code).
+// - FMT_COMPILE("{}") for fields without specs, but not for strings, whose
+//   compiled "{}" differs (a null C string).
+// - fmt::make_format_args on non-const arguments (named arguments, 11.0+).
+// - Internal: fmt_compat.h's fmt_buffer_base (1) and fmt_type_of (4).
 #ifndef FASTOUT_DETAIL_FORMAT_CACHE_H_
 #define FASTOUT_DETAIL_FORMAT_CACHE_H_
 
