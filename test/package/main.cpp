@@ -95,10 +95,24 @@ int main(int argc, char** argv) {
   // Compressed output: the codecs libfastout was built with must link into
   // this program (a static libfastout's users link libzstd and libdeflate
   // through the package files). run.cmake checks the list it prints.
+  // Each writes the same text to OUTPUT_PATH.zst and .gz, by extension,
+  // which run.cmake decodes with the zstd and gzip programs.
   std::string codecs;
   for (auto format : {fastout::compression_format::zstd, fastout::compression_format::gzip}) {
-    if (fastout::compression_available(format))
-      codecs += std::string(codecs.empty() ? "" : ",") + fastout::format_name(format);
+    if (!fastout::compression_available(format)) continue;
+    codecs += std::string(codecs.empty() ? "" : ",") + fastout::format_name(format);
+    std::string path = std::string(argv[1]) +
+                       (format == fastout::compression_format::zstd ? ".zst" : ".gz");
+    try {
+      auto compressed = fastout::output_file(path, fastout::compression = fastout::by_extension{},
+                                             fastout::buffer_size = 1 << 12);
+      compressed.write(expected);
+      compressed.close();
+      if (compressed.stats().bytes_delivered != expected.size())
+        return failed("compressed output lost bytes: " + path);
+    } catch (const std::system_error& e) {
+      return failed(e.what());
+    }
   }
   std::printf("consumer: fastout %s, compiled with {fmt} %d as this program, wrote %zu bytes "
               "correctly\n",

@@ -186,6 +186,32 @@ function(run_consumer program output)
     message(FATAL_ERROR "${program} compresses with [${CMAKE_MATCH_1}], the library was built "
                         "with [${CODECS}]")
   endif()
+  # What it wrote compressed decodes, with the formats' own programs, to
+  # what it wrote plainly.
+  string(REPLACE "," ";" codecs "${CODECS}")
+  foreach(codec ${codecs})
+    if(codec STREQUAL "zstd")
+      set(suffix .zst)
+    else()
+      set(suffix .gz)
+    endif()
+    find_program(decoder ${codec})
+    if(NOT decoder)
+      message(STATUS "no ${codec} program: ${output}${suffix} not decoded")
+      continue()
+    endif()
+    execute_process(COMMAND ${decoder} -dc ${output}${suffix}
+                    OUTPUT_FILE ${output}.decoded RESULT_VARIABLE result ERROR_VARIABLE error)
+    if(NOT result EQUAL 0)
+      message(FATAL_ERROR "${codec} -dc ${output}${suffix} failed (${result}): ${error}")
+    endif()
+    execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${output} ${output}.decoded
+                    RESULT_VARIABLE result)
+    if(NOT result EQUAL 0)
+      message(FATAL_ERROR "${output}${suffix} does not decode to ${output}")
+    endif()
+    unset(decoder CACHE)
+  endforeach()
 endfunction()
 
 # pkg-config's flags for fastout, checked against what a static or shared
