@@ -4,8 +4,10 @@
 // zstd, gzip and bgzip tools; flush(); threads that start late and never
 // outlive finish(); failures of the file (through the fake system calls and
 // for real), of the compressor (out of memory) and of thread creation; and
-// fork(). The writer is not wired to the engine yet: these drive it as the
-// writer will, filling each buffer to capacity before handing it over.
+// fork(). These drive the engine alone, through a descriptor sink of the
+// tests' own (compression_test_sink.h), as the writer does: each buffer
+// filled to capacity before it is handed over. The writer that uses it is
+// tested in compressed_file_test.cpp.
 #include <fastout/compression.h>
 
 #include <gtest/gtest.h>
