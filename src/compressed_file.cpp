@@ -25,11 +25,6 @@
 namespace fastout {
 namespace {
 
-// Where a compressing writer's pos and limit point once its engine failed:
-// no buffer, so what a write_errors::report writer still accepts is
-// dropped and no byte goes to memory the engine may still be reading.
-char no_compression_buffer[1];
-
 std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 }  // namespace
@@ -168,16 +163,22 @@ std::string file::compression_failure_message(const char* action) const {
          ")";
 }
 
-// The engine failed: its error becomes the writer's sticky error, unless
-// the writer already has it (a write of compressed bytes failed in
-// write_to_file()). No buffer is written to any more.
-int file::compression_failed() noexcept {
+// The engine failed while `buffer` was the one being handed over (or
+// filled): its error becomes the writer's sticky error, unless the writer
+// already has it (a write of compressed bytes failed in write_to_file()).
+// The workers are joined at once, so that `buffer` stays the writer's
+// buffer: a write_errors::report writer still moves text into it (and
+// drops it), and no worker may be reading it then.
+int file::compression_failed(char* buffer) noexcept {
+  compression_room& r = compressing();
   if (error_ == 0) {
-    error_ = compressing().engine_.error();
+    error_ = r.engine_.error();
     if (error_ == 0) error_ = EIO;  // cannot happen: the engine fails with an errno
-    compressing().engine_failed_ = true;
+    r.engine_failed_ = true;
   }
-  buffer_ = buffer_end_ = no_compression_buffer;
+  r.engine_.stop_after_failure();
+  buffer_ = buffer;
+  buffer_end_ = buffer + r.engine_.capacity();
   pos = buffer_;
   reopen_hot_path();
   return error_;
@@ -201,20 +202,22 @@ int file::drain_compressed(std::size_t pending, const char* more,
     more += piece;
     more_size -= piece;
     if (filled == capacity) {
-      buffer = engine.hand_over(buffer, filled);
-      if (buffer == nullptr) return compression_failed();
+      char* next = engine.hand_over(buffer, filled);
+      if (next == nullptr) return compression_failed(buffer);
+      buffer = next;
       filled = 0;
     }
   }
   if (filled > 0) {
-    buffer = engine.hand_over(buffer, filled);
-    if (buffer == nullptr) return compression_failed();
+    char* next = engine.hand_over(buffer, filled);
+    if (next == nullptr) return compression_failed(buffer);
+    buffer = next;
   }
   buffer_ = buffer;
   buffer_end_ = buffer + capacity;
   pos = buffer_;
   reopen_hot_path();
-  if (line_buffered_ && engine.flush() != 0) return compression_failed();
+  if (line_buffered_ && engine.flush() != 0) return compression_failed(buffer_);
   return 0;
 }
 
@@ -222,7 +225,7 @@ int file::drain_compressed(std::size_t pending, const char* more,
 // decodable (the engine waits for its workers and ends a block or frame).
 void file::flush_compressed() {
   if (error_ != 0) return;  // write_errors::report after a failure: nothing more is written
-  if (compressing().engine_.flush() != 0) fail_call(compression_failed());
+  if (compressing().engine_.flush() != 0) fail_call(compression_failed(buffer_));
 }
 
 }  // namespace fastout

@@ -188,6 +188,11 @@ class FASTOUT_API compressed_output {
   // In a child of fork() it leaves the parent's threads alone, as the
   // destructor does. Later calls fail with EBADF; finish() returns error().
   void abandon() noexcept;
+  // After a failure: joins the workers now, so that no buffer is read any
+  // more and the caller may scribble on the one it holds (a writer that
+  // reports errors keeps accepting, and dropping, text). The buffers stay
+  // until finish(), abandon() or the destructor.
+  void stop_after_failure() noexcept;
   // Whether this is a child of fork() of the process that made the engine.
   bool in_child() const noexcept;
 

@@ -590,6 +590,10 @@ int compressed_output::finish() noexcept {
   return error_;
 }
 
+void compressed_output::stop_after_failure() noexcept {
+  if (!in_child()) stop_workers(true);  // a child has no workers to stop
+}
+
 bool compressed_output::in_child() const noexcept { return ::getpid() != owner_; }
 
 void compressed_output::abandon() noexcept {

@@ -484,6 +484,36 @@ TEST(compressed_file_faults, report_mode_reports_once_at_close) {
   }
 }
 
+// After a failure a write_errors::report writer keeps taking text (and
+// dropping it): prints whose pieces grow, put() and write(), with workers
+// that were compressing when the file failed. (ASan and TSan watch the
+// buffer the writer keeps.)
+TEST(compressed_file_faults, report_mode_keeps_accepting_every_call_after_a_failure) {
+  scoped_handler handler;
+  for (compression_format format : formats) {
+    for (unsigned workers : {0u, 2u}) {
+      SCOPED_TRACE(name_of(format, workers));
+      reports = 0;
+      fastout::file_options options = options_for(format, workers, 4096);
+      options.errors = fastout::write_errors::report;
+      fastout::file out("/dev/full", options);
+      std::uint64_t expected = 0;
+      for (int i = 0; i < 20000; ++i) {
+        std::string line = fmt::format("{} {:>40} {:.3f}\n", i, "text", i / 7.0);
+        out.print("{} {:>40} {:.3f}\n", i, "text", i / 7.0);
+        out.put('x');
+        out.write(line);
+        expected += 2 * line.size() + 1;
+      }
+      EXPECT_EQ(out.error().value(), ENOSPC);
+      out.close();
+      EXPECT_EQ(reports, 1);
+      EXPECT_EQ(out.stats().bytes_accepted, expected);
+      EXPECT_EQ(last_report.bytes_lost, expected);
+    }
+  }
+}
+
 TEST(compressed_file_faults, file_size_limit_reports_efbig) {
   temp_dir dir;
   for (compression_format format : formats) {

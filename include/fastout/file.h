@@ -547,7 +547,7 @@ class FASTOUT_API file : private fastout_buffer_state, private detail::file_stat
   void add_close_steps(detail::close_steps* steps) noexcept;
   int drain_compressed(std::size_t pending, const char* more, std::size_t more_size) noexcept;
   void flush_compressed();
-  int compression_failed() noexcept;
+  int compression_failed(char* buffer) noexcept;
   void rebind_compression() noexcept;
   std::uint64_t compressed_bytes_delivered() const noexcept;
   std::string compression_failure_message(const char* action) const;
