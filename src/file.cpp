@@ -367,6 +367,16 @@ void file::throw_lent_to_cursor() const {
 }
 
 detail::piece file::begin_piece(char* spare, std::size_t spare_size) {
+  // fastout_printf() begins a piece on every call: the usual case -- open,
+  // well, not lent, with free space -- needs no call and no saved register.
+  // An unbuffered writer's pos is at its buffer's end too.
+  if (FASTOUT_LIKELY(borrower_ == nullptr && !lent_to_cursor_ && fd_ >= 0 && error_ == 0 &&
+                     pos != buffer_end_))
+    return {pos, buffer_end_, 0, detail::piece_place::buffer};
+  return begin_piece_slow(spare, spare_size);
+}
+
+detail::piece file::begin_piece_slow(char* spare, std::size_t spare_size) {
   take_back_and_check();
   if (buffer_ == buffer_end_) return {spare, spare + spare_size, 0, detail::piece_place::spare};
   if (pos == buffer_end_) flush_buffer();  // room for the first byte

@@ -524,6 +524,7 @@ class FASTOUT_API file : private fastout_buffer_state, private detail::file_stat
   void write_slow(const char* data, std::size_t size);
   void append(const char* data, std::size_t size);
   int append_fully_buffered(const char* data, std::size_t size) noexcept;
+  FASTOUT_NOINLINE detail::piece begin_piece_slow(char* spare, std::size_t spare_size);
   void accept_text(const char* text_begin);
   char* send_piece(detail::piece& p, char* at);
   std::pair<char*, std::size_t> streaming_area() noexcept;

@@ -150,8 +150,9 @@ FASTOUT_ALWAYS_INLINE void print_bounded(file& f, std::size_t bound, const S& fo
   format_with(f, format_into);
 }
 
+// Out of line, so that the inline path keeps its few registers.
 template <typename T>
-void write_scalar_slow(file& f, T value) {
+FASTOUT_NOINLINE void write_scalar_slow(file& f, T value) {
   char text[max_scalar_size<T>()];
   char* end = format_scalar(text, value);
   f.write(text, static_cast<std::size_t>(end - text));
