@@ -16,8 +16,18 @@
 #   FASTOUT_HAVE_ZSTD, FASTOUT_HAVE_LIBDEFLATE   ON or OFF
 #   FASTOUT_ZSTD_LINK, FASTOUT_LIBDEFLATE_LINK   what to link (a target or paths)
 #   FASTOUT_ZSTD_INCLUDE_DIRS, FASTOUT_LIBDEFLATE_INCLUDE_DIRS
-#   FASTOUT_COMPRESSION_PC_REQUIRES              "libzstd libdeflate", as found:
-#                                                fastout.pc's Requires.private
+#   FASTOUT_COMPRESSION_PC_REQUIRES              "libzstd libdeflate", as found
+# and what the installed package files need (fastout.pc.in,
+# fastout-config.cmake.in): a static libfastout's users link the codecs
+# themselves, a shared one's do not.
+#   FASTOUT_PC_CODEC_REQUIRES          ", libzstd, libdeflate" for Requires (static)
+#   FASTOUT_PC_CODEC_REQUIRES_PRIVATE  the same, for Requires.private (shared)
+#   FASTOUT_PC_CODEC_LIBS              " -l..." for Libs (static): a codec found
+#                                      without pkg-config, and -pthread where needed
+#   FASTOUT_PC_CODEC_LIBS_PRIVATE      the same, for Libs.private (shared)
+#   FASTOUT_CONFIG_CODEC_DEPENDENCIES  find_dependency() lines for a static
+#                                      libfastout whose codec is a CMake package's
+#                                      target, which its export names
 
 set(FASTOUT_ZSTD AUTO CACHE STRING "zstd output through libzstd: AUTO, ON or OFF")
 set_property(CACHE FASTOUT_ZSTD PROPERTY STRINGS AUTO ON OFF)
@@ -75,7 +85,8 @@ function(fastout_add_compression target)
   _fastout_find_codec(LIBDEFLATE ${FASTOUT_LIBDEFLATE} libdeflate libdeflate
                       "libdeflate::libdeflate_shared;libdeflate::libdeflate_static"
                       libdeflate.h deflate)
-  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/compression_pipeline.cpp)
+  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/compression_pipeline.cpp
+                                   ${PROJECT_SOURCE_DIR}/src/compressed_file.cpp)
   # Worker threads: pthread_create. glibc 2.34 and later has it in libc
   # (CMAKE_THREAD_LIBS_INIT is empty); older ones need -pthread, linked as a
   # flag rather than Threads::Threads, a target a static libfastout's users
@@ -106,4 +117,61 @@ function(fastout_add_compression target)
   endforeach()
   string(REPLACE ";" " " requires "${requires}")
   set(FASTOUT_COMPRESSION_PC_REQUIRES "${requires}" PARENT_SCOPE)
+
+  # The installed package files. A static libfastout has the codecs in its
+  # link interface: its users link them (pkg-config's public Requires and
+  # Libs; the CMake export names the libraries, or the codec's own target,
+  # which then needs its package found). A shared one names them itself
+  # (DT_NEEDED), so pkg-config lists them as private, for --static only.
+  set(pc_requires "")
+  set(pc_libs "")
+  set(config_dependencies "")
+  foreach(codec ZSTD LIBDEFLATE)
+    if(NOT ${codec}_FOUND)
+      continue()
+    endif()
+    if(${codec}_PC)
+      string(APPEND pc_requires ", ${${codec}_PC}")
+    else()
+      foreach(item ${${codec}_LINK})
+        if(TARGET ${item})
+          # A CMake package's imported target: its file, for pkg-config.
+          get_target_property(location ${item} IMPORTED_LOCATION)
+          if(NOT location)
+            get_target_property(configurations ${item} IMPORTED_CONFIGURATIONS)
+            list(GET configurations 0 first)
+            get_target_property(location ${item} IMPORTED_LOCATION_${first})
+          endif()
+          if(location)
+            string(APPEND pc_libs " ${location}")
+          endif()
+          if(codec STREQUAL "ZSTD")
+            string(APPEND config_dependencies "find_dependency(zstd CONFIG)\n")
+          else()
+            string(APPEND config_dependencies "find_dependency(libdeflate CONFIG)\n")
+          endif()
+        else()
+          string(APPEND pc_libs " ${item}")
+        endif()
+      endforeach()
+    endif()
+  endforeach()
+  if(CMAKE_THREAD_LIBS_INIT)
+    string(APPEND pc_libs " ${CMAKE_THREAD_LIBS_INIT}")
+  endif()
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "STATIC_LIBRARY")
+    set(FASTOUT_PC_CODEC_REQUIRES "${pc_requires}" PARENT_SCOPE)
+    set(FASTOUT_PC_CODEC_REQUIRES_PRIVATE "" PARENT_SCOPE)
+    set(FASTOUT_PC_CODEC_LIBS "${pc_libs}" PARENT_SCOPE)
+    set(FASTOUT_PC_CODEC_LIBS_PRIVATE "" PARENT_SCOPE)
+    set(FASTOUT_CONFIG_CODEC_DEPENDENCIES "${config_dependencies}" PARENT_SCOPE)
+  else()
+    string(REGEX REPLACE "^, " "" pc_requires "${pc_requires}")
+    set(FASTOUT_PC_CODEC_REQUIRES "" PARENT_SCOPE)
+    set(FASTOUT_PC_CODEC_REQUIRES_PRIVATE "${pc_requires}" PARENT_SCOPE)
+    set(FASTOUT_PC_CODEC_LIBS "" PARENT_SCOPE)
+    set(FASTOUT_PC_CODEC_LIBS_PRIVATE "${pc_libs}" PARENT_SCOPE)
+    set(FASTOUT_CONFIG_CODEC_DEPENDENCIES "" PARENT_SCOPE)
+  endif()
 endfunction()

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdarg>
+#include <cstddef>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -20,6 +21,7 @@
 #include <system_error>
 #include <unordered_set>
 
+#include <fastout/compression.h>
 #include <fastout/file.h>
 #include <fastout/standard_streams.h>
 
@@ -171,13 +173,43 @@ fastout_file* make_owned(Make&& make) noexcept {
   }
 }
 
+// The layout of fastout_options in 0.2.0, before the compression fields:
+// programs built against that header pass this size.
+constexpr std::size_t options_size_0_2 = offsetof(fastout_options, compression);
+
+// fastout_options' compression fields as compression_options: 0, or EINVAL
+// for a value no enum names. The defaults for an older layout.
+int convert_compression(const fastout_options* in, compression_options& out) {
+  out = compression_options();
+  if (in == nullptr || in->size < sizeof(fastout_options)) return 0;
+  const bool default_level = in->compression_level == FASTOUT_COMPRESSION_DEFAULT_LEVEL;
+  switch (in->compression) {
+    case FASTOUT_COMPRESSION_NONE: break;
+    case FASTOUT_COMPRESSION_ZSTD:
+      out = default_level ? zstd{} : zstd{in->compression_level};
+      break;
+    case FASTOUT_COMPRESSION_GZIP:
+      out = default_level ? gzip{} : gzip{in->compression_level};
+      break;
+    case FASTOUT_COMPRESSION_BY_EXTENSION:
+      out = default_level ? by_extension{}
+                          : by_extension{in->compression_level, in->compression_level};
+      break;
+    default: return EINVAL;
+  }
+  out.workers = in->compression_workers;
+  return 0;
+}
+
 // fastout_options as file_options. Returns 0 or the errno (EINVAL) that
-// says they are not valid. `size` must cover every field this version
-// knows; a larger struct, from a newer header, must hold zeros beyond them
-// (a newer field at its default).
+// says they are not valid. `size` must cover every field of 0.2.0's layout
+// (a later field missing is at its default); a larger struct, from a newer
+// header, must hold zeros beyond the fields this version knows (a newer
+// field at its default).
 int convert(const fastout_options* in, file_options& out, std::string* name) {
   if (in == nullptr) return 0;
-  if (in->size < sizeof(fastout_options)) return EINVAL;  // not initialized, or an older layout
+  if (in->size != options_size_0_2 && in->size < sizeof(fastout_options))
+    return EINVAL;  // not initialized, or a layout no release had
   if (in->size > sizeof(fastout_options)) {
     const unsigned char* extra = reinterpret_cast<const unsigned char*>(in) + sizeof(fastout_options);
     for (std::size_t i = 0; i < in->size - sizeof(fastout_options); ++i)
@@ -199,7 +231,7 @@ int convert(const fastout_options* in, file_options& out, std::string* name) {
   out.permissions = in->permissions;
   out.buffer_size = in->buffer_size;
   if (name != nullptr && in->name != nullptr) *name = in->name;
-  return 0;
+  return convert_compression(in, out.compression);
 }
 
 // fastout_open_stdout() and fastout_open_stderr(): the handle of the
@@ -470,6 +502,18 @@ int fastout_close(fastout_file* handle) noexcept {
   return result;
 }
 
+int fastout_compression_available(int compression) noexcept {
+  switch (compression) {
+    case FASTOUT_COMPRESSION_NONE:
+    case FASTOUT_COMPRESSION_BY_EXTENSION: return 1;
+    case FASTOUT_COMPRESSION_ZSTD:
+      return fastout::compression_available(fastout::compression_format::zstd) ? 1 : 0;
+    case FASTOUT_COMPRESSION_GZIP:
+      return fastout::compression_available(fastout::compression_format::gzip) ? 1 : 0;
+    default: return 0;
+  }
+}
+
 // ---------------------------------------------------------- inspecting
 
 int fastout_error(const fastout_file* handle) noexcept {
@@ -509,6 +553,8 @@ const char* fastout_error_name(int code) noexcept {
     case ENOENT: return "No such file or directory";
     case EEXIST: return "File exists";
     case EISDIR: return "Is a directory";
+    case ENOTSUP: return "Operation not supported";
+    case EPERM: return "Operation not permitted";
     default: return "Unknown error";
   }
 #endif
@@ -523,6 +569,7 @@ int fastout_get_stats(const fastout_file* handle, fastout_stats* stats) noexcept
   stats->write_calls = s.write_calls;
   stats->flushes = s.flushes;
   stats->bytes_pending = writer.bytes_pending();
+  stats->bytes_delivered = s.bytes_delivered;
   return 0;
 }
 

@@ -33,35 +33,20 @@ struct compression_hooks {
 FASTOUT_API extern compression_hooks compression_system;
 FASTOUT_API extern const compression_hooks real_compression_hooks;
 
-// Where compressed bytes go. The writer's own write path is one; for the
-// engine's tests and for a descriptor of its own, fd_output_sink is another.
-// Only the thread that calls hand_over(), flush() and finish() writes.
+// Where compressed bytes go: the writer's own write path, so that the
+// compressed bytes leave by the same route as plain output does (counts,
+// errors, messages and write flags in one place). Only the thread that calls
+// hand_over(), flush() and finish() writes: workers never do.
 class output_sink {
  public:
-  // Writes every byte of iov[0..count), which it may change. Adds the bytes
-  // that reached the file to `written` (exact, also on failure) and returns
-  // 0, or the errno that stopped it.
+  // Writes every byte of iov[0..count), which it may change: short writes
+  // continued, EINTR retried, EAGAIN waited out. Adds the bytes that reached
+  // the file to `written` (exact, also on failure) and returns 0, or the
+  // errno that stopped it.
   virtual int write(struct iovec* iov, int count, std::uint64_t& written) noexcept = 0;
 
  protected:
   ~output_sink() = default;
-};
-
-// Writes to a descriptor through the system-call table with the writer's
-// care: short writes continued, EINTR retried, EAGAIN waited out with
-// poll(), the first other failure sticky.
-class FASTOUT_API fd_output_sink final : public output_sink {
- public:
-  explicit fd_output_sink(int fd) noexcept : fd_(fd) {}
-  int write(struct iovec* iov, int count, std::uint64_t& written) noexcept override;
-
-  int error() const noexcept { return error_; }
-  std::uint64_t write_calls() const noexcept { return write_calls_; }
-
- private:
-  int fd_;
-  int error_ = 0;
-  std::uint64_t write_calls_ = 0;
 };
 
 // Memory that grows, allocated through compression_system; never throws.
@@ -161,8 +146,8 @@ struct compression_stats {
 //
 // Memory: `buffers` input buffers of buffer_size (one only until threads
 // start), an output buffer of about the same size per buffer, and one codec
-// state per worker (one on the caller with workers = 0): the figures are in
-// docs/compression.md.
+// state per worker, plus one on the caller (with workers = 0, or once it
+// helps the workers): the figures are in docs/compression.md.
 class FASTOUT_API compressed_output {
  public:
   // Throws std::system_error: ENOTSUP when the format was compiled out
@@ -198,6 +183,18 @@ class FASTOUT_API compressed_output {
   // marker); joins the workers and frees the buffers. 0 or an errno; a
   // second call returns the first one's result.
   int finish() noexcept;
+  // Ends without writing anything more (after a failure, or when what was
+  // written is being discarded): joins the workers and frees the buffers.
+  // In a child of fork() it leaves the parent's threads alone, as the
+  // destructor does. Later calls fail with EBADF; finish() returns error().
+  void abandon() noexcept;
+  // After a failure: joins the workers now, so that no buffer is read any
+  // more and the caller may scribble on the one it holds (a writer that
+  // reports errors keeps accepting, and dropping, text). The buffers stay
+  // until finish(), abandon() or the destructor.
+  void stop_after_failure() noexcept;
+  // Whether this is a child of fork() of the process that made the engine.
+  bool in_child() const noexcept;
 
   // The first failure, sticky: 0 or an errno, and the stage it came from.
   // It changes only inside the calls above, on the caller's thread.
@@ -221,6 +218,7 @@ class FASTOUT_API compressed_output {
   bool start_workers() noexcept;
   void queue(job* j, std::size_t size) noexcept;
   job* take_free_job() noexcept;
+  bool help() noexcept;
   enum wait_mode : int { no_wait, wait_for_one, wait_for_all };
   int write_compressed(int wait) noexcept;
   void stop_workers(bool abandon) noexcept;
@@ -246,6 +244,10 @@ class FASTOUT_API compressed_output {
   // Set once a thread runs; threads run until finish() or the destructor.
   shared* shared_ = nullptr;
   job* filling_ = nullptr;  // the job whose buffer the caller fills (with threads)
+  // The caller's own codec for the jobs it compresses while it would
+  // otherwise wait for a worker (help()), made when first needed.
+  std::unique_ptr<encoder> helper_encoder_;
+  bool helper_unavailable_ = false;  // it could not be made: wait instead
   bool finished_ = false;
   int error_ = 0;
   compression_stage stage_ = compression_stage::none;

@@ -8,7 +8,6 @@
 #include "compression_internal.h"
 
 #include <cerrno>
-#include <climits>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -16,11 +15,8 @@
 #include <new>
 #include <system_error>
 
-#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
-
-#include "system_calls_internal.h"
 
 namespace fastout {
 
@@ -52,47 +48,6 @@ int real_start_thread(pthread_t* thread, void* (*run)(void*), void* argument) {
 
 const compression_hooks real_compression_hooks = {std::malloc, std::free, real_start_thread};
 compression_hooks compression_system = {std::malloc, std::free, real_start_thread};
-
-// ------------------------------------------------------------- the sink
-
-int fd_output_sink::write(struct iovec* iov, int count, std::uint64_t& written) noexcept {
-  if (error_ != 0) return error_;
-  while (count > 0) {
-    if (iov->iov_len == 0) {
-      ++iov;
-      --count;
-      continue;
-    }
-    ++write_calls_;
-    ssize_t result = count == 1 ? system_calls.write(fd_, iov->iov_base, iov->iov_len)
-                                : system_calls.writev(fd_, iov, count < IOV_MAX ? count : IOV_MAX);
-    if (result > 0) {
-      auto done = static_cast<std::size_t>(result);
-      written += done;
-      while (count > 0 && done >= iov->iov_len) {
-        done -= iov->iov_len;
-        ++iov;
-        --count;
-      }
-      if (count > 0) {
-        iov->iov_base = static_cast<char*>(iov->iov_base) + done;
-        iov->iov_len -= done;
-      }
-      continue;
-    }
-    int error_number = result == 0 ? EIO : errno;  // 0 for a non-empty write: no progress
-    if (error_number == EINTR) continue;
-    if (error_number == EAGAIN || error_number == EWOULDBLOCK) {
-      // A non-blocking descriptor: wait until it takes more.
-      struct pollfd ready = {fd_, POLLOUT, 0};
-      if (system_calls.poll(&ready, 1, -1) >= 0 || errno == EINTR) continue;
-      error_number = errno;
-    }
-    error_ = error_number;
-    return error_number;
-  }
-  return 0;
-}
 
 // ------------------------------------------------------------- memory
 
@@ -279,6 +234,7 @@ void compressed_output::release() noexcept {
   first_buffer_ = second_buffer_ = filling_buffer_ = held_ = nullptr;
   filling_ = nullptr;
   own_encoder_.reset();
+  helper_encoder_.reset();
 }
 
 int compressed_output::fail(int error_number, compression_stage stage,
@@ -425,6 +381,46 @@ compressed_output::job* compressed_output::take_free_job() noexcept {
   return unallocated->input != nullptr ? unallocated : nullptr;
 }
 
+// While every buffer is in flight, the caller compresses the oldest job no
+// worker has taken yet instead of waiting for one to finish: with one
+// worker, two threads compress, and on a busy machine the caller loses
+// nothing it would not have spent waiting. Returns false when no job is
+// waiting for a worker (or the caller's codec cannot be had: it waits).
+bool compressed_output::help() noexcept {
+  shared& s = *shared_;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.queue_size == 0) return false;
+  }
+  if (helper_encoder_ == nullptr) {
+    if (helper_unavailable_) return false;
+    int error_number = 0;
+    helper_encoder_ = settings_.format == compression_format::zstd
+                          ? make_zstd_frame_encoder(settings_.level, error_number)
+                          : make_bgzf_encoder(settings_.level, error_number);
+    if (helper_encoder_ == nullptr) {
+      helper_unavailable_ = true;  // out of memory: the workers do it all
+      return false;
+    }
+  }
+  job* j;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.queue_size == 0) return false;  // a worker took it meanwhile
+    j = s.queue[s.queue_head];
+    s.queue_head = (s.queue_head + 1) % s.job_count;
+    --s.queue_size;
+  }
+  j->output.clear();
+  const int error_number = helper_encoder_->compress(j->input, j->size, j->output);
+  const char* what_failed = error_number != 0 ? helper_encoder_->what_failed() : nullptr;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  j->error = error_number;
+  j->what_failed = what_failed;
+  j->compressed = true;
+  return true;
+}
+
 // Writes the jobs at the front of the order that are compressed, in one
 // system call where it can: all of them with wait == wait_for_all, at least
 // the oldest with wait_for_one, and only those ready with no_wait.
@@ -528,7 +524,7 @@ char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
   if (write_compressed(no_wait) != 0) return nullptr;
   job* next = take_free_job();
   while (next == nullptr) {
-    if (write_compressed(wait_for_one) != 0) return nullptr;
+    if (write_compressed(help() ? no_wait : wait_for_one) != 0) return nullptr;
     next = take_free_job();
   }
   filling_ = next;
@@ -537,7 +533,11 @@ char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
 
 int compressed_output::flush() noexcept {
   if (!usable()) return error_;
-  if (shared_ != nullptr) return write_compressed(wait_for_all);
+  if (shared_ != nullptr) {
+    while (help()) {
+    }
+    return write_compressed(wait_for_all);
+  }
   if (compress_held() != 0) return error_;
   own_output_.clear();
   if (int error_number = own_encoder_->flush(own_output_))
@@ -570,7 +570,11 @@ int compressed_output::finish() noexcept {
     fail(EPERM, compression_stage::fork);
     return error_;
   }
-  if (error_ == 0 && shared_ != nullptr) write_compressed(wait_for_all);
+  if (error_ == 0 && shared_ != nullptr) {
+    while (help()) {
+    }
+    write_compressed(wait_for_all);
+  }
   if (error_ == 0) compress_held();
   stop_workers(error_ != 0);
   if (error_ == 0) {
@@ -584,6 +588,20 @@ int compressed_output::finish() noexcept {
   finished_ = true;
   release();
   return error_;
+}
+
+void compressed_output::stop_after_failure() noexcept {
+  if (!in_child()) stop_workers(true);  // a child has no workers to stop
+}
+
+bool compressed_output::in_child() const noexcept { return ::getpid() != owner_; }
+
+void compressed_output::abandon() noexcept {
+  if (finished_) return;
+  finished_ = true;
+  if (::getpid() != owner_) return;  // the destructor lets go of the memory
+  stop_workers(true);
+  release();
 }
 
 std::string compressed_output::describe_failure() const {

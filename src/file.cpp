@@ -117,6 +117,12 @@ void file::choose_buffering(buffering mode) {
     case buffering::full: line_buffered_ = false; break;
     case buffering::line: line_buffered_ = true; break;
     case buffering::automatic: {
+      // Compressed output is for a file or a pipe, never for a reader at a
+      // terminal: a frame per line would only make it larger.
+      if (compression_ != nullptr) {
+        line_buffered_ = false;
+        break;
+      }
       // stdio's rule: a terminal is line-buffered. Only a character device
       // can be one, so files and pipes cost one fstat and no ioctl.
       struct stat st;
@@ -164,10 +170,13 @@ void file::swap(file& other) noexcept {
   using std::swap;
   swap(static_cast<fastout_buffer_state&>(*this), static_cast<fastout_buffer_state&>(other));
   swap(static_cast<detail::file_state&>(*this), static_cast<detail::file_state&>(other));
+  rebind_compression();
+  other.rebind_compression();
 }
 
 void file::free_buffer() noexcept {
-  if (buffer_ != buffer_end_) delete[] buffer_;
+  // A compressing writer's buffers are the engine's, which frees them.
+  if (buffer_ != buffer_end_ && compression_ == nullptr) delete[] buffer_;
   delete[] streaming_area_;
   streaming_area_ = nullptr;
   pos = limit = buffer_ = buffer_end_ = no_buffer;
@@ -197,6 +206,7 @@ file_stats file::stats() const noexcept {
   s.bytes_written = bytes_written_;
   s.write_calls = write_calls_;
   s.flushes = flushes_;
+  s.bytes_delivered = compression_ != nullptr ? compressed_bytes_delivered() : bytes_written_;
   return s;
 }
 
@@ -204,6 +214,7 @@ file_stats file::stats() const noexcept {
 // be counted before this is called, so that the message, stats() and the
 // error handler agree.
 std::string file::failure_message(const char* action) const {
+  if (compression_ != nullptr) return compression_failure_message(action);
   return "cannot " + std::string(action) + " " + quoted(path_) + " (" +
          std::to_string(bytes_written_) + " of " + std::to_string(stats().bytes_accepted) +
          " bytes reached the file)";
@@ -337,6 +348,9 @@ int file::drain_buffer(const char* more, std::size_t more_size) noexcept {
   // exactly how much got through and the rest is reported as lost.
   bytes_drained_ += pending + more_size;
   if (pending > 0) ++flushes_;
+  // A writer that compresses hands the buffer to its engine instead, whose
+  // output comes back through write_to_file().
+  if (compression_ != nullptr) return drain_compressed(pending, more, more_size);
   struct iovec iov[2] = {{buffer_, pending}, {const_cast<char*>(more), more_size}};
   pos = buffer_;
   reopen_hot_path();
@@ -665,6 +679,7 @@ void file::flush() {
   if (fd_ < 0 && borrower_ == nullptr && !lent_to_cursor_) return;  // closed: nothing pending
   take_back_and_check();
   flush_buffer();
+  if (compression_ != nullptr) flush_compressed();  // decodable up to here
 }
 
 // Flushes and releases everything; returns the errno of the first failure
@@ -756,6 +771,7 @@ void file::cancel() {
 void file::sync() {
   take_back_and_check();
   flush_buffer();
+  if (compression_ != nullptr) flush_compressed();
   if (error_ != 0) return;  // write_errors::report: failed, now or before; nothing to sync
   // A new file that replaces another needs its metadata on disk too.
   const bool full = close_steps_ != nullptr && close_steps_->sync_needs_metadata();
@@ -793,7 +809,7 @@ void file::close_and_report(bool commit) noexcept {
     if (handler == nullptr) handler = default_error_handler;
     file_stats s = stats();
     error_report report{path_.c_str(), std::error_code(error_number, std::system_category()),
-                        s.bytes_accepted - s.bytes_written, closing_failed_};
+                        s.bytes_accepted - s.bytes_delivered, closing_failed_};
     report.sync_failed = sync_failed_;
     if (close_steps_ != nullptr) close_steps_->complete_report(report, s.bytes_accepted);
     handler(report);

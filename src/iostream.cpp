@@ -199,6 +199,13 @@ streambuf::pos_type streambuf::seekoff(off_type offset, std::ios_base::seekdir w
                                        std::ios_base::openmode which) {
   const pos_type failed = pos_type(off_type(-1));
   if (writer_ == nullptr || !writer_->is_open() || (which & std::ios_base::out) == 0) return failed;
+  if (writer_->compression().format != compression_format::none) {
+    // Compressed: the position in the text written so far, which is all
+    // tellp() can mean; a file of compressed frames cannot be patched.
+    if (way == std::ios_base::cur && offset == 0)
+      return pos_type(off_type(writer_->stats().bytes_accepted));
+    return failed;
+  }
   const int fd = writer_->descriptor();
   if (way == std::ios_base::cur && offset == 0) {
     // tellp(): where the next byte will land, as libstdc++'s filebuf says
@@ -326,6 +333,7 @@ filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
                               ? static_cast<std::size_t>(requested_buffer_size_)
                               : options.buffer_size;
   file_opts.buffer_mode = options.buffer_mode;
+  file_opts.compression = options.compression;
   try {
     file opened(path, file_opts);
     // Where the file position starts, which tellp() shows: fopen()'s "a"

@@ -81,14 +81,15 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   // The buffer first: a writer that cannot get one must not have truncated
   // or created the file. The object is constructed (delegating constructor),
   // so from here on the destructor frees what was taken.
-  allocate_buffer(options.buffer_size);
+  // A writer that compresses gets its buffers from its engine.
+  if (!open_compression(options)) allocate_buffer(options.buffer_size);
   int fd;
   detail::sync_and_replace_steps* plan = nullptr;
   if (detail::sync_and_replace_steps::needed(options)) {
     // Replacing, syncing, preallocating: src/replace.cpp opens the file and
     // becomes the writer's close steps.
     plan = detail::sync_and_replace_steps::open_path(path_, options, flags, fd);
-    close_steps_ = plan;
+    add_close_steps(plan);
   } else {
     // Not retried on EINTR, as fopen(): a signal must be able to interrupt
     // the open of a FIFO that has no reader (alarm() around it, say).
@@ -118,7 +119,7 @@ file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::strin
     plan = detail::sync_and_replace_steps::for_descriptor(path_, options);
     close_steps_ = plan;
   }
-  allocate_buffer(options.buffer_size);
+  if (!open_compression(options)) allocate_buffer(options.buffer_size);
   finish_opening(options);
   if (plan != nullptr) plan->preallocate(fd_);
 }

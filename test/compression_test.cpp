@@ -4,8 +4,10 @@
 // zstd, gzip and bgzip tools; flush(); threads that start late and never
 // outlive finish(); failures of the file (through the fake system calls and
 // for real), of the compressor (out of memory) and of thread creation; and
-// fork(). The writer is not wired to the engine yet: these drive it as the
-// writer will, filling each buffer to capacity before handing it over.
+// fork(). These drive the engine alone, through a descriptor sink of the
+// tests' own (compression_test_sink.h), as the writer does: each buffer
+// filled to capacity before it is handed over. The writer that uses it is
+// tested in compressed_file_test.cpp.
 #include <fastout/compression.h>
 
 #include <gtest/gtest.h>
@@ -32,6 +34,8 @@
 #include <unistd.h>
 
 #include "compression_internal.h"
+#include "compression_test_sink.h"
+#include "compression_test_util.h"
 #include "test_util.h"
 
 namespace {
@@ -40,29 +44,20 @@ using fastout::compression_format;
 using fastout::detail::compressed_output;
 using fastout::detail::compression_settings;
 using fastout::detail::compression_stage;
-using fastout::detail::fd_output_sink;
+using fastout_test::fd_output_sink;
+using fastout_test::bgzf_block_size;
+using fastout_test::bgzf_decode;
+using fastout_test::decode;
 using fastout_test::describe_status;
+using fastout_test::log_text;
+using fastout_test::thread_count;
+using fastout_test::thread_count_before_workers;
+using fastout_test::thread_count_once_settled;
+using fastout_test::zstd_decode;
 using fastout_test::read_file;
 using fastout_test::temp_dir;
 
 constexpr compression_format formats[] = {compression_format::zstd, compression_format::gzip};
-
-// Log-like lines with numbers that vary, so that output compresses as real
-// output does and no buffer size hides a period.
-std::string log_text(std::size_t size, unsigned seed = 1) {
-  std::mt19937_64 random(seed);
-  static const char* const levels[] = {"INFO", "WARN", "DEBUG", "ERROR"};
-  std::string text;
-  text.reserve(size + 128);
-  while (text.size() < size) {
-    std::uint64_t x = random();
-    text += std::to_string(1764000000 + text.size()) + " " + levels[x & 3] + " module" +
-            std::to_string(x >> 60) + ": request " + std::to_string(x >> 40 & 0xfffff) +
-            " took " + std::to_string(x >> 20 & 0xfff) + " us\n";
-  }
-  text.resize(size);
-  return text;
-}
 
 compression_settings settings_for(compression_format format, unsigned workers,
                                   std::size_t buffer_size) {
@@ -108,87 +103,6 @@ int feed(compressed_output& out, const std::string& data, std::size_t from = 0,
   return 0;
 }
 
-// Everything the zstd frames in `compressed` hold. `complete` tells whether
-// the last frame ended (a flushed, unfinished stream has not).
-std::string zstd_decode(const std::string& compressed, bool* complete = nullptr) {
-  ZSTD_DStream* stream = ZSTD_createDStream();
-  std::string decoded;
-  std::vector<char> chunk(ZSTD_DStreamOutSize());
-  ZSTD_inBuffer input = {compressed.data(), compressed.size(), 0};
-  std::size_t last = 0;
-  while (input.pos < input.size) {
-    ZSTD_outBuffer output = {chunk.data(), chunk.size(), 0};
-    last = ZSTD_decompressStream(stream, &output, &input);
-    if (ZSTD_isError(last)) {
-      ADD_FAILURE() << "libzstd: " << ZSTD_getErrorName(last);
-      break;
-    }
-    decoded.append(chunk.data(), output.pos);
-  }
-  for (;;) {  // what libzstd still holds of a flushed block
-    ZSTD_outBuffer output = {chunk.data(), chunk.size(), 0};
-    std::size_t result = ZSTD_decompressStream(stream, &output, &input);
-    if (ZSTD_isError(result) || output.pos == 0) break;
-    decoded.append(chunk.data(), output.pos);
-  }
-  ZSTD_freeDStream(stream);
-  if (complete != nullptr) *complete = compressed.empty() || last == 0;
-  return decoded;
-}
-
-// The size of the BGZF block at `block`, from its BSIZE field.
-std::size_t bgzf_block_size(const char* block) {
-  const auto* bytes = reinterpret_cast<const unsigned char*>(block);
-  return (std::size_t{bytes[16]} | std::size_t{bytes[17]} << 8) + 1;
-}
-
-// Everything the BGZF blocks in `compressed` hold, checking that each is a
-// BGZF block (the BC field, its size) of at most 0xff00 input bytes. `eof`
-// tells whether the last block is BGZF's end-of-file marker.
-std::string bgzf_decode(const std::string& compressed, bool* eof = nullptr) {
-  libdeflate_decompressor* decompressor = libdeflate_alloc_decompressor();
-  std::string decoded;
-  std::vector<char> block(65536);
-  std::size_t at = 0;
-  std::size_t last_size = 0;
-  while (at < compressed.size()) {
-    const auto* header = reinterpret_cast<const unsigned char*>(compressed.data() + at);
-    if (compressed.size() - at < 28 || header[0] != 0x1f || header[1] != 0x8b ||
-        header[3] != 4 || header[12] != 'B' || header[13] != 'C') {
-      ADD_FAILURE() << "no BGZF block at offset " << at;
-      break;
-    }
-    std::size_t block_size = bgzf_block_size(compressed.data() + at);
-    std::size_t used = 0;
-    std::size_t produced = 0;
-    libdeflate_result result = libdeflate_gzip_decompress_ex(
-        decompressor, compressed.data() + at, compressed.size() - at, block.data(),
-        block.size(), &used, &produced);
-    if (result != LIBDEFLATE_SUCCESS) {
-      ADD_FAILURE() << "libdeflate: result " << result << " at offset " << at;
-      break;
-    }
-    EXPECT_EQ(used, block_size) << "BSIZE of the block at offset " << at;
-    EXPECT_LE(produced, fastout::detail::bgzf_block_input);
-    decoded.append(block.data(), produced);
-    at += used;
-    last_size = used == 28 && produced == 0 ? 28 : used;
-  }
-  libdeflate_free_decompressor(decompressor);
-  if (eof != nullptr)
-    *eof = last_size == 28 && compressed.compare(compressed.size() - 28, 28,
-                                                 std::string("\x1f\x8b\x08\x04\0\0\0\0\0\xff\x06"
-                                                             "\0BC\x02\0\x1b\0\x03\0\0\0\0\0\0\0\0\0",
-                                                             28)) == 0;
-  return decoded;
-}
-
-std::string decode(compression_format format, const std::string& compressed,
-                   bool* complete = nullptr) {
-  return format == compression_format::zstd ? zstd_decode(compressed, complete)
-                                            : bgzf_decode(compressed, complete);
-}
-
 // The command-line tools' verdict: their exit status.
 int tool_check(compression_format format, const std::string& path, bool with_bgzip = true) {
   std::string command = format == compression_format::zstd ? "zstd -tq '" + path + "'"
@@ -208,37 +122,6 @@ struct output_file {
   std::string path;
   int fd;
 };
-
-// How many threads this process has.
-int thread_count() { return static_cast<int>(fastout_test::names_in("/proc/self/task").size()); }
-
-// A thread that was joined may still be listed for a moment: the kernel
-// reaps it just after pthread_join() returns. This waits (for up to five
-// seconds: no speed is asserted) until the count is `expected`, and returns
-// the count.
-int thread_count_once_settled(int expected) {
-  int count = thread_count();
-  for (int i = 0; i < 5000 && count != expected; ++i) {
-    ::usleep(1000);
-    count = thread_count();
-  }
-  return count;
-}
-
-// The count before an engine starts, once a sanitizer's runtime has started
-// the thread of its own that comes with a program's first thread, and the
-// thread that made it start is gone.
-int thread_count_before_workers() {
-  std::thread([] {}).join();
-  int count = thread_count();
-  for (int i = 0; i < 5000; ++i) {
-    ::usleep(1000);
-    int now = thread_count();
-    if (now == count) break;
-    count = now;
-  }
-  return count;
-}
 
 // ------------------------------------------------------------ round trips
 
@@ -493,6 +376,46 @@ TEST(compression_threads, one_buffer_of_output_never_starts_them) {
     EXPECT_EQ(out.stats().buffers, 1u);
     EXPECT_EQ(thread_count_once_settled(before), before);
     EXPECT_TRUE(decode(format, read_file(file.path)) == data);
+  }
+}
+
+// A worker that does nothing until released: only the caller compresses.
+std::atomic<bool> worker_released{false};
+void* (*stalled_run)(void*) = nullptr;
+void* stalled_argument = nullptr;
+void* stalled_worker(void*) {
+  while (!worker_released.load()) ::usleep(1000);
+  return stalled_run(stalled_argument);
+}
+int start_stalled_thread(pthread_t* thread, void* (*run)(void*), void* argument) {
+  stalled_run = run;
+  stalled_argument = argument;
+  return ::pthread_create(thread, nullptr, stalled_worker, nullptr);
+}
+
+TEST(compression_threads, caller_compresses_while_every_buffer_is_in_flight) {
+  temp_dir dir;
+  for (compression_format format : formats) {
+    output_file file(dir.file("helped"));
+    fd_output_sink sink(file.fd);
+    worker_released = false;
+    fastout::detail::compression_system.start_thread = start_stalled_thread;
+    std::string data = log_text(40 * 4096 + 7, 21);
+    {
+      compressed_output out(settings_for(format, 1, 4096), sink);
+      // Forty buffers with a worker that takes none: without the caller's
+      // help this would wait for ever once the four buffers are in flight.
+      ASSERT_EQ(feed(out, data), 0);
+      EXPECT_EQ(out.flush(), 0);
+      EXPECT_TRUE(decode(format, read_file(file.path)) == data);
+      EXPECT_EQ(out.stats().bytes_delivered, data.size());
+      worker_released = true;
+      ASSERT_EQ(out.finish(), 0);
+    }
+    fastout::detail::compression_system = fastout::detail::real_compression_hooks;
+    bool complete = false;
+    EXPECT_TRUE(decode(format, read_file(file.path), &complete) == data);
+    EXPECT_TRUE(complete);
   }
 }
 

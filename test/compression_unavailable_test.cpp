@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "compression_internal.h"
+#include "compression_test_sink.h"
 #include "test_util.h"
 
 namespace {
@@ -24,7 +25,7 @@ using fastout::compression_format;
 TEST(compression, missing_codec_is_refused_with_enotsup_naming_the_library) {
   int fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(fd, 0);
-  fastout::detail::fd_output_sink sink(fd);
+  fastout_test::fd_output_sink sink(fd);
   for (compression_format format : {compression_format::zstd, compression_format::gzip}) {
     fastout::detail::compression_settings settings;
     settings.format = format;

@@ -26,6 +26,9 @@
  *   -EOVERFLOW  size * count does not fit in a size_t; a printf text longer
  *               than INT_MAX
  *   -EILSEQ     printf could not convert a wide character (%lc, %ls)
+ *   -ENOTSUP    a compression format this build of fastout was built without
+ *   -EPERM      a compressing writer used in a child of fork() (see
+ *               docs/compression.md)
  * and every errno that open(2), write(2) or close(2) report: -ENOSPC,
  * -EFBIG, -EPIPE, -EIO, -EDQUOT, -EACCES, -ENOENT, -EEXIST, -EISDIR, ...
  * Test results with `< 0`: -EPERM is -1, so comparing with EOF catches one
@@ -97,6 +100,23 @@ enum fastout_ownership {
   FASTOUT_ADOPT = 1   /**< the writer owns it: fastout_close() closes it */
 };
 
+/** Compressed output (fastout_options.compression): docs/compression.md. */
+enum fastout_compression {
+  FASTOUT_COMPRESSION_NONE = 0,        /**< plain output (default) */
+  FASTOUT_COMPRESSION_ZSTD = 1,        /**< zstd frames, .zst: needs libzstd */
+  FASTOUT_COMPRESSION_GZIP = 2,        /**< gzip written as BGZF, .gz: needs libdeflate */
+  FASTOUT_COMPRESSION_BY_EXTENSION = 3 /**< by the path: .zst is zstd, .gz and .bgz
+                                            gzip, anything else plain */
+};
+
+/** fastout_options.compression_level: the format's own default, zstd's 3
+ * or gzip's 6. */
+#define FASTOUT_COMPRESSION_DEFAULT_LEVEL (-2147483647 - 1)
+
+/** fastout_options.compression_workers unless changed: one thread
+ * compresses while the caller formats. */
+#define FASTOUT_DEFAULT_COMPRESSION_WORKERS 1u
+
 /** Everything that can be chosen when a writer is opened. Initialize it
  * with fastout_options_init(), then change the fields you need: `size`
  * lets a later version add fields at the end without breaking programs
@@ -110,6 +130,21 @@ typedef struct fastout_options {
   /** What error messages call a descriptor given to fastout_fdopen() (default
    * "<fd N>"); copied at open. Not used by fastout_open(). */
   const char* name;
+  /* Added after 0.2.0: a program built against an older header passes a smaller
+   * `size`, and gets these defaults. */
+  /** An enum fastout_compression (default FASTOUT_COMPRESSION_NONE). A format
+   * this build of fastout lacks is refused at open with -ENOTSUP (see
+   * fastout_compression_available()). */
+  int compression;
+  /** The level, in the format's terms: zstd 1 (fast) to 19 (small), up to
+   * 22, negative for more speed; gzip 0 (stored) to 9, 10 to 12 slower and
+   * smaller. FASTOUT_COMPRESSION_DEFAULT_LEVEL (the default) is the format's
+   * own default; with FASTOUT_COMPRESSION_BY_EXTENSION, another value is the
+   * level of whichever format the path picks. Out of range: -EINVAL at open. */
+  int compression_level;
+  /** Threads that compress while the caller formats; 0 compresses on the
+   * caller's thread (default FASTOUT_DEFAULT_COMPRESSION_WORKERS). */
+  unsigned compression_workers;
 } fastout_options;
 
 /** Sets every field of `options` to its default. */
@@ -121,7 +156,15 @@ FASTOUT_C_INLINE void fastout_options_init(fastout_options* options) FASTOUT_C_N
   options->buffering = FASTOUT_BUFFERING_AUTOMATIC;
   options->permissions = 0666;
   options->name = FASTOUT_C_NULL;
+  options->compression = FASTOUT_COMPRESSION_NONE;
+  options->compression_level = FASTOUT_COMPRESSION_DEFAULT_LEVEL;
+  options->compression_workers = FASTOUT_DEFAULT_COMPRESSION_WORKERS;
 }
+
+/** 1 if this build of fastout can write `compression` (an enum
+ * fastout_compression: zstd needs libzstd, gzip libdeflate, when fastout is
+ * built; NONE and BY_EXTENSION always can), 0 if not or unknown. */
+FASTOUT_API int fastout_compression_available(int compression) FASTOUT_C_NOEXCEPT;
 
 /** Opens `path` for writing (close-on-exec), as fopen(path, "w") by default.
  * `options` may be NULL for the defaults. Returns NULL and sets errno on
@@ -343,11 +386,15 @@ typedef struct fastout_stats {
   uint64_t flushes;
   /** bytes accepted that are still in the buffer */
   uint64_t bytes_pending;
+  /** of bytes_accepted, those that reached the file: bytes_written for a
+   * plain writer; for one that compresses (whose bytes_written counts
+   * compressed bytes), those whose compressed form reached the file whole */
+  uint64_t bytes_delivered;
 } fastout_stats;
 
 /** Fills `stats`; they stay readable after an error and after the C++
  * writer behind a handle is closed. Returns 0, or -EINVAL for NULL. After
- * an error, bytes_accepted - bytes_written is what was lost. */
+ * an error, bytes_accepted - bytes_delivered is what was lost. */
 FASTOUT_API int fastout_get_stats(const fastout_file* file, fastout_stats* stats) FASTOUT_C_NOEXCEPT;
 
 /** The path the writer was opened with, or its name ("<stdout>", "<fd 5>"),

@@ -16,8 +16,8 @@
 // standard library, and compiles whether or not this build of fastout has
 // libzstd and libdeflate (compression_available() says which it has).
 //
-// A proposal for now: output_file() and file_options do not take these yet;
-// the engine they will drive is in src/compression_internal.h.
+// file_options::compression holds them; output_file() and fastout::ofstream
+// take the keys below. The engine is in src/compression_internal.h.
 #ifndef FASTOUT_COMPRESSION_H_
 #define FASTOUT_COMPRESSION_H_
 
@@ -150,9 +150,12 @@ struct compression_workers_key {
 }  // namespace detail
 
 /// `fastout::compression = fastout::zstd{3}` (or gzip{6}, by_extension{}),
-/// {fmt} style, as a parameter of output_file().
+/// {fmt} style, as a parameter of output_file() and fastout::ofstream: the
+/// format and level (the workers of a compression_options given this way
+/// are used unless compression_workers is given too, in any order).
 inline constexpr detail::compression_key compression{};
-/// `fastout::compression_workers = n`: compression_options::workers.
+/// `fastout::compression_workers = n`: compression_options::workers,
+/// whatever the order of the parameters.
 inline constexpr detail::compression_workers_key compression_workers{};
 
 }  // namespace fastout

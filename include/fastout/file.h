@@ -60,18 +60,29 @@ class cursor;
 /// throws at once and is refused: none of its bytes are accepted. With
 /// write_errors::report no call throws or stops early: every call, the one
 /// that met the error included, hands over all its text, which is dropped.
-/// Either way bytes_accepted - bytes_written is what a failed writer lost:
+/// Either way bytes_accepted - bytes_delivered is what a failed writer lost:
 /// with write_errors::report, every byte the program wrote that did not
 /// reach the file.
+///
+/// A writer that compresses counts what the program wrote (uncompressed) in
+/// bytes_accepted and bytes_delivered, and what reached the file
+/// (compressed) in bytes_written; a plain writer's bytes_delivered is its
+/// bytes_written.
 struct file_stats {
   /// Bytes handed to the writer, including those of a call that threw.
   std::uint64_t bytes_accepted = 0;
-  /// Bytes the kernel reported as written: exact even after an error.
+  /// Bytes the kernel reported as written: exact even after an error. For a
+  /// writer that compresses, compressed bytes.
   std::uint64_t bytes_written = 0;
   /// write()/writev() system calls made, including ones interrupted by signals.
   std::uint64_t write_calls = 0;
   /// Times buffered data was sent to the file (when full, on flush(), on close()).
   std::uint64_t flushes = 0;
+  /// Of bytes_accepted, those that reached the file: bytes_written for a
+  /// plain writer; for one that compresses, the bytes whose compressed form
+  /// reached the file whole (a reader decodes them), which grows a buffer at
+  /// a time and is all of them after flush() or close().
+  std::uint64_t bytes_delivered = 0;
 };
 
 /// What a writer that is destroyed without close() could not do.
@@ -214,6 +225,10 @@ struct file_state {
   // What close() does beyond flushing and closing the descriptor (sync,
   // preallocation, replacement: src/replace.cpp). Null for a plain writer.
   close_steps* close_steps_ = nullptr;
+  // A writer that compresses: the same object as close_steps_ (which owns
+  // it), a file::compression_room (src/compressed_file.cpp). Null for a
+  // plain writer.
+  close_steps* compression_ = nullptr;
   std::string path_;
   // Modes and errors.
   bool line_buffered_ = false;
@@ -488,6 +503,11 @@ class FASTOUT_API file : private fastout_buffer_state, private detail::file_stat
   /// fastout_close()): throws what close() met whatever the error mode, and
   /// never calls the error handler.
   void close_checked();
+  /// How this writer compresses, settled at open (by_extension resolved to
+  /// the path's format); format is compression_format::none for a plain
+  /// writer.
+  compression_options compression() const noexcept;
+
   /// The negative error code of the last C API call on this writer that
   /// failed, or 0 (fastout_last_error()); the C API sets it.
   int last_call_error() const noexcept { return last_call_error_; }
@@ -520,6 +540,19 @@ class FASTOUT_API file : private fastout_buffer_state, private detail::file_stat
   // The one route out of the buffer, and the one place that writes to the
   // descriptor (src/file.cpp).
   int drain_buffer(const char* more, std::size_t more_size) noexcept;
+  // Compressed output (src/compressed_file.cpp): the route's other end for
+  // a writer that compresses, whose buffers are the compression engine's,
+  // and whose compressed bytes come back through write_to_file().
+  struct compression_room;
+  bool open_compression(const file_options& options);
+  void add_close_steps(detail::close_steps* steps) noexcept;
+  int drain_compressed(std::size_t pending, const char* more, std::size_t more_size) noexcept;
+  void flush_compressed();
+  int compression_failed(char* buffer) noexcept;
+  void rebind_compression() noexcept;
+  std::uint64_t compressed_bytes_delivered() const noexcept;
+  std::string compression_failure_message(const char* action) const;
+  compression_room& compressing() const noexcept;
   int write_to_file(struct ::iovec* iov, int count) noexcept;
   int flush_and_close(bool commit) noexcept;
   void free_buffer() noexcept;
@@ -573,6 +606,10 @@ void apply_param(file_options& o, const P& p) {
     o.cache = p;
   } else if constexpr (std::is_same<P, symlinks>::value) {
     o.symlink_mode = p;
+  } else if constexpr (std::is_same<P, compression_options>::value) {
+    o.compression = p;  // compression_workers, if given, is applied after every parameter
+  } else if constexpr (std::is_same<P, compression_workers_param>::value) {
+    o.compression.workers = p.value;
   } else if constexpr (std::is_integral<P>::value ||
                        (std::is_enum<P>::value && std::is_convertible<P, int>::value)) {
     // A single flag such as file::APPEND has the type of file's unnamed
@@ -585,22 +622,36 @@ void apply_param(file_options& o, const P& p) {
                   "a fastout::write_errors, "
                   "fastout::sync = b, fastout::sync_directory = b, fastout::preallocate = n, "
                   "a fastout::page_cache, a fastout::symlinks, "
+                  "fastout::compression = zstd{...}/gzip{...}/by_extension{}, "
+                  "fastout::compression_workers = n, "
                   "or {fmt}-style flags such as file::WRONLY | file::CREATE");
   }
+}
+}  // namespace detail
+
+namespace detail {
+template <typename P>
+void apply_workers_param(compression_options& o, const P& p) {
+  if constexpr (std::is_same<P, compression_workers_param>::value) o.workers = p.value;
 }
 }  // namespace detail
 
 /// Opens a writer, {fmt} style: `output_file(path, fastout::buffer_size = n)`.
 /// Parameters in any order: buffer_size = n (fastout's or {fmt}'s),
 /// permissions = bits, an open_mode, a buffering, a write_errors, sync = b,
-/// sync_directory = b, preallocate = bytes, a page_cache, a symlinks, or
-/// {fmt}-style flags (file::WRONLY | file::CREATE | file::APPEND). When an
-/// open_mode and flags disagree, the last one wins, except that
-/// open_mode::replace and flags are refused together in either order.
+/// sync_directory = b, preallocate = bytes, a page_cache, a symlinks,
+/// compression = zstd{level} / gzip{level} / by_extension{} and
+/// compression_workers = n, or {fmt}-style flags (file::WRONLY |
+/// file::CREATE | file::APPEND). When an open_mode and flags disagree, the
+/// last one wins, except that open_mode::replace and flags are refused
+/// together in either order.
 template <typename... Params>
 file output_file(detail::cstring_view path, const Params&... params) {
   file_options options;
   (detail::apply_param(options, params), ...);
+  // compression_workers = n holds whatever the order: `compression = zstd{}`
+  // after it must not reset the count to the default.
+  (detail::apply_workers_param(options.compression, params), ...);
   return file(path, options);
 }
 

@@ -53,6 +53,12 @@ struct stream_options {
   buffering buffer_mode = buffering::automatic;
   /// Permission bits for a file that is created, masked by the umask.
   unsigned permissions = 0666;
+  /// Compressed output, as file_options::compression: also the parameters
+  /// fastout::compression = zstd{...} and fastout::compression_workers = n.
+  /// Each std::flush and std::endl then ends a compressed block (so that a
+  /// reader decodes everything before it): write '\n', or use
+  /// flush_policy::on_close, where that is not wanted.
+  compression_options compression;
 };
 
 /// A std::streambuf over a fastout writer that it does not own.
@@ -185,12 +191,17 @@ void apply_stream_param(std::ios_base::openmode& mode, stream_options& options, 
     options.buffer_mode = p;
   } else if constexpr (std::is_same<P, permissions_param>::value) {
     options.permissions = p.value;
+  } else if constexpr (std::is_same<P, compression_options>::value) {
+    options.compression = p;  // compression_workers, if given, is applied after every parameter
+  } else if constexpr (std::is_same<P, compression_workers_param>::value) {
+    options.compression.workers = p.value;
   } else if constexpr (std::is_same<P, stream_options>::value) {
     options = p;
   } else {
     static_assert(unsupported_stream_parameter<P>::value,
                   "fastout::ofstream takes a std::ios::openmode, a fastout::flush_policy, "
-                  "fastout::buffer_size = n, a fastout::buffering, fastout::permissions = bits "
+                  "fastout::buffer_size = n, a fastout::buffering, fastout::permissions = bits, "
+                  "fastout::compression = ..., fastout::compression_workers = n "
                   "or a fastout::stream_options");
   }
 }
@@ -205,7 +216,9 @@ void apply_stream_param(std::ios_base::openmode& mode, stream_options& options, 
 /// same is_open(), close() and rdbuf(), and the same stream state rules: a
 /// failed open or close sets failbit, a write error badbit. After the mode,
 /// or instead of it, in any order: a flush_policy, fastout::buffer_size = n,
-/// a fastout::buffering, fastout::permissions = bits, or a stream_options.
+/// a fastout::buffering, fastout::permissions = bits, fastout::compression =
+/// zstd{level} / gzip{level} / by_extension{}, fastout::compression_workers =
+/// n, or a stream_options.
 ///
 ///   fastout::ofstream out("log.txt", std::ios::app, fastout::flush_policy::on_close);
 ///
@@ -238,6 +251,7 @@ class FASTOUT_API ofstream : public std::ostream {
     std::ios_base::openmode mode = std::ios_base::out;
     stream_options options;
     (detail::apply_stream_param(mode, options, params), ...);
+    (detail::apply_workers_param(options.compression, params), ...);  // in any order
     open_with(path, mode, options);
   }
   /// Writes what is buffered and closes; sets failbit if that fails or the

@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <fastout/compression.h>
+
 namespace fastout {
 
 /// The buffer size a writer gets when none is given: 256 KiB, within a few
@@ -122,6 +124,13 @@ struct file_options {
   std::uint64_t preallocate = 0;
   /// What open_mode::replace does with a symbolic link at the path.
   symlinks symlink_mode = symlinks::follow;
+  /// Compressed output (<fastout/compression.h>, docs/compression.md):
+  /// zstd{level}, gzip{level} or by_extension{}, and the worker threads that
+  /// compress. None by default. A compressing writer keeps buffer_size as
+  /// the size of each buffer it hands to a worker (0 is refused: it needs a
+  /// buffer); on a terminal it is fully buffered unless buffering::line is
+  /// asked for.
+  compression_options compression;
 };
 
 // The parameters of output_file() (<fastout/file.h>) and of

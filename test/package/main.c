@@ -70,6 +70,31 @@ int main(int argc, char** argv) {
     return failed("wrong contents in ", argv[1]);
   printf("C consumer: fastout %s wrote %lu bytes correctly\n", version,
          (unsigned long)actual_size);
+  /* The codecs a static libfastout brings must link too: run.cmake checks
+   * the list, and decodes OUTPUT_PATH.zst and .gz, written here by
+   * extension with the same text. */
+  for (i = 0; i < 2; ++i) {
+    char path[4096];
+    fastout_file* compressed;
+    if (!fastout_compression_available(i == 0 ? FASTOUT_COMPRESSION_ZSTD
+                                              : FASTOUT_COMPRESSION_GZIP))
+      continue;
+    snprintf(path, sizeof path, "%s%s", argv[1], i == 0 ? ".zst" : ".gz");
+    options.compression = FASTOUT_COMPRESSION_BY_EXTENSION;
+    compressed = fastout_open(path, &options);
+    if (compressed == NULL) return failed("cannot open the compressed output: ", strerror(errno));
+    if (fastout_write(expected, 1, expected_size, compressed) != expected_size)
+      return failed("compressed write failed: ", path);
+    result = fastout_close(compressed);
+    if (result != 0) return failed("close of the compressed output: ", fastout_error_name(result));
+  }
+  printf("C consumer: compression: [%s%s%s]\n",
+         fastout_compression_available(FASTOUT_COMPRESSION_ZSTD) ? "zstd" : "",
+         fastout_compression_available(FASTOUT_COMPRESSION_ZSTD) &&
+                 fastout_compression_available(FASTOUT_COMPRESSION_GZIP)
+             ? ","
+             : "",
+         fastout_compression_available(FASTOUT_COMPRESSION_GZIP) ? "gzip" : "");
   free(actual);
   free(expected);
   return 0;

@@ -8,6 +8,7 @@
 // A consumer that embeds fastout beside its own {fmt} defines
 // EXPECT_FMT_VERSION (120100): it must compile with that {fmt}, not with
 // another one installed on the system.
+#include <fastout/compression.h>
 #include <fastout/fastout.h>
 #include <fmt/format.h>
 
@@ -90,8 +91,32 @@ int main(int argc, char** argv) {
   std::ifstream in(argv[1], std::ios::binary);
   std::string actual((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (actual != expected) return failed(std::string("wrong contents in ") + argv[1]);
+
+  // Compressed output: the codecs libfastout was built with must link into
+  // this program (a static libfastout's users link libzstd and libdeflate
+  // through the package files). run.cmake checks the list it prints.
+  // Each writes the same text to OUTPUT_PATH.zst and .gz, by extension,
+  // which run.cmake decodes with the zstd and gzip programs.
+  std::string codecs;
+  for (auto format : {fastout::compression_format::zstd, fastout::compression_format::gzip}) {
+    if (!fastout::compression_available(format)) continue;
+    codecs += std::string(codecs.empty() ? "" : ",") + fastout::format_name(format);
+    std::string path = std::string(argv[1]) +
+                       (format == fastout::compression_format::zstd ? ".zst" : ".gz");
+    try {
+      auto compressed = fastout::output_file(path, fastout::compression = fastout::by_extension{},
+                                             fastout::buffer_size = 1 << 12);
+      compressed.write(expected);
+      compressed.close();
+      if (compressed.stats().bytes_delivered != expected.size())
+        return failed("compressed output lost bytes: " + path);
+    } catch (const std::system_error& e) {
+      return failed(e.what());
+    }
+  }
   std::printf("consumer: fastout %s, compiled with {fmt} %d as this program, wrote %zu bytes "
               "correctly\n",
               version.c_str(), fastout_fmt_version(), actual.size());
+  std::printf("consumer: compression: [%s]\n", codecs.c_str());
   return 0;
 }

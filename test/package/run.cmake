@@ -34,6 +34,9 @@
 #   versions             CMake's version, the version macros, the installed
 #                        fastout.pc and package version file, and the CHANGELOG's
 #                        newest entry agree (needs `install`)
+# CODECS ("zstd,gzip", as the build under test found them) is what every
+# consumer must report it can compress with: a static libfastout's users
+# link libzstd and libdeflate through fastout.pc or the CMake package.
 # Every consumer uses the {fmt} the build under test found: FMT_DIR (its
 # fmt_DIR) for CMake, and the fmt.pc beside it for pkg-config; FMT_VERSION is
 # the version it must see. The embed_* modes use {fmt} 12.1.0 from
@@ -168,8 +171,75 @@ function(build_and_run_consumer project build_dir)
   run(${CMAKE_COMMAND} -S ${consumers}/${project} -B ${build_dir} ${common_args}
       ${consumer_fmt_args} -DFASTOUT_VERSION=${FASTOUT_VERSION} ${ARGN})
   run(${CMAKE_COMMAND} --build ${build_dir})
-  run(${build_dir}/consumer ${build_dir}/out.txt ${FASTOUT_VERSION})
+  run_consumer(${build_dir}/consumer ${build_dir}/out.txt)
+endfunction()
+
+# Runs a consumer program, which writes `output` (and, compressed, beside
+# it), and checks what it says it can compress with against CODECS.
+function(run_consumer program output)
+  run(${program} ${output} ${FASTOUT_VERSION})
   message(STATUS "${run_output}")
+  if(NOT run_output MATCHES "compression: \\[([a-z,]*)\\]")
+    message(FATAL_ERROR "${program} did not say what it compresses with:\n${run_output}")
+  endif()
+  if(NOT CMAKE_MATCH_1 STREQUAL "${CODECS}")
+    message(FATAL_ERROR "${program} compresses with [${CMAKE_MATCH_1}], the library was built "
+                        "with [${CODECS}]")
+  endif()
+  # What it wrote compressed decodes, with the formats' own programs, to
+  # what it wrote plainly.
+  string(REPLACE "," ";" codecs "${CODECS}")
+  foreach(codec ${codecs})
+    if(codec STREQUAL "zstd")
+      set(suffix .zst)
+    else()
+      set(suffix .gz)
+    endif()
+    find_program(decoder ${codec})
+    if(NOT decoder)
+      message(STATUS "no ${codec} program: ${output}${suffix} not decoded")
+      continue()
+    endif()
+    execute_process(COMMAND ${decoder} -dc ${output}${suffix}
+                    OUTPUT_FILE ${output}.decoded RESULT_VARIABLE result ERROR_VARIABLE error)
+    if(NOT result EQUAL 0)
+      message(FATAL_ERROR "${codec} -dc ${output}${suffix} failed (${result}): ${error}")
+    endif()
+    execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${output} ${output}.decoded
+                    RESULT_VARIABLE result)
+    if(NOT result EQUAL 0)
+      message(FATAL_ERROR "${output}${suffix} does not decode to ${output}")
+    endif()
+    unset(decoder CACHE)
+  endforeach()
+endfunction()
+
+# pkg-config's flags for fastout, checked against what a static or shared
+# libfastout's users need: the codecs (libzstd, libdeflate) in --libs for a
+# static one; for a shared one only with --static.
+function(check_pkg_config_codecs pkg_config shared)
+  run(${pkg_config} --libs fastout)
+  set(plain "${run_output}")
+  run(${pkg_config} --libs --static fastout)
+  set(static "${run_output}")
+  string(REPLACE "," ";" codecs "${CODECS}")
+  foreach(codec ${codecs})
+    if(codec STREQUAL "zstd")
+      set(flag "-lzstd")
+    else()
+      set(flag "-ldeflate")
+    endif()
+    if(NOT static MATCHES "(^| )${flag}( |\n|$)")
+      message(FATAL_ERROR "pkg-config --libs --static fastout lacks ${flag}: ${static}")
+    endif()
+    if(shared AND plain MATCHES "(^| )${flag}( |\n|$)")
+      message(FATAL_ERROR "a shared libfastout's pkg-config --libs names ${flag}, which "
+                          "libfastout.so links itself: ${plain}")
+    endif()
+    if(NOT shared AND NOT plain MATCHES "(^| )${flag}( |\n|$)")
+      message(FATAL_ERROR "a static libfastout's pkg-config --libs lacks ${flag}: ${plain}")
+    endif()
+  endforeach()
 endfunction()
 
 # Installs the build tree `binary_dir` into `prefix` and checks the result.
@@ -306,14 +376,13 @@ elseif(MODE STREQUAL "pkg_config")
       -o ${dir}/consumer)
   # A shared libfastout in a private prefix is found through the loader path.
   set(ENV{LD_LIBRARY_PATH} "${PREFIX}/${INSTALL_LIBDIR}")
-  run(${dir}/consumer ${dir}/out.txt ${FASTOUT_VERSION})
-  message(STATUS "${run_output}")
+  run_consumer(${dir}/consumer ${dir}/out.txt)
   # A C program, compiled and linked by the C compiler with the same flags:
   # the C++ runtime a static libfastout needs comes from fastout.pc.
   run(${C_COMPILER} -std=c99 -pedantic ${extra} ${consumers}/main.c ${pc_flags}
       -o ${dir}/consumer_c)
-  run(${dir}/consumer_c ${dir}/out_c.txt ${FASTOUT_VERSION})
-  message(STATUS "${run_output}")
+  run_consumer(${dir}/consumer_c ${dir}/out_c.txt)
+  check_pkg_config_codecs(${PKG_CONFIG} "${BUILD_SHARED}")
 
 elseif(MODE STREQUAL "add_subdirectory")
   build_and_run_consumer(add_subdirectory ${dir}
@@ -332,6 +401,17 @@ elseif(MODE STREQUAL "find_package_shared")
   build_and_run_consumer(find_package ${dir}/consumer
     -DCMAKE_PREFIX_PATH=${dir}/prefix -DEXPECT_SHARED=ON -DEXPECT_FMT_VERSION=${FMT_VERSION})
   build_and_run_consumer(c ${dir}/consumer-c -DCMAKE_PREFIX_PATH=${dir}/prefix)
+  # The shared library's fastout.pc: the codecs only for --static.
+  find_program(PKG_CONFIG pkg-config)
+  if(PKG_CONFIG)
+    set(pc_path "${dir}/prefix/${INSTALL_LIBDIR}/pkgconfig")
+    get_filename_component(fmt_pc_dir "${FMT_DIR}/../../pkgconfig" ABSOLUTE)
+    if(EXISTS ${fmt_pc_dir}/fmt.pc)
+      string(APPEND pc_path ":${fmt_pc_dir}")
+    endif()
+    set(ENV{PKG_CONFIG_PATH} "${pc_path}")
+    check_pkg_config_codecs(${PKG_CONFIG} ON)
+  endif()
 
   # The SONAME follows the releases that keep the ABI: MAJOR.MINOR while
   # MAJOR is 0 (a 0.x minor release may break it), MAJOR from 1.0 on. The

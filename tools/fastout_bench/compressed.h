@@ -43,31 +43,27 @@ namespace fastout_bench {
 /// Adds fastout's compressed rows for `format` (zstd or gzip):
 /// fastout_<format>_w0, _w1 and _w2, a fastout_sink with the writer's
 /// compression option at zstd_level or gzip_level and 0, 1 and 2 workers,
-/// whose output is output_format::zstd or output_format::bgzf.
-///
-/// The writer does not take that option yet, so for now they are absent.
-/// When it does, a sink_options field that open_fastout() in sinks.cpp
-/// passes on (say `fastout_compression`) and this body make them:
-///
-///   const bool zstd = format == fastout::compression_format::zstd;
-///   for (unsigned workers : {0u, 1u, 2u}) {
-///     sink_options options;
-///     options.fastout_compression =
-///         zstd ? fastout::compression_options(fastout::zstd{zstd_level})
-///              : fastout::compression_options(fastout::gzip{gzip_level});
-///     options.fastout_compression.workers = workers;
-///     c.add<fastout_sink>(fmt::format("fastout_{}_w{}", name, workers), fastout_row, options)
-///         .output = zstd ? output_format::zstd : output_format::bgzf;
-///   }
-///
-/// and the bars in bars.cpp, written against these names, are judged.
+/// and the writer's default buffer, whose output is output_format::zstd or
+/// output_format::bgzf. A format this build of fastout lacks is absent.
 template <typename FastoutRow>
 void add_fastout_compressed(contender_list& c, fastout::compression_format format,
-                            [[maybe_unused]] FastoutRow fastout_row) {
+                            FastoutRow fastout_row) {
   const char* name = fastout::format_name(format);
-  for (unsigned workers : {0u, 1u, 2u})
-    c.add_absent(fmt::format("fastout_{}_w{}", name, workers),
-                 "fastout's writer does not take compression options yet (issue 17)");
+  const bool zstd = format == fastout::compression_format::zstd;
+  for (unsigned workers : {0u, 1u, 2u}) {
+    std::string row = fmt::format("fastout_{}_w{}", name, workers);
+    if (!fastout::compression_available(format)) {
+      c.add_absent(row, fmt::format("this fastout was built without {}",
+                                    zstd ? "libzstd" : "libdeflate"));
+      continue;
+    }
+    sink_options options;
+    options.fastout_compression = zstd ? fastout::compression_options(fastout::zstd{zstd_level})
+                                       : fastout::compression_options(fastout::gzip{gzip_level});
+    options.fastout_compression.workers = workers;
+    c.add<fastout_sink>(row, fastout_row, options).output =
+        zstd ? output_format::zstd : output_format::bgzf;
+  }
 }
 
 /// Adds every compressed workload's contenders in this order: format_only

@@ -233,6 +233,7 @@ fastout::file open_fastout(const char* path, const sink_options& options) {
   o.sync = options.sync;
   o.cache = options.fastout_cache;
   o.preallocate = options.fastout_preallocate;
+  o.compression = options.fastout_compression;
   return fastout::file(path, o);
 }
 }  // namespace

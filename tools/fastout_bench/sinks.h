@@ -80,6 +80,8 @@ struct sink_options {
   fastout::open_mode fastout_mode = fastout::open_mode::truncate;
   fastout::page_cache fastout_cache = fastout::page_cache::keep;
   std::uint64_t fastout_preallocate = 0;
+  /// fastout only: compressed output (W14, W15), format, level and workers.
+  fastout::compression_options fastout_compression{};
   /// For fastout's iostream adapter: fastout::flush_policy::on_close, so
   /// that std::endl and std::flush do not write.
   bool deferred_flushes = false;

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// A program that writes compressed standard output, for
+// compressed_stdout_test.cpp, which runs it with its descriptors and
+// signals set up and looks at how it exits:
+//
+//   compressed_stdout_helper DOOR FORMAT WORKERS LINES
+//
+// DOOR is `cxx` (fastout::standard_output() after
+// set_standard_output_options()) or `c` (fastout_open_stdout() with
+// compression options); FORMAT `zstd` or `gzip`. It writes LINES numbered
+// lines and returns 0 from main: the exit handler ends the stream, and
+// reports what it could not write (turning status 0 into 1).
+#include <fastout/c_api.h>
+#include <fastout/compression.h>
+#include <fastout/fastout.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: compressed_stdout_helper cxx|c zstd|gzip WORKERS LINES\n");
+    return 2;
+  }
+  const bool zstd = std::strcmp(argv[2], "zstd") == 0;
+  const unsigned workers = static_cast<unsigned>(std::atoi(argv[3]));
+  const long lines = std::atol(argv[4]);
+  if (std::strcmp(argv[1], "cxx") == 0) {
+    fastout::file_options options;
+    options.compression = zstd ? fastout::compression_options(fastout::zstd{})
+                               : fastout::compression_options(fastout::gzip{});
+    options.compression.workers = workers;
+    fastout::set_standard_output_options(options);
+    fastout::file& out = fastout::standard_output();
+    for (long i = 0; i < lines; ++i) out.print("{} standard output line\n", i);
+    return 0;
+  }
+  fastout_options options;
+  fastout_options_init(&options);
+  options.compression = zstd ? FASTOUT_COMPRESSION_ZSTD : FASTOUT_COMPRESSION_GZIP;
+  options.compression_workers = workers;
+  fastout_file* out = fastout_open_stdout(&options);
+  if (out == nullptr) {
+    std::perror("fastout_open_stdout");
+    return 2;
+  }
+  for (long i = 0; i < lines; ++i) fastout_printf(out, "%ld standard output line\n", i);
+  return 0;
+}
