@@ -76,6 +76,11 @@ struct file::compression_room final : detail::close_steps, detail::output_sink {
     }
     return error_number;
   }
+  // The compressed bytes reached the file: a durable writer's steps start
+  // writing them back (the wrapped steps do; this room adds nothing).
+  int reached_file(int fd, std::size_t size) noexcept override {
+    return inner_ != nullptr ? inner_->reached_file(fd, size) : 0;
+  }
   bool provisional() const noexcept override { return inner_ != nullptr && inner_->provisional(); }
   bool sync_needs_metadata() const noexcept override {
     return inner_ != nullptr && inner_->sync_needs_metadata();
