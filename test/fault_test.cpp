@@ -49,9 +49,7 @@ using fastout_test::size_list;
 
 using fastout_test::with_buffer;
 
-std::error_code system_error_code(int error_number) {
-  return std::error_code(error_number, std::system_category());
-}
+using fastout_test::system_error_code;
 
 // Bytes that differ from their neighbours and do not repeat with any period
 // a buffer size could hide.
@@ -415,17 +413,7 @@ void recording_handler(const fastout::error_report& report) noexcept {
                            report.sync_failed, report.not_replaced});
 }
 
-class scoped_error_handler {
- public:
-  explicit scoped_error_handler(fastout::error_handler handler)
-      : saved_(fastout::set_error_handler(handler)) {
-    handler_calls.clear();
-  }
-  ~scoped_error_handler() { fastout::set_error_handler(saved_); }
-
- private:
-  fastout::error_handler saved_;
-};
+using fastout_test::scoped_error_handler;
 
 class FakeTest : public ::testing::Test {
  protected:
@@ -894,7 +882,7 @@ TEST_F(FakeTest, ThrowingSlowPathInACursorLoopLeavesTheWriterConsistent) {
 }
 
 TEST_F(FakeTest, CursorWriteThatThrows) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   plan.budget = 5;
   plan.error = EIO;
   std::string p = path("cursor-write");
@@ -927,7 +915,7 @@ TEST(ErrorHandlerTest, SetReturnsThePreviousHandler) {
 }
 
 TEST(ErrorHandlerTest, DestroyedWithUnwrittenDataOnDevFull) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   {
     file f("/dev/full", with_buffer(64));
     f.write("0123456789");
@@ -939,7 +927,7 @@ TEST(ErrorHandlerTest, DestroyedWithUnwrittenDataOnDevFull) {
 }
 
 TEST(ErrorHandlerTest, NotCalledWhenAllIsWell) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   temp_dir dir;
   {
     file f(dir.file("ok"), with_buffer(4));
@@ -952,7 +940,7 @@ TEST(ErrorHandlerTest, NotCalledWhenAllIsWell) {
 }
 
 TEST(ErrorHandlerTest, CalledForAnErrorAlreadyThrownButNotClosed) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   {
     file f("/dev/full", with_buffer(4));
     f.write("ab");
@@ -964,7 +952,7 @@ TEST(ErrorHandlerTest, CalledForAnErrorAlreadyThrownButNotClosed) {
 }
 
 TEST(ErrorHandlerTest, NotCalledAfterCloseReportedTheError) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   {
     file f("/dev/full", with_buffer(64));
     f.write("abc");
@@ -974,7 +962,7 @@ TEST(ErrorHandlerTest, NotCalledAfterCloseReportedTheError) {
 }
 
 TEST(ErrorHandlerTest, MoveAssignmentOverAFailingWriter) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   temp_dir dir;
   file f("/dev/full", with_buffer(64));
   f.write("abcd");
@@ -988,7 +976,7 @@ TEST(ErrorHandlerTest, MoveAssignmentOverAFailingWriter) {
 }
 
 TEST_F(FakeTest, HandlerHearsOfAFailingCloseInTheDestructor) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   plan.close_error = EIO;
   {
     file f(path("close"), with_buffer(64));
@@ -1005,7 +993,7 @@ TEST_F(FakeTest, HandlerHearsOfAFailingCloseInTheDestructor) {
 // The default handler says that closing failed, and does not speak of
 // "lost 0 bytes".
 TEST_F(FakeTest, DefaultHandlerSaysClosingFailed) {
-  scoped_error_handler handler(nullptr);
+  scoped_error_handler handler(nullptr, handler_calls);
   plan.close_error = EIO;
   fastout_test::fd_capture capture(STDERR_FILENO, path("stderr"));
   {
@@ -1021,7 +1009,7 @@ TEST_F(FakeTest, DefaultHandlerSaysClosingFailed) {
 }
 
 TEST_F(FakeTest, HandlerOfAWriteFailureDoesNotSayCloseFailed) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   plan.budget = 0;
   { file f(path("write"), with_buffer(64)); f.write("abc"); }
   ASSERT_EQ(handler_calls.size(), 1u);
@@ -1074,7 +1062,7 @@ TEST_F(FakeTest, TheDurabilityAndRenameCallsGoThroughTheTable) {
 }
 
 TEST_F(FakeTest, HandlerHearsTheExactLoss) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   plan.budget = 7;
   plan.max_chunk = 3;
   plan.error = EFBIG;
@@ -1090,7 +1078,7 @@ TEST_F(FakeTest, HandlerHearsTheExactLoss) {
 
 TEST(ErrorHandlerTest, DefaultHandlerPrintsOneLineToStderr) {
   temp_dir dir;
-  scoped_error_handler handler(nullptr);  // the default
+  scoped_error_handler handler(nullptr, handler_calls);  // the default
   fastout_test::fd_capture capture(STDERR_FILENO, dir.file("stderr"));
   {
     file f("/dev/full", with_buffer(64));
@@ -1175,7 +1163,7 @@ TEST(AccountingTest, MessageStatsAndHandlerAgreeOnEveryPath) {
   };
   for (const failing_path& p : paths) {
     SCOPED_TRACE(p.name);
-    scoped_error_handler handler(recording_handler);
+    scoped_error_handler handler(recording_handler, handler_calls);
     {
       file f("/dev/full", with_buffer(p.buffer, p.mode));
       try {
@@ -1711,7 +1699,7 @@ TEST_F(FakeTest, ReplaceFailingAtEveryStep) {
     plan.tmpfile_unsupported = scenario.named;
     plan.record_steps = true;
     {
-      scoped_error_handler handler(recording_handler);
+      scoped_error_handler handler(recording_handler, handler_calls);
       replace_outcome clean = run_replace(target, scenario);
       ASSERT_FALSE(clean.threw) << clean.message;
       EXPECT_EQ(handler_calls.size(), scenario.commit ? 0u : 1u);
@@ -1731,7 +1719,7 @@ TEST_F(FakeTest, ReplaceFailingAtEveryStep) {
       plan.fail_step = step;
       plan.step_error = EIO;
       const int descriptors = fastout_test::open_descriptors();
-      scoped_error_handler handler(recording_handler);
+      scoped_error_handler handler(recording_handler, handler_calls);
       replace_outcome outcome = run_replace(target, scenario);
       ++runs;
       EXPECT_EQ(fastout_test::open_descriptors(), descriptors);
@@ -1907,7 +1895,7 @@ TEST_F(FakeTest, DurabilityOptionsMakeTheirSyncs) {
 }
 
 TEST_F(FakeTest, DestroyedDurableWriterReportsAFailedSync) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   plan.sync_error = EIO;
   plan.syncs_allowed = 0;
   {
@@ -2431,7 +2419,7 @@ std::uint64_t write_every_kind_of_call(file& f, int rounds) {
 }
 
 TEST(write_errors_report, full_disk_throws_nothing_and_counts_every_byte) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   for (std::size_t size : size_list{0, 1, 64, 4096}) {
     SCOPED_TRACE("buffer " + std::to_string(size));
     handler_calls.clear();
@@ -2468,7 +2456,7 @@ TEST(write_errors_report, full_disk_throws_nothing_and_counts_every_byte) {
 }
 
 TEST(write_errors_report, destructor_reports_once_with_every_byte) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   std::uint64_t total = 0;
   {
     file f = fastout::output_file("/dev/full", fastout::buffer_size = 100,
@@ -2501,7 +2489,7 @@ void write_mixed_with_prints(file& f, const std::string& data, std::uint32_t see
 }
 
 TEST_F(FakeTest, report_mode_keeps_what_reached_the_file_and_counts_the_rest) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   const std::string data = pattern(20000);
   for (buffering mode : {buffering::full, buffering::line}) {
     for (std::size_t size : size_list{0, 1, 7, 64, 4096}) {
@@ -2556,7 +2544,7 @@ TEST_F(FakeTest, report_mode_print_failing_while_it_streams_hands_over_all_its_t
 }
 
 TEST_F(FakeTest, report_mode_failed_sync_is_kept_not_thrown) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   plan.sync_error = EIO;
   plan.syncs_allowed = 0;
   file f = fastout::output_file(path("sync"), fastout::write_errors::report);
@@ -2572,7 +2560,7 @@ TEST_F(FakeTest, report_mode_failed_sync_is_kept_not_thrown) {
 }
 
 TEST_F(FakeTest, report_mode_failed_close_goes_to_the_handler) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   plan.close_error = EIO;
   file f = fastout::output_file(path("close"), fastout::write_errors::report);
   f.write("all of it");
@@ -2585,7 +2573,7 @@ TEST_F(FakeTest, report_mode_failed_close_goes_to_the_handler) {
 }
 
 TEST_F(FakeTest, report_mode_replacement_that_failed_leaves_the_target) {
-  scoped_error_handler handler(recording_handler);
+  scoped_error_handler handler(recording_handler, handler_calls);
   const std::string target = path("target");
   fastout_test::write_file(target, "old");
   plan.budget = 3;

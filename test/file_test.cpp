@@ -49,15 +49,7 @@ using fastout_test::size_list;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
-// Restores the umask on scope exit.
-class scoped_umask {
- public:
-  explicit scoped_umask(mode_t mask) : saved_(::umask(mask)) {}
-  ~scoped_umask() { ::umask(saved_); }
-
- private:
-  mode_t saved_;
-};
+using fastout_test::scoped_umask;
 
 mode_t permission_bits(const std::string& path) {
   struct stat st;

@@ -41,9 +41,7 @@ using fastout_test::temp_dir;
 using fastout_test::with_buffer;
 using fastout_test::write_file;
 
-std::error_code system_error_code(int error_number) {
-  return std::error_code(error_number, std::system_category());
-}
+using fastout_test::system_error_code;
 
 // A mix of what programs write with <<: every kind of value, manipulators
 // that outlast one insertion and ones that do not, and long strings.

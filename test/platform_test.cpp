@@ -57,10 +57,7 @@ fastout::detail::system_call_table& table() { return fastout::detail::system_cal
 
 void quiet_handler(const fastout::error_report&) noexcept {}
 
-mode_t mode_of(const std::string& path) {
-  struct stat st;
-  return ::lstat(path.c_str(), &st) == 0 ? st.st_mode & 07777 : 0;
-}
+using fastout_test::mode_of;
 
 // What the fakes below refuse, and how often they were asked.
 struct refusals {

@@ -46,25 +46,15 @@ using fastout_test::write_file;
 
 const std::vector<std::string> none;
 
-std::error_code system_error_code(int error_number) {
-  return std::error_code(error_number, std::system_category());
-}
-
-class scoped_umask {
- public:
-  explicit scoped_umask(mode_t mask) : saved_(::umask(mask)) {}
-  ~scoped_umask() { ::umask(saved_); }
-
- private:
-  mode_t saved_;
-};
+using fastout_test::mode_of;
+using fastout_test::scoped_umask;
+using fastout_test::system_error_code;
 
 struct stat status_of(const std::string& path) {
   struct stat st = {};
   if (::lstat(path.c_str(), &st) != 0) st.st_mode = 0;
   return st;
 }
-mode_t mode_of(const std::string& path) { return status_of(path).st_mode & 07777; }
 
 // What the error handler hears.
 std::vector<fastout::error_report> reports;
