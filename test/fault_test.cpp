@@ -452,6 +452,16 @@ class FakeTest : public ::testing::Test {
   temp_dir dir_;
 };
 
+// The suites name the feature whose faults they fake.
+using write_faults = FakeTest;
+using open_faults = FakeTest;
+using cursor_faults = FakeTest;
+using error_handler_faults = FakeTest;
+using durability_faults = FakeTest;
+using replace_faults = FakeTest;
+using c_api_faults = FakeTest;
+using write_errors_report_faults = FakeTest;
+
 // Writes `data` with a mix of put(), small and large write() and cursor
 // calls, as a program would.
 void write_mixed(file& f, const std::string& data, std::uint32_t seed) {
@@ -486,7 +496,7 @@ void write_mixed(file& f, const std::string& data, std::uint32_t seed) {
 
 // ---------------------------------------------------------------- EINTR and short writes
 
-TEST_F(FakeTest, EintrIsRetried) {
+TEST_F(write_faults, eintr_is_retried) {
   std::string data = pattern(20000);
   for (std::size_t size : size_list{0, 1, 16, 64, 1000}) {
     SCOPED_TRACE("buffer " + std::to_string(size));
@@ -502,7 +512,7 @@ TEST_F(FakeTest, EintrIsRetried) {
   }
 }
 
-TEST_F(FakeTest, OneByteWritesAreContinued) {
+TEST_F(write_faults, one_byte_writes_are_continued) {
   std::string data = pattern(5000);
   for (std::size_t size : size_list{0, 1, 7, 64, 4096}) {
     SCOPED_TRACE("buffer " + std::to_string(size));
@@ -519,7 +529,7 @@ TEST_F(FakeTest, OneByteWritesAreContinued) {
   }
 }
 
-TEST_F(FakeTest, ShortWritesAcrossTheBufferAndTheCallersData) {
+TEST_F(write_faults, short_writes_across_the_buffer_and_the_callers_data_lose_nothing) {
   std::string data = pattern(30000);
   for (std::size_t chunk : size_list{2, 3, 5, 17, 100, 4095}) {
     SCOPED_TRACE("chunk " + std::to_string(chunk));
@@ -538,7 +548,7 @@ TEST_F(FakeTest, ShortWritesAcrossTheBufferAndTheCallersData) {
 // must be able to interrupt the open of a FIFO without a reader (the real
 // one is open.a_signal_interrupts_the_open_of_a_fifo_without_a_reader).
 // This test was OpenEintrIsRetried, which asserted the opposite.
-TEST_F(FakeTest, OpenEintrIsReportedAsFopenReportsIt) {
+TEST_F(open_faults, eintr_is_reported_as_fopen_reports_it) {
   plan.open_eintr_count = 1;
   expect_failure([&] { file f(path("open")); }, EINTR, path("open"), "open");
   EXPECT_EQ(plan.opens, 1);  // tried once
@@ -621,7 +631,7 @@ TEST(open, eintr_is_reported_by_every_open_a_writer_makes) {
 
 const int stream_errors[] = {EIO, ENOSPC, EFBIG, EPIPE, EBADF};
 
-TEST_F(FakeTest, ErrorAtPutIsReportedThereAndSticks) {
+TEST_F(write_faults, an_error_at_put_is_reported_there_and_sticks) {
   for (int error_number : stream_errors) {
     SCOPED_TRACE(std::strerror(error_number));
     plan = fake_plan();
@@ -652,7 +662,7 @@ TEST_F(FakeTest, ErrorAtPutIsReportedThereAndSticks) {
   }
 }
 
-TEST_F(FakeTest, ErrorAtSmallWriteIsReportedThereAndSticks) {
+TEST_F(write_faults, an_error_at_a_small_write_is_reported_there_and_sticks) {
   plan.budget = 10;
   plan.error = ENOSPC;
   std::string p = path("small");
@@ -667,7 +677,7 @@ TEST_F(FakeTest, ErrorAtSmallWriteIsReportedThereAndSticks) {
   EXPECT_EQ(read_file(p), "0123456789");
 }
 
-TEST_F(FakeTest, ErrorAtLargeWriteIsReportedThereAndSticks) {
+TEST_F(write_faults, an_error_at_a_large_write_is_reported_there_and_sticks) {
   plan.budget = 10;
   plan.error = EIO;
   std::string p = path("large");
@@ -681,7 +691,7 @@ TEST_F(FakeTest, ErrorAtLargeWriteIsReportedThereAndSticks) {
   EXPECT_EQ(read_file(p), "hello" + big.substr(0, 5));
 }
 
-TEST_F(FakeTest, ErrorAtLineBufferedWriteCountsTheWholeCall) {
+TEST_F(write_faults, an_error_at_a_line_buffered_write_counts_the_whole_call) {
   plan.budget = 4;
   plan.error = EIO;
   std::string p = path("line");
@@ -694,7 +704,7 @@ TEST_F(FakeTest, ErrorAtLineBufferedWriteCountsTheWholeCall) {
   EXPECT_EQ(read_file(p), "abcd");
 }
 
-TEST_F(FakeTest, ErrorAtUnbufferedPut) {
+TEST_F(write_faults, an_error_at_an_unbuffered_put_is_reported_there_and_sticks) {
   plan.budget = 3;
   plan.error = EIO;
   std::string p = path("unbuffered");
@@ -707,7 +717,7 @@ TEST_F(FakeTest, ErrorAtUnbufferedPut) {
   expect_sticky(f, EIO, p);
 }
 
-TEST_F(FakeTest, ErrorAtFlush) {
+TEST_F(write_faults, an_error_at_flush_is_reported_there_and_sticks) {
   plan.budget = 3;
   plan.error = ENOSPC;
   std::string p = path("flush");
@@ -720,7 +730,7 @@ TEST_F(FakeTest, ErrorAtFlush) {
   EXPECT_EQ(read_file(p), "hel");
 }
 
-TEST_F(FakeTest, ErrorAtClose) {
+TEST_F(write_faults, an_error_at_close_is_reported_by_close) {
   plan.budget = 3;
   plan.error = EIO;
   std::string p = path("close");
@@ -738,7 +748,7 @@ TEST_F(FakeTest, ErrorAtClose) {
   EXPECT_EQ(read_file(p), "hel");
 }
 
-TEST_F(FakeTest, ErrorMessageSaysHowMuchReachedTheFile) {
+TEST_F(write_faults, the_message_says_how_much_reached_the_file) {
   plan.budget = 3;
   std::string p = path("message");
   file f(p, with_buffer(64));
@@ -753,7 +763,7 @@ TEST_F(FakeTest, ErrorMessageSaysHowMuchReachedTheFile) {
   EXPECT_THROW(f.close(), std::system_error);
 }
 
-TEST_F(FakeTest, FailingCloseIsReported) {
+TEST_F(write_faults, a_failing_close_is_reported) {
   plan.close_error = EIO;
   std::string p = path("close-fails");
   file f(p, with_buffer(64));
@@ -773,7 +783,7 @@ TEST_F(FakeTest, FailingCloseIsReported) {
   EXPECT_EQ(read_file(p), "abc");
 }
 
-TEST_F(FakeTest, InterruptedCloseIsNotAnError) {
+TEST_F(write_faults, an_interrupted_close_is_not_an_error) {
   plan.close_error = EINTR;
   file f(path("close-eintr"), with_buffer(64));
   f.write("abc");
@@ -781,7 +791,7 @@ TEST_F(FakeTest, InterruptedCloseIsNotAnError) {
   EXPECT_EQ(read_file(path("close-eintr")), "abc");
 }
 
-TEST_F(FakeTest, BorrowedDescriptorIsNotClosed) {
+TEST_F(write_faults, a_borrowed_descriptor_is_not_closed) {
   plan.close_error = EIO;  // would fail if it were called
   int fd = ::open(path("borrowed").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   ASSERT_GE(fd, 0);
@@ -794,7 +804,7 @@ TEST_F(FakeTest, BorrowedDescriptorIsNotClosed) {
 
 // ---------------------------------------------------------------- EAGAIN and zero
 
-TEST_F(FakeTest, EagainWaitsInPollThenWrites) {
+TEST_F(write_faults, eagain_waits_in_poll_then_writes) {
   plan.eagain_count = 1;
   file f(path("eagain"), with_buffer(64));
   f.write("hello");
@@ -809,7 +819,7 @@ TEST_F(FakeTest, EagainWaitsInPollThenWrites) {
   EXPECT_EQ(read_file(path("eagain")), "hello");
 }
 
-TEST_F(FakeTest, EagainWithInterruptedPoll) {
+TEST_F(write_faults, eagain_with_an_interrupted_poll_waits_again) {
   plan.eagain_count = 3;
   plan.poll_eintr_count = 2;
   plan.max_chunk = 2;
@@ -821,7 +831,7 @@ TEST_F(FakeTest, EagainWithInterruptedPoll) {
   EXPECT_EQ(read_file(path("eagain")), data);
 }
 
-TEST_F(FakeTest, FailingPollIsAnError) {
+TEST_F(write_faults, a_failing_poll_is_an_error) {
   plan.eagain_count = 1;
   plan.poll_error = ENOMEM;
   std::string p = path("poll");
@@ -832,7 +842,7 @@ TEST_F(FakeTest, FailingPollIsAnError) {
   expect_sticky(f, ENOMEM, p);
 }
 
-TEST_F(FakeTest, WriteReturningZeroIsAnErrorNotAHang) {
+TEST_F(write_faults, a_write_returning_zero_is_an_error_not_a_hang) {
   plan.zero_count = 1000000;
   std::string p = path("zero");
   file f(p, with_buffer(64));
@@ -844,7 +854,7 @@ TEST_F(FakeTest, WriteReturningZeroIsAnErrorNotAHang) {
 
 // ---------------------------------------------------------------- the cursor
 
-TEST_F(FakeTest, ThrowingSlowPathInACursorLoopLeavesTheWriterConsistent) {
+TEST_F(cursor_faults, a_throwing_slow_path_in_a_cursor_loop_leaves_the_writer_consistent) {
   plan.budget = 20;
   plan.error = ENOSPC;
   std::string p = path("cursor");
@@ -881,7 +891,7 @@ TEST_F(FakeTest, ThrowingSlowPathInACursorLoopLeavesTheWriterConsistent) {
   EXPECT_EQ(read_file(p), data.substr(0, 20));
 }
 
-TEST_F(FakeTest, CursorWriteThatThrows) {
+TEST_F(cursor_faults, a_cursor_write_that_throws_keeps_the_counts_exact) {
   scoped_error_handler handler(recording_handler, handler_calls);
   plan.budget = 5;
   plan.error = EIO;
@@ -904,7 +914,7 @@ TEST_F(FakeTest, CursorWriteThatThrows) {
 
 // ---------------------------------------------------------------- the error handler
 
-TEST(ErrorHandlerTest, SetReturnsThePreviousHandler) {
+TEST(error_handler, set_returns_the_previous_handler) {
   fastout::error_handler original = fastout::set_error_handler(recording_handler);
   EXPECT_EQ(original, &fastout::default_error_handler);
   auto other = [](const fastout::error_report&) noexcept {};
@@ -914,7 +924,7 @@ TEST(ErrorHandlerTest, SetReturnsThePreviousHandler) {
   EXPECT_EQ(fastout::set_error_handler(original), &fastout::default_error_handler);
 }
 
-TEST(ErrorHandlerTest, DestroyedWithUnwrittenDataOnDevFull) {
+TEST(error_handler, hears_of_a_writer_destroyed_with_unwritten_data_on_dev_full) {
   scoped_error_handler handler(recording_handler, handler_calls);
   {
     file f("/dev/full", with_buffer(64));
@@ -926,7 +936,7 @@ TEST(ErrorHandlerTest, DestroyedWithUnwrittenDataOnDevFull) {
   EXPECT_EQ(handler_calls[0].bytes_lost, 10u);
 }
 
-TEST(ErrorHandlerTest, NotCalledWhenAllIsWell) {
+TEST(error_handler, is_not_called_when_all_is_well) {
   scoped_error_handler handler(recording_handler, handler_calls);
   temp_dir dir;
   {
@@ -939,7 +949,7 @@ TEST(ErrorHandlerTest, NotCalledWhenAllIsWell) {
   EXPECT_TRUE(handler_calls.empty());
 }
 
-TEST(ErrorHandlerTest, CalledForAnErrorAlreadyThrownButNotClosed) {
+TEST(error_handler, is_called_for_an_error_already_thrown_but_not_closed) {
   scoped_error_handler handler(recording_handler, handler_calls);
   {
     file f("/dev/full", with_buffer(4));
@@ -951,7 +961,7 @@ TEST(ErrorHandlerTest, CalledForAnErrorAlreadyThrownButNotClosed) {
   EXPECT_EQ(handler_calls[0].bytes_lost, 6u);
 }
 
-TEST(ErrorHandlerTest, NotCalledAfterCloseReportedTheError) {
+TEST(error_handler, is_not_called_after_close_reported_the_error) {
   scoped_error_handler handler(recording_handler, handler_calls);
   {
     file f("/dev/full", with_buffer(64));
@@ -961,7 +971,7 @@ TEST(ErrorHandlerTest, NotCalledAfterCloseReportedTheError) {
   EXPECT_TRUE(handler_calls.empty());
 }
 
-TEST(ErrorHandlerTest, MoveAssignmentOverAFailingWriter) {
+TEST(error_handler, hears_of_a_failing_writer_moved_over) {
   scoped_error_handler handler(recording_handler, handler_calls);
   temp_dir dir;
   file f("/dev/full", with_buffer(64));
@@ -975,7 +985,7 @@ TEST(ErrorHandlerTest, MoveAssignmentOverAFailingWriter) {
   EXPECT_EQ(handler_calls.size(), 1u);
 }
 
-TEST_F(FakeTest, HandlerHearsOfAFailingCloseInTheDestructor) {
+TEST_F(error_handler_faults, the_handler_hears_of_a_failing_close_in_the_destructor) {
   scoped_error_handler handler(recording_handler, handler_calls);
   plan.close_error = EIO;
   {
@@ -992,7 +1002,7 @@ TEST_F(FakeTest, HandlerHearsOfAFailingCloseInTheDestructor) {
 
 // The default handler says that closing failed, and does not speak of
 // "lost 0 bytes".
-TEST_F(FakeTest, DefaultHandlerSaysClosingFailed) {
+TEST_F(error_handler_faults, the_default_handler_says_closing_failed) {
   scoped_error_handler handler(nullptr, handler_calls);
   plan.close_error = EIO;
   fastout_test::fd_capture capture(STDERR_FILENO, path("stderr"));
@@ -1008,7 +1018,7 @@ TEST_F(FakeTest, DefaultHandlerSaysClosingFailed) {
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
 }
 
-TEST_F(FakeTest, HandlerOfAWriteFailureDoesNotSayCloseFailed) {
+TEST_F(error_handler_faults, a_write_failure_does_not_say_close_failed) {
   scoped_error_handler handler(recording_handler, handler_calls);
   plan.budget = 0;
   { file f(path("write"), with_buffer(64)); f.write("abc"); }
@@ -1019,7 +1029,7 @@ TEST_F(FakeTest, HandlerOfAWriteFailureDoesNotSayCloseFailed) {
 
 // The calls safe replacement will make are in the table, start as the real
 // calls, and their fakes fail on demand.
-TEST_F(FakeTest, TheDurabilityAndRenameCallsGoThroughTheTable) {
+TEST_F(durability_faults, the_durability_and_rename_calls_go_through_the_table) {
   using fastout::detail::real_system_calls;
   const auto& calls = fastout::detail::system_calls;
   int fd = ::open(path("synced").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -1061,7 +1071,7 @@ TEST_F(FakeTest, TheDurabilityAndRenameCallsGoThroughTheTable) {
   EXPECT_EQ(plan.unlinks, 2);
 }
 
-TEST_F(FakeTest, HandlerHearsTheExactLoss) {
+TEST_F(error_handler_faults, the_handler_hears_the_exact_loss) {
   scoped_error_handler handler(recording_handler, handler_calls);
   plan.budget = 7;
   plan.max_chunk = 3;
@@ -1076,7 +1086,7 @@ TEST_F(FakeTest, HandlerHearsTheExactLoss) {
   EXPECT_EQ(read_file(path("loss")), "0123456");
 }
 
-TEST(ErrorHandlerTest, DefaultHandlerPrintsOneLineToStderr) {
+TEST(error_handler, the_default_handler_prints_one_line_to_stderr) {
   temp_dir dir;
   scoped_error_handler handler(nullptr, handler_calls);  // the default
   fastout_test::fd_capture capture(STDERR_FILENO, dir.file("stderr"));
@@ -1094,7 +1104,7 @@ TEST(ErrorHandlerTest, DefaultHandlerPrintsOneLineToStderr) {
   EXPECT_TRUE(contains(out, "10")) << out;
 }
 
-TEST(ErrorHandlerTest, DefaultHandlerKeepsAVeryLongPathOnOneLine) {
+TEST(error_handler, the_default_handler_keeps_a_very_long_path_on_one_line) {
   temp_dir dir;
   fastout_test::fd_capture capture(STDERR_FILENO, dir.file("stderr"));
   fastout::error_report report{nullptr, system_error_code(EIO), 5, false};
@@ -1135,7 +1145,7 @@ struct failing_path {
 // message, stats() and the error handler's bytes_lost agree, by one rule
 // (file_stats): write() and put() count all their bytes; a print counts its
 // text once it is complete, so one that fails making room counts none of it.
-TEST(AccountingTest, MessageStatsAndHandlerAgreeOnEveryPath) {
+TEST(error_accounting, message_stats_and_handler_agree_on_every_path) {
   const std::string sixty(60, 's');
   const std::string long_text(200, 'L');
   const std::vector<failing_path> paths = {
@@ -1187,7 +1197,7 @@ TEST(AccountingTest, MessageStatsAndHandlerAgreeOnEveryPath) {
 
 // A print larger than a small buffer streams in 64 KiB chunks: the chunk
 // that fails is counted, with those before it; never more than fmt made.
-TEST(AccountingTest, AStreamingPrintCountsTheChunksSent) {
+TEST(error_accounting, a_streaming_print_counts_the_chunks_sent) {
   for (std::size_t buffer : size_list{0, 64, 4096, fastout::default_buffer_size}) {
     SCOPED_TRACE("buffer " + std::to_string(buffer));
     file f("/dev/full", with_buffer(buffer));
@@ -1208,7 +1218,7 @@ TEST(AccountingTest, AStreamingPrintCountsTheChunksSent) {
 
 // ---------------------------------------------------------------- real failures
 
-TEST(RealFailureTest, DevFullIsENOSPC) {
+TEST(full_disk, dev_full_is_enospc) {
   std::string p = "/dev/full";
   {
     file f(p, with_buffer(64));
@@ -1236,7 +1246,7 @@ TEST(RealFailureTest, DevFullIsENOSPC) {
   }
 }
 
-TEST(RealFailureTest, CursorOnDevFull) {
+TEST(full_disk, a_cursor_on_dev_full_meets_enospc) {
   std::string p = "/dev/full";
   file f(p, with_buffer(16));
   {
@@ -1257,7 +1267,7 @@ TEST(RealFailureTest, CursorOnDevFull) {
   expect_sticky(f, ENOSPC, p);
 }
 
-TEST(RealFailureTest, FileSizeLimitIsEFBIG) {
+TEST(file_size_limit, rlimit_fsize_is_efbig) {
   temp_dir dir;
   std::string small_writes = dir.file("small-writes");
   std::string large_write = dir.file("large-write");
@@ -1331,7 +1341,7 @@ class scoped_sigpipe {
   struct sigaction saved_;
 };
 
-TEST(RealFailureTest, PipeWithoutReaderIsEPIPEWhenSigpipeIsIgnored) {
+TEST(broken_pipe, a_pipe_without_reader_is_epipe_when_sigpipe_is_ignored) {
   scoped_sigpipe ignore(SIG_IGN);
   int fds[2];
   ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
@@ -1352,7 +1362,7 @@ TEST(RealFailureTest, PipeWithoutReaderIsEPIPEWhenSigpipeIsIgnored) {
   }
 }
 
-TEST(RealFailureTest, PipeWithoutReaderRaisesSigpipeByDefault) {
+TEST(broken_pipe, a_pipe_without_reader_raises_sigpipe_by_default) {
   int status = fastout_test::run_in_child([] {
     ::signal(SIGPIPE, SIG_DFL);
     sigset_t unblock;
@@ -1422,7 +1432,7 @@ TEST(open, a_signal_interrupts_the_open_of_a_fifo_without_a_reader) {
       << " (2-4: opened; 22-24: another error; 32-34: the message; 40, 41: the C API)";
 }
 
-TEST(RealFailureTest, AdoptingAClosedDescriptorIsEBADF) {
+TEST(descriptors, adopting_a_closed_descriptor_is_ebadf) {
   const int fd = 987;
   ASSERT_EQ(::fcntl(fd, F_GETFD), -1) << "fd 987 is in use; pick another";
   {
@@ -1442,7 +1452,7 @@ TEST(RealFailureTest, AdoptingAClosedDescriptorIsEBADF) {
 
 // A non-blocking pipe (as a program may inherit on stdout) fills up: the
 // writer waits in poll() instead of failing with EAGAIN or spinning.
-TEST(RealFailureTest, NonBlockingPipeThatFillsUp) {
+TEST(nonblocking_pipe, a_pipe_that_fills_up_waits_and_loses_nothing) {
   const std::size_t total = 8 << 20;
   std::string data = pattern(total);
   int fds[2];
@@ -1505,7 +1515,7 @@ ssize_t counting_write(int fd, const void* data, size_t size) {
   return counting_writev(fd, &one, 1);
 }
 
-TEST(SignalStormTest, EveryByteArrivesInOrder) {
+TEST(signal_storm, every_byte_arrives_in_order) {
   const std::size_t total = 64 << 20;
   const std::size_t buffer = 64 << 10;
   std::string data = pattern(total);
@@ -1679,7 +1689,7 @@ bool failure_is_worked_around(const std::string& step) {
          step == "close (read-only)";
 }
 
-TEST_F(FakeTest, ReplaceFailingAtEveryStep) {
+TEST_F(replace_faults, failing_at_every_step_keeps_the_target_whole) {
   int runs = 0;
   for (const replace_scenario& scenario : replace_scenarios()) {
     SCOPED_TRACE(scenario.name);
@@ -1784,7 +1794,7 @@ TEST_F(FakeTest, ReplaceFailingAtEveryStep) {
 // A failed fsync is final (PostgreSQL's "fsyncgate"): it is reported, never
 // retried as if it had succeeded, nothing whose sync failed is put in place,
 // and the error stays.
-TEST_F(FakeTest, AFailedSyncIsFinal) {
+TEST_F(durability_faults, a_failed_sync_is_final) {
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
   plan.sync_error = EIO;
@@ -1828,7 +1838,7 @@ TEST_F(FakeTest, AFailedSyncIsFinal) {
   EXPECT_EQ(plan.syncs, 1);  // never retried
 }
 
-TEST_F(FakeTest, DurabilityOptionsMakeTheirSyncs) {
+TEST_F(durability_faults, the_options_make_their_syncs) {
   struct expectation {
     const char* name;
     file_options options;
@@ -1894,7 +1904,7 @@ TEST_F(FakeTest, DurabilityOptionsMakeTheirSyncs) {
   ::close(fd);
 }
 
-TEST_F(FakeTest, DestroyedDurableWriterReportsAFailedSync) {
+TEST_F(durability_faults, a_destroyed_durable_writer_reports_a_failed_sync) {
   scoped_error_handler handler(recording_handler, handler_calls);
   plan.sync_error = EIO;
   plan.syncs_allowed = 0;
@@ -1909,7 +1919,7 @@ TEST_F(FakeTest, DestroyedDurableWriterReportsAFailedSync) {
   EXPECT_EQ(handler_calls[0].error, system_error_code(EIO));
 }
 
-TEST_F(FakeTest, ANamedTemporaryIsPrivateUntilItIsInPlace) {
+TEST_F(replace_faults, a_named_temporary_is_private_until_it_is_in_place) {
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
   ASSERT_EQ(::chmod(target.c_str(), 0644), 0);
@@ -1933,7 +1943,7 @@ TEST_F(FakeTest, ANamedTemporaryIsPrivateUntilItIsInPlace) {
   EXPECT_EQ(fastout_test::temporaries_in(dir_.path()), std::vector<std::string>());
 }
 
-TEST_F(FakeTest, TemporaryNamesThatExistAreNeverReused) {
+TEST_F(replace_faults, temporary_names_that_exist_are_never_reused) {
   const std::string taken = ".fastout-5a5a5a5a5a5a5a5a-target";
   fastout_test::write_file(path(taken.c_str()), "someone else's");
   // Another live writer's file: it holds the lock a writer holds on its
@@ -1963,7 +1973,7 @@ TEST_F(FakeTest, TemporaryNamesThatExistAreNeverReused) {
       path("target"), "open");
 }
 
-TEST_F(FakeTest, WithoutRenameExchangeARenameReplaces) {
+TEST_F(replace_faults, without_rename_exchange_a_rename_replaces) {
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
   plan.renameat2.error = EINVAL;  // as a filesystem without RENAME_EXCHANGE answers
@@ -1978,7 +1988,7 @@ TEST_F(FakeTest, WithoutRenameExchangeARenameReplaces) {
 
 // Between the last check and the exchange, the target becomes a directory:
 // the exchange is undone, and the directory stays where it was.
-TEST_F(FakeTest, AnExchangeThatCatchesADirectoryIsUndone) {
+TEST_F(replace_faults, an_exchange_that_catches_a_directory_is_undone) {
   static std::string target, moved;
   static bool swapped;
   target = path("target");
@@ -2005,7 +2015,7 @@ TEST_F(FakeTest, AnExchangeThatCatchesADirectoryIsUndone) {
   EXPECT_EQ(fastout_test::temporaries_in(dir_.path()), std::vector<std::string>());
 }
 
-TEST_F(FakeTest, OldContentThatCannotBeRemovedIsNamed) {
+TEST_F(replace_faults, old_content_that_cannot_be_removed_is_named) {
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
   plan.unlink_error = EBUSY;
@@ -2027,7 +2037,7 @@ TEST_F(FakeTest, OldContentThatCannotBeRemovedIsNamed) {
 
 // cancel() is quiet, unless the new file cannot be removed: then it throws,
 // naming what is left.
-TEST_F(FakeTest, ACancelThatCannotRemoveTheNewFileSaysWhereItIs) {
+TEST_F(replace_faults, a_cancel_that_cannot_remove_the_new_file_says_where_it_is) {
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
   plan.tmpfile_unsupported = true;
@@ -2048,7 +2058,7 @@ TEST_F(FakeTest, ACancelThatCannotRemoveTheNewFileSaysWhereItIs) {
   EXPECT_EQ(read_file(target), old_content);
 }
 
-TEST_F(FakeTest, ADirectorySyncThatFailsAfterReplacingSaysTheContentIsInPlace) {
+TEST_F(replace_faults, a_directory_sync_that_fails_after_replacing_says_the_content_is_in_place) {
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
   plan.sync_error = EIO;
@@ -2069,7 +2079,7 @@ TEST_F(FakeTest, ADirectorySyncThatFailsAfterReplacingSaysTheContentIsInPlace) {
   EXPECT_EQ(plan.syncs, 2);
 }
 
-TEST_F(FakeTest, UnreadableProcFallsBackToUmask) {
+TEST_F(replace_faults, an_unreadable_proc_falls_back_to_the_umask) {
   plan.read.error = EIO;
   mode_t mask = ::umask(027);
   std::string target = path("new");
@@ -2086,7 +2096,7 @@ TEST_F(FakeTest, UnreadableProcFallsBackToUmask) {
   EXPECT_EQ(st.st_mode & 0777, 0640u);
 }
 
-TEST_F(FakeTest, OwnerThatCannotBeSetKeepsNoSetIdBits) {
+TEST_F(replace_faults, an_owner_that_cannot_be_set_keeps_no_set_id_bits) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to give the target another owner";
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
@@ -2115,7 +2125,7 @@ TEST_F(FakeTest, OwnerThatCannotBeSetKeepsNoSetIdBits) {
   EXPECT_EQ(read_file(target), "new");
 }
 
-TEST_F(FakeTest, PageCacheDropFallsBackToPlainWrites) {
+TEST_F(durability_faults, page_cache_drop_falls_back_to_plain_writes) {
   std::string data = pattern(300000);
   for (int refusal : {EOPNOTSUPP, EINVAL, ENOSYS}) {
     SCOPED_TRACE(refusal);
@@ -2140,7 +2150,7 @@ TEST_F(FakeTest, PageCacheDropFallsBackToPlainWrites) {
   expect_sticky(f, EIO, path("failing"));
 }
 
-TEST_F(FakeTest, PreallocationThatFailsIsSkippedAndUnusedSpaceIsReleased) {
+TEST_F(durability_faults, preallocation_that_fails_is_skipped_and_unused_space_is_released) {
   plan.fallocate.error = EOPNOTSUPP;
   {
     file f = fastout::output_file(path("a"), fastout::preallocate = 1 << 20);
@@ -2174,7 +2184,7 @@ TEST_F(FakeTest, PreallocationThatFailsIsSkippedAndUnusedSpaceIsReleased) {
   EXPECT_EQ(read_file(path("c")), old_content);
 }
 
-TEST_F(FakeTest, OpeningFailuresNameThePathAndLeaveNothing) {
+TEST_F(replace_faults, opening_failures_name_the_path_and_leave_nothing) {
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
   const int descriptors = fastout_test::open_descriptors();
@@ -2267,7 +2277,7 @@ void expect_c_sticky(fastout_file* f, int error_number) {
   EXPECT_EQ(fastout_flush(f), -error_number);
 }
 
-TEST_F(FakeTest, CApiReturnsTheErrorAtTheCallThatMetItAndAfter) {
+TEST_F(c_api_faults, the_error_is_returned_at_the_call_that_met_it_and_after) {
   std::string data = pattern(30000);
   for (std::size_t size : size_list{0, 1, 7, 64, 4096, fastout::default_buffer_size}) {
     SCOPED_TRACE("buffer " + std::to_string(size));
@@ -2290,7 +2300,7 @@ TEST_F(FakeTest, CApiReturnsTheErrorAtTheCallThatMetItAndAfter) {
   }
 }
 
-TEST_F(FakeTest, CApiShortWritesAndEintrLoseNothing) {
+TEST_F(c_api_faults, short_writes_and_eintr_lose_nothing) {
   std::string data = pattern(100000);
   for (std::size_t size : size_list{0, 1, 7, 64, 4096, fastout::default_buffer_size}) {
     SCOPED_TRACE("buffer " + std::to_string(size));
@@ -2310,7 +2320,7 @@ TEST_F(FakeTest, CApiShortWritesAndEintrLoseNothing) {
 
 // close() failing: the code says so, and the handle is freed all the same
 // (LeakSanitizer would see it otherwise).
-TEST_F(FakeTest, CApiFailingCloseIsReturnedAndTheHandleFreed) {
+TEST_F(c_api_faults, a_failing_close_is_returned_and_the_handle_freed) {
   plan.close_error = EIO;
   std::string out = path("out");
   fastout_file* f = c_open(out, 64);
@@ -2327,7 +2337,7 @@ TEST_F(FakeTest, CApiFailingCloseIsReturnedAndTheHandleFreed) {
 // positional format is glibc's to format (vfprintf through a stream): the
 // write error inside glibc's callback comes back as a code, not as an
 // exception through glibc's frames.
-TEST_F(FakeTest, CApiPrintfFailingWhileItStreams) {
+TEST_F(c_api_faults, printf_failing_while_it_streams_counts_every_byte) {
   const char* const formats[] = {"%300000d|", "%1$300000d|"};
   for (const char* format : formats) {
     for (std::size_t size : size_list{0, 1, 64, 65536, fastout::default_buffer_size}) {
@@ -2352,7 +2362,7 @@ TEST_F(FakeTest, CApiPrintfFailingWhileItStreams) {
 // print() throws it, and flush() too until close(); after close() (which
 // throws it once), flush() does nothing, as fmt::ostream::flush() does on
 // a closed writer.
-TEST_F(FakeTest, sticky_error_flush_throws_until_close_and_then_does_nothing) {
+TEST_F(write_faults, sticky_error_flush_throws_until_close_and_then_does_nothing) {
   plan.budget = 3;
   plan.error = ENOSPC;
   const std::string p = path("sticky");
@@ -2488,7 +2498,7 @@ void write_mixed_with_prints(file& f, const std::string& data, std::uint32_t see
   }
 }
 
-TEST_F(FakeTest, report_mode_keeps_what_reached_the_file_and_counts_the_rest) {
+TEST_F(write_errors_report_faults, keeps_what_reached_the_file_and_counts_the_rest) {
   scoped_error_handler handler(recording_handler, handler_calls);
   const std::string data = pattern(20000);
   for (buffering mode : {buffering::full, buffering::line}) {
@@ -2518,7 +2528,7 @@ TEST_F(FakeTest, report_mode_keeps_what_reached_the_file_and_counts_the_rest) {
   }
 }
 
-TEST_F(FakeTest, report_mode_print_failing_while_it_streams_hands_over_all_its_text) {
+TEST_F(write_errors_report_faults, a_print_failing_while_it_streams_hands_over_all_its_text) {
   for (std::size_t size : size_list{0, 64, 65536, fastout::default_buffer_size}) {
     SCOPED_TRACE("buffer " + std::to_string(size));
     plan = fake_plan();
@@ -2543,7 +2553,7 @@ TEST_F(FakeTest, report_mode_print_failing_while_it_streams_hands_over_all_its_t
   }
 }
 
-TEST_F(FakeTest, report_mode_failed_sync_is_kept_not_thrown) {
+TEST_F(write_errors_report_faults, a_failed_sync_is_kept_not_thrown) {
   scoped_error_handler handler(recording_handler, handler_calls);
   plan.sync_error = EIO;
   plan.syncs_allowed = 0;
@@ -2559,7 +2569,7 @@ TEST_F(FakeTest, report_mode_failed_sync_is_kept_not_thrown) {
   EXPECT_EQ(read_file(path("sync")), "data");
 }
 
-TEST_F(FakeTest, report_mode_failed_close_goes_to_the_handler) {
+TEST_F(write_errors_report_faults, a_failed_close_goes_to_the_handler) {
   scoped_error_handler handler(recording_handler, handler_calls);
   plan.close_error = EIO;
   file f = fastout::output_file(path("close"), fastout::write_errors::report);
@@ -2572,7 +2582,7 @@ TEST_F(FakeTest, report_mode_failed_close_goes_to_the_handler) {
   EXPECT_EQ(read_file(path("close")), "all of it");
 }
 
-TEST_F(FakeTest, report_mode_replacement_that_failed_leaves_the_target) {
+TEST_F(write_errors_report_faults, a_replacement_that_failed_leaves_the_target) {
   scoped_error_handler handler(recording_handler, handler_calls);
   const std::string target = path("target");
   fastout_test::write_file(target, "old");

@@ -874,8 +874,8 @@ void expect_mixed_outcomes(const std::vector<piece_case>& pieces) {
 // Padding through a buffer of a few bytes is fmt's fill() a character at a
 // time, twice for a piece larger than the buffer: every size from 1 to 64
 // took a minute here. These sizes keep the tiny buffers, both sides of the
-// powers of two and the large ones; RandomFormatsFromEveryOffset covers
-// every split.
+// powers of two and the large ones; random_formats_from_every_offset
+// covers every split.
 std::vector<writer_config> random_configs() {
   std::vector<writer_config> configs;
   for (std::size_t size : size_list{0, 1, 2, 3, 5, 7, 8, 9, 16, 31, 33, 64, 1000, 65536})
@@ -884,21 +884,21 @@ std::vector<writer_config> random_configs() {
   return configs;
 }
 
-TEST(FormatDifferentialTest, RandomFormatsThroughManyBufferSizes) {
+TEST(print_differential, random_formats_through_many_buffer_sizes) {
   std::vector<random_case> cases = random_cases(20240601, 3000);
   std::vector<piece_case> pieces = pieces_of(cases);
   expect_mixed_outcomes(pieces);
   EXPECT_TRUE(run_in_sequence(pieces, random_configs()));
 }
 
-TEST(FormatDifferentialTest, RandomFormatsFromEveryOffset) {
+TEST(print_differential, random_formats_from_every_offset) {
   std::vector<random_case> cases = random_cases(977, 30);
   std::vector<piece_case> pieces = pieces_of(cases);
   EXPECT_TRUE(run_at_every_offset(pieces, offset_configs()));
 }
 
 // Unbuffered writers format on the stack, 4096 bytes at a time.
-TEST(FormatDifferentialTest, RandomFormatsWithLargePiecesUnbuffered) {
+TEST(print_differential, random_formats_with_large_pieces_unbuffered) {
   std::vector<random_case> cases = random_cases(31337, 400);
   for (random_case& c : cases) {
     c.first.str.assign(4000 + c.first.str.size(), 's');
@@ -909,7 +909,7 @@ TEST(FormatDifferentialTest, RandomFormatsWithLargePiecesUnbuffered) {
 }
 
 // Named arguments, mixed with positional ones.
-TEST(FormatDifferentialTest, RandomFormatsWithNamedArguments) {
+TEST(print_differential, random_formats_with_named_arguments) {
   random_source r(4242);
   struct named_case {
     std::string format;
@@ -1057,7 +1057,7 @@ void add_literal_cases(std::vector<piece_case>& cases, const literal_values& v) 
   cases.push_back({"print(\"\")", {false, ""}, [](file& f) { f.print(""); }});
 }
 
-TEST(FormatDifferentialTest, CompileTimeAndCompiledFormatsThroughEveryBufferSize) {
+TEST(print_differential, compile_time_and_compiled_formats_through_every_buffer_size) {
   random_source r(7);
   std::vector<literal_values> values;
   for (int i = 0; i < 12; ++i) values.push_back(random_literal_values(r));
@@ -1066,7 +1066,7 @@ TEST(FormatDifferentialTest, CompileTimeAndCompiledFormatsThroughEveryBufferSize
   EXPECT_TRUE(run_in_sequence(cases, every_config()));
 }
 
-TEST(FormatDifferentialTest, CompileTimeAndCompiledFormatsFromEveryOffset) {
+TEST(print_differential, compile_time_and_compiled_formats_from_every_offset) {
   random_source r(8);
   literal_values v = random_literal_values(r);
   v.big.resize(100);
@@ -1076,7 +1076,7 @@ TEST(FormatDifferentialTest, CompileTimeAndCompiledFormatsFromEveryOffset) {
 }
 
 // A piece larger than the whole buffer, from every offset, in every way.
-TEST(FormatDifferentialTest, PiecesLargerThanTheBuffer) {
+TEST(print_differential, pieces_larger_than_the_buffer) {
   std::string s = "tail";
   std::vector<piece_case> cases;
   ADD_LITERAL_CASES(cases, "{:>5000}", s);
@@ -1273,16 +1273,16 @@ static_assert(!takes_bounded_path<decltype(fmt::arg("x", 1))>(FMT_COMPILE("{x:>5
 static_assert(takes_bounded_path<int, unsigned long long, double, float, bool, char, std::string,
                                  std::string_view, const char*>(FMT_COMPILE("{}{}{}{}{}{}{}{}{}")));
 
-TEST(FormatBoundTest, TheBoundHoldsExtremeValues) {
+TEST(print_bounded, the_bound_holds_extreme_values) {
   for (const spec_values& v : extreme_spec_values()) expect_spec_bounds(v);
 }
 
-TEST(FormatBoundTest, TheBoundHoldsRandomValues) {
+TEST(print_bounded, the_bound_holds_random_values) {
   random_source r(1309);
   for (int i = 0; i < 3000; ++i) expect_spec_bounds(random_spec_values(r));
 }
 
-TEST(FormatBoundTest, SpecsThroughEveryBufferSize) {
+TEST(print_bounded, specs_through_every_buffer_size) {
   random_source r(2718);
   std::vector<spec_values> values = extreme_spec_values();
   for (int i = 0; i < 4; ++i) values.push_back(random_spec_values(r));
@@ -1291,7 +1291,7 @@ TEST(FormatBoundTest, SpecsThroughEveryBufferSize) {
   EXPECT_TRUE(run_in_sequence(cases, every_config()));
 }
 
-TEST(FormatBoundTest, SpecsFromEveryOffset) {
+TEST(print_bounded, specs_from_every_offset) {
   std::vector<spec_values> values = extreme_spec_values();
   std::vector<piece_case> cases;
   for (std::size_t i : size_list{0, 2, 6}) add_spec_cases(cases, values[i]);
@@ -1303,7 +1303,7 @@ TEST(FormatBoundTest, SpecsFromEveryOffset) {
 // The cache is per thread and per list of argument types; each test below
 // uses formats with several argument lists on purpose.
 
-TEST(FormatCacheTest, SameFormatAlternatingWithOthersOfTheSameTypes) {
+TEST(format_cache, same_format_alternating_with_others_of_the_same_types) {
   static const char* const formats[] = {"{} {}\n", "{1} {0}\n", "{:>6}|{:<6}\n", "[{0}]\n",
                                         "{}{}",    "{:x}:{}\n", "{1:.2}{0:+}"};
   std::vector<std::pair<int, std::string>> values;
@@ -1323,7 +1323,7 @@ TEST(FormatCacheTest, SameFormatAlternatingWithOthersOfTheSameTypes) {
 
 // A runtime format in the same storage, changed in place: the cache must
 // compare the text, not the address or the size.
-TEST(FormatCacheTest, RuntimeFormatReusedAtTheSameAddress) {
+TEST(format_cache, a_runtime_format_reused_at_the_same_address_is_compared) {
   temp_dir dir;
   file f(dir.file("out"));
   std::string expected;
@@ -1359,7 +1359,7 @@ TEST(FormatCacheTest, RuntimeFormatReusedAtTheSameAddress) {
 // planned, longer ones and ones with more steps are not; both stay right as
 // values change, and formats that share a prefix with a cached one are not
 // taken for it.
-TEST(FormatCacheTest, LongFormatsAndFormatsWithManySegments) {
+TEST(format_cache, long_formats_and_formats_with_many_segments_are_fmts) {
   std::vector<std::string> formats;
   for (std::size_t size : size_list{63, 64, 65, 66, 200}) {
     std::string padding(size - 7, '.');
@@ -1402,7 +1402,7 @@ TEST(FormatCacheTest, LongFormatsAndFormatsWithManySegments) {
 // A format that throws midway leaves no plan behind: the same string throws
 // again with the same types, works with types that suit it, and a string of
 // the same length that differs after the error is not replayed as it.
-TEST(FormatCacheTest, AFormatThatThrowsMidwayLeavesNoPlan) {
+TEST(format_cache, a_format_that_throws_midway_leaves_no_plan) {
   const std::string text = "abc";
   std::vector<piece_case> cases;
   auto add = [&](std::string name, outcome want, std::function<void(file&)> print) {
@@ -1446,7 +1446,7 @@ TEST(FormatCacheTest, AFormatThatThrowsMidwayLeavesNoPlan) {
 
 // Named arguments are found by name on every call: two calls with the same
 // format and the same argument types may name them in another order.
-TEST(FormatCacheTest, NamedArgumentsAreLookedUpOnEveryCall) {
+TEST(format_cache, named_arguments_are_looked_up_on_every_call) {
   std::vector<piece_case> cases;
   for (int round = 0; round < 3; ++round) {
     cases.push_back({"{a} with a first", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{a}|", fmt::arg("a", 1), fmt::arg("b", 2)); }),
@@ -1467,7 +1467,7 @@ TEST(FormatCacheTest, NamedArgumentsAreLookedUpOnEveryCall) {
 
 // Each thread has its own cache: two threads printing with the same format
 // and argument types, each to its own writer, at the same time.
-TEST(FormatCacheTest, TwoThreadsWithTheSameFormat) {
+TEST(format_cache, two_threads_with_the_same_format_each_keep_their_plan) {
   temp_dir dir;
   std::atomic<int> ready{0};
   auto work = [&](int id, std::string* expected) {
@@ -1493,7 +1493,7 @@ TEST(FormatCacheTest, TwoThreadsWithTheSameFormat) {
 }
 
 // An empty runtime format, including one with no storage at all.
-TEST(FormatCacheTest, EmptyFormats) {
+TEST(format_cache, empty_formats_give_fmts_text) {
   std::vector<piece_case> cases;
   for (int round = 0; round < 2; ++round) {
     cases.push_back({"{}", {false, "1"}, [](file& f) { f.print(fmt::runtime("{}"), 1); }});
@@ -1512,7 +1512,7 @@ TEST(FormatCacheTest, EmptyFormats) {
 // character, at every position of every length a plan holds: the cache
 // compares the whole text (short texts without memcmp). The character is an
 // argument index, so that taking one string for the other shows.
-TEST(FormatCacheTest, FormatsDifferingInOneCharacter) {
+TEST(format_cache, formats_differing_in_one_character_are_told_apart) {
   std::vector<std::string> formats;
   for (std::size_t size = 3; size <= 66; ++size) {
     std::string text(size, 'a');
@@ -1539,7 +1539,7 @@ TEST(FormatCacheTest, FormatsDifferingInOneCharacter) {
 // Every type formatted without fmt's type-erased arguments, with and without
 // specs, each format twice in a row (the second call replays the plan), with
 // new values every round.
-TEST(FormatCacheTest, EveryBuiltInTypeReplayed) {
+TEST(format_cache, every_built_in_type_is_replayed) {
   random_source r(2718);
   std::vector<piece_case> cases;
   static char buffer[] = "mutable";
@@ -1587,7 +1587,7 @@ TEST(FormatCacheTest, EveryBuiltInTypeReplayed) {
 #ifdef FASTOUT_FORMAT_CACHE
 // What the cache plans, and what it leaves to fmt: a planner that planned
 // nothing would pass every test above, fmt formatting everything.
-TEST(FormatCacheTest, PlansWhatItCanAndLeavesTheRestToFmt) {
+TEST(format_cache, plans_what_it_can_and_leaves_the_rest_to_fmt) {
   temp_dir dir;
   file f(dir.file("out"));
   const std::string s = "s";
@@ -1638,7 +1638,7 @@ TEST(FormatCacheTest, PlansWhatItCanAndLeavesTheRestToFmt) {
 // in the file, even after text larger than the free space or than the whole
 // buffer; what came before is intact and the writer goes on. run_*() check
 // each of these against fmt's own error and the file against fmt's text.
-TEST(FormatErrorTest, ErrorsLeaveNoTextFromEveryOffset) {
+TEST(format_error, leaves_no_text_from_every_offset) {
   const std::string text = "text";
   std::vector<piece_case> cases;
   auto add = [&](std::string name, outcome want, std::function<void(file&)> print) {
@@ -1765,7 +1765,7 @@ TEST(format_error, a_piece_keeps_only_the_chunks_that_had_gone_out) {
   }
 }
 
-TEST(FormatErrorTest, ClosedWriterThrowsSystemError) {
+TEST(format_error, a_closed_writer_throws_system_error) {
   file f;
   try {
     f.print("{}", 1);
@@ -1787,7 +1787,7 @@ TEST(FormatErrorTest, ClosedWriterThrowsSystemError) {
 
 // ------------------------------------------------------------ sticky errors
 
-class DevFullTest : public ::testing::Test {
+class print_on_a_full_disk : public ::testing::Test {
  protected:
   void SetUp() override {
     if (::access("/dev/full", W_OK) != 0) GTEST_SKIP() << "/dev/full is not writable here";
@@ -1824,7 +1824,7 @@ void expect_every_call_fails(file& f) {
   EXPECT_EQ(error_of([&] { f.close(); }), ENOSPC);
 }
 
-TEST_F(DevFullTest, ThePrintThatNeedsTheFlushThrowsAndLaterOnesToo) {
+TEST_F(print_on_a_full_disk, the_print_that_needs_the_flush_throws_and_later_ones_too) {
   file f("/dev/full", with_buffer(64));
   for (int i = 0; i < 6; ++i) EXPECT_EQ(error_of([&] { f.print("{:>9}|", i); }), 0) << i;  // 60 bytes
   EXPECT_EQ(f.stats().bytes_written, 0u);
@@ -1832,7 +1832,7 @@ TEST_F(DevFullTest, ThePrintThatNeedsTheFlushThrowsAndLaterOnesToo) {
   expect_every_call_fails(f);
 }
 
-TEST_F(DevFullTest, EachPrintPathMeetsTheError) {
+TEST_F(print_on_a_full_disk, each_print_path_meets_the_error) {
   // Per path: a buffer that is nearly full, then the call that needs a flush.
   const std::function<void(file&)> calls[] = {
       [](file& f) { f.print(fmt::runtime("{:>9}"), 7); },
@@ -1854,7 +1854,7 @@ TEST_F(DevFullTest, EachPrintPathMeetsTheError) {
   }
 }
 
-TEST_F(DevFullTest, UnbufferedAndLineBuffered) {
+TEST_F(print_on_a_full_disk, unbuffered_and_line_buffered_writers_meet_the_error) {
   {
     file f("/dev/full", with_buffer(0));
     EXPECT_EQ(error_of([&] { f.print("{}", 1); }), ENOSPC);
@@ -2003,12 +2003,12 @@ std::vector<piece_case> scalar_cases(std::size_t count) {
   return cases;
 }
 
-TEST(ScalarTest, EveryScalarTypeThroughEveryBufferSize) {
+TEST(scalar_output, every_scalar_type_through_every_buffer_size) {
   std::vector<piece_case> cases = scalar_cases(200);
   EXPECT_TRUE(run_in_sequence(cases, every_config()));
 }
 
-TEST(ScalarTest, NearTheEndOfTheBuffer) {
+TEST(scalar_output, near_the_end_of_the_buffer) {
   std::vector<piece_case> all = scalar_cases(3);
   // Every 7th case, and every case longer than 16 bytes but not too long.
   std::vector<piece_case> cases;
@@ -2020,7 +2020,7 @@ TEST(ScalarTest, NearTheEndOfTheBuffer) {
 }
 
 // The text is fmt's even where C's would differ: shortest round trip.
-TEST(ScalarTest, ShortestRoundTrip) {
+TEST(scalar_output, floating_point_is_the_shortest_round_trip) {
   temp_dir dir;
   file f(dir.file("out"), with_buffer(4096));
   f << 0.1 << ' ' << 1e16 << ' ' << -0.0 << ' ' << 5e-324 << ' ' << 0.1f << ' ' << 1e300 << ' '
@@ -2029,7 +2029,7 @@ TEST(ScalarTest, ShortestRoundTrip) {
   EXPECT_EQ(read_file(dir.file("out")), "0.1 1e+16 -0 5e-324 0.1 1e+300 inf nan");
 }
 
-TEST(ScalarTest, CharsAndSmallIntegersAsFmtFormatsThem) {
+TEST(scalar_output, chars_and_small_integers_as_fmt_formats_them) {
   temp_dir dir;
   file f(dir.file("out"), with_buffer(16));
   f << 'A' << static_cast<signed char>(65) << static_cast<unsigned char>(200) << static_cast<std::int8_t>(-128)
@@ -2041,7 +2041,7 @@ TEST(ScalarTest, CharsAndSmallIntegersAsFmtFormatsThem) {
 
 // ------------------------------------------- user, ranges, chrono and std
 
-TEST(FormatterTest, UserRangesChronoAndStdTypes) {
+TEST(formatters, user_ranges_chrono_and_std_types_are_fmts) {
   const std::vector<int> numbers{1, -2, 300};
   const std::vector<std::string> words{"a", "b c", "\"q\""};
   const std::map<std::string, int> counts{{"one", 1}, {"two", 2}};
@@ -2101,7 +2101,7 @@ TEST(FormatterTest, UserRangesChronoAndStdTypes) {
 // the middle of a print (and of its first use of a format): both files come
 // out whole. (A piece larger than the buffer is formatted twice, so its
 // formatter's side effects would happen twice: not tested as a promise.)
-TEST(FormatterTest, FormatterThatPrintsToAnotherWriter) {
+TEST(formatters, a_formatter_that_prints_to_another_writer) {
   temp_dir dir;
   for (std::size_t size : size_list{0, 32, 4096}) {
     file log(dir.file("log"), with_buffer(size));
@@ -2126,7 +2126,7 @@ TEST(FormatterTest, FormatterThatPrintsToAnotherWriter) {
 
 // The bug this guards against: a print larger than the buffer formatted its
 // arguments twice, so a single-pass range came out empty the second time.
-TEST(SinglePassTest, AJoinedStreamThroughEveryBufferSize) {
+TEST(print, a_joined_stream_is_read_once_through_every_buffer_size) {
   temp_dir dir;
   std::string numbers;
   for (int i = 0; i < 300; ++i) numbers += std::to_string(i * 37) + " ";
@@ -2151,7 +2151,7 @@ TEST(SinglePassTest, AJoinedStreamThroughEveryBufferSize) {
 
 // The issue's own figure: 100,000 numbers joined from a stream are 588,890
 // bytes with the default buffer (it was 2).
-TEST(SinglePassTest, AHundredThousandNumbersFromAStream) {
+TEST(print, a_hundred_thousand_numbers_from_a_stream_are_read_once) {
   temp_dir dir;
   std::string numbers;
   for (int i = 0; i < 100000; ++i) numbers += std::to_string(i) + "\n";
@@ -2170,7 +2170,7 @@ TEST(SinglePassTest, AHundredThousandNumbersFromAStream) {
 // runtime, compiled and type-erased formats, print and println, pieces
 // smaller than the free space, larger than the free space, and larger
 // than the whole buffer.
-TEST(SinglePassTest, AFormatterRunsOncePerArgument) {
+TEST(print, a_formatter_runs_once_per_argument) {
   temp_dir dir;
   for (const writer_config& config : every_config()) {
     SCOPED_TRACE(describe(config));
@@ -2200,7 +2200,7 @@ TEST(SinglePassTest, AFormatterRunsOncePerArgument) {
 // A piece larger than the buffer streams in chunks of at least
 // streaming_chunk_size, whatever the buffer size: not in buffer-sized (or,
 // unbuffered, 4 KiB) writes. One print of 16 MiB.
-TEST(StreamingTest, ALargePieceGoesOutInChunksOfAtLeast64KiB) {
+TEST(print, a_large_piece_goes_out_in_chunks_of_at_least_64_kib) {
   temp_dir dir;
   const std::size_t piece = std::size_t{16} << 20;
   const std::string text(piece, 'z');
@@ -2225,7 +2225,7 @@ TEST(StreamingTest, ALargePieceGoesOutInChunksOfAtLeast64KiB) {
 #ifdef FASTOUT_FMT_HAS_WRITER
 // {fmt} 11.1 and later: a fastout::file converts to fmt::writer, as
 // fmt::ostream does, and text through both comes out in order.
-TEST(WriterTest, FmtWriterSharesTheBufferInOrder) {
+TEST(print, the_fmt_writer_shares_the_buffer_in_order) {
   temp_dir dir;
   for (const writer_config& config : every_config()) {
     SCOPED_TRACE(describe(config));
@@ -2257,7 +2257,7 @@ TEST(WriterTest, FmtWriterSharesTheBufferInOrder) {
 
 // ------------------------------------------------------------ line buffering
 
-TEST(LineBufferingTest, CompleteLinesReachTheFileAtOnce) {
+TEST(print, complete_lines_reach_a_line_buffered_file_at_once) {
   temp_dir dir;
   std::string path = dir.file("out");
   file f(path, with_buffer(64, buffering::line));

@@ -346,7 +346,8 @@ TEST(platform_rename_exchange, refused_falls_back_to_a_rename) {
 
 // The real refusal of a flag the kernel does not know (as kernels before
 // 6.14 say of RWF_DONTCACHE) is EOPNOTSUPP. The fallback itself, for
-// EOPNOTSUPP, EINVAL and ENOSYS, is FakeTest.PageCacheDropFallsBackToPlainWrites.
+// EOPNOTSUPP, EINVAL and ENOSYS, is
+// durability_faults.page_cache_drop_falls_back_to_plain_writes.
 TEST(platform_pwritev2, an_unknown_flag_is_refused_with_eopnotsupp) {
   temp_dir dir;
   int fd = ::open(dir.file("f").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
