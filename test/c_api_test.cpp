@@ -4,7 +4,7 @@
 // boundary -- every C function is noexcept, and a writer the C API cannot
 // use (closed, lent to a C++ cursor) gives an error code, never an
 // exception. The C API's own behaviour is tested from C (test/c_api_test.c,
-// test/printf_diff_test.c) and its faults in test/fault_test.cpp.
+// test/printf_diff_test.c) and its faults in test/c_api_faults_test.cpp.
 #include <fastout/c_api.h>
 #include <fastout/cursor.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Tests of fastout::file's behaviour when all goes well: opening, buffering,
 // line buffering, flushing, closing, moving, stats and the cursor. Failures
-// are in fault_test.cpp.
+// are in *_faults_test.cpp and real_failures_test.cpp.
 #include <fastout/cursor.h>
 #include <fastout/file.h>
 #include <fastout/print.h>
