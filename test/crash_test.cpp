@@ -98,7 +98,7 @@ struct shared_state {
 };
 shared_state* shared = nullptr;
 
-const fastout::detail::system_call_table& real() { return fastout::detail::real_system_calls; }
+using fastout_test::real;
 
 // The child's system calls: note the step, then make the real call.
 int noting_fsync(int fd) {

@@ -236,8 +236,6 @@ ssize_t fake_pwritev2(int fd, const iovec* iov, int count, off_t offset, int fla
   return fake_writev(fd, iov, count);
 }
 
-const fastout::detail::system_call_table& real() { return fastout::detail::real_system_calls; }
-
 int fake_openat(int dir, const char* path, int flags, mode_t mode) {
   if ((flags & O_TMPFILE) == O_TMPFILE && plan.tmpfile_unsupported) {
     errno = EOPNOTSUPP;

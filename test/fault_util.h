@@ -130,7 +130,7 @@ int fake_dup(int fd);
 ssize_t fake_getdents64(int fd, void* buffer, size_t size);
 ssize_t fake_getrandom(void* data, size_t size, unsigned flags);
 
-const fastout::detail::system_call_table& real();
+using fastout_test::real;
 
 // The handler tests install; it records what it is told.
 struct handler_call {

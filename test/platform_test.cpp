@@ -52,7 +52,7 @@ std::string new_content() {
   return s;
 }
 
-const fastout::detail::system_call_table& real() { return fastout::detail::real_system_calls; }
+using fastout_test::real;
 fastout::detail::system_call_table& table() { return fastout::detail::system_calls; }
 
 void quiet_handler(const fastout::error_report&) noexcept {}

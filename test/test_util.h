@@ -198,6 +198,11 @@ class scoped_error_handler {
   fastout::error_handler saved_;
 };
 
+// The real system calls, for a fake to pass a call on to.
+inline const fastout::detail::system_call_table& real() {
+  return fastout::detail::real_system_calls;
+}
+
 // Restores the real system-call table (or whatever was in use) on scope exit,
 // so a test can install fakes in fastout::detail::system_calls.
 class scoped_system_calls {
