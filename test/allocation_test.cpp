@@ -125,7 +125,7 @@ heap_counts snapshot() { return {allocations, deallocations}; }
 // Makes a call without the compiler being able to elide its allocation.
 void* volatile sink;
 
-TEST(AllocationTest, TheCounterSeesAllocations) {
+TEST(allocations, the_counter_sees_allocations) {
   heap_counts before = snapshot();
   sink = ::operator new(16);
   ::operator delete(sink);
@@ -135,7 +135,7 @@ TEST(AllocationTest, TheCounterSeesAllocations) {
   EXPECT_GE(deallocations - before.deallocations, 1u);
 }
 
-TEST(AllocationTest, OpeningAllocatesTheBuffer) {
+TEST(allocations, opening_allocates_the_buffer) {
   fastout_test::temp_dir dir;
   std::string path = dir.file("open");
   heap_counts before = snapshot();
@@ -179,7 +179,7 @@ void workout(file& f, std::size_t buffer) {
   (void)f.error();
 }
 
-TEST(AllocationTest, NoAllocationPerCallAfterOpen) {
+TEST(allocations, none_per_call_after_open) {
   fastout_test::temp_dir dir;
   for (buffering mode : {buffering::full, buffering::line}) {
     for (std::size_t buffer : std::initializer_list<std::size_t>{0, 1, 2, 7, 64, 4096, 65536,
@@ -199,7 +199,7 @@ TEST(AllocationTest, NoAllocationPerCallAfterOpen) {
   }
 }
 
-TEST(AllocationTest, NoAllocationOnDevNullOrThroughMovesAndDestruction) {
+TEST(allocations, none_on_dev_null_or_through_moves_and_destruction) {
   heap_counts before = snapshot();
   {
     file f("/dev/null", with_buffer(1024, buffering::automatic));
@@ -217,7 +217,7 @@ TEST(AllocationTest, NoAllocationOnDevNullOrThroughMovesAndDestruction) {
 
 // The iostream adapter has no buffer of its own: after open, `<<` of every
 // kind, std::endl and flushes, under both flush policies, allocate nothing.
-TEST(AllocationTest, NoAllocationPerInsertionThroughTheStreamAdapter) {
+TEST(allocations, none_per_insertion_through_the_stream_adapter) {
   fastout_test::temp_dir dir;
   for (fastout::flush_policy policy :
        {fastout::flush_policy::standard, fastout::flush_policy::on_close}) {
@@ -264,7 +264,7 @@ void print_workout(file& f) {
   f.flush();
 }
 
-TEST(AllocationTest, NoAllocationOnAnyPrintPath) {
+TEST(allocations, none_on_any_print_path) {
   fastout_test::temp_dir dir;
   for (buffering mode : {buffering::full, buffering::line}) {
     for (std::size_t buffer :
@@ -300,7 +300,7 @@ TEST(AllocationTest, NoAllocationOnAnyPrintPath) {
 // A buffer that cannot be allocated is an error naming the path and the
 // size, raised before the file is opened: an existing file keeps its
 // contents, a missing one is not created, and no descriptor is leaked.
-class RefusedBufferTest : public ::testing::Test {
+class out_of_memory : public ::testing::Test {
  protected:
   static constexpr std::size_t huge = std::size_t{1} << 40;
   void SetUp() override { refuse_from = huge; }
@@ -318,7 +318,7 @@ class RefusedBufferTest : public ::testing::Test {
   }
 };
 
-TEST_F(RefusedBufferTest, OpeningAPathTouchesNothing) {
+TEST_F(out_of_memory, opening_a_path_touches_nothing) {
   fastout_test::temp_dir dir;
   std::string existing = dir.file("existing");
   std::string missing = dir.file("missing");
@@ -342,7 +342,7 @@ TEST_F(RefusedBufferTest, OpeningAPathTouchesNothing) {
   EXPECT_EQ(fastout_test::read_file(existing), "new");
 }
 
-TEST_F(RefusedBufferTest, AdoptClosesTheDescriptorAndBorrowDoesNot) {
+TEST_F(out_of_memory, adopt_closes_the_descriptor_and_borrow_does_not) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
   file_options options;
@@ -392,7 +392,7 @@ void c_workout(fastout_file* f) {
   fastout_flush(f);
 }
 
-TEST(AllocationTest, NoAllocationInCApiCalls) {
+TEST(allocations, none_in_c_api_calls) {
   fastout_test::temp_dir dir;
   for (std::size_t buffer :
        std::initializer_list<std::size_t>{0, 1, 7, 64, 4096, 65536, fastout::default_buffer_size}) {
@@ -420,7 +420,7 @@ TEST(AllocationTest, NoAllocationInCApiCalls) {
 }
 
 // The C API: a buffer that cannot be had is ENOMEM, and nothing is created.
-TEST_F(RefusedBufferTest, CApiOpenIsEnomemAndCreatesNothing) {
+TEST_F(out_of_memory, c_api_open_is_enomem_and_creates_nothing) {
   fastout_test::temp_dir dir;
   std::string missing = dir.file("missing");
   fastout_options options;

@@ -5,7 +5,7 @@
  * /dev/full (ENOSPC), RLIMIT_FSIZE (EFBIG), a pipe whose reader is gone
  * (EPIPE, or SIGPIPE), writes after an error, NULL arguments, formats glibc
  * refuses -- the cursor, and the flush at exit. Faults the system cannot make on demand
- * (EIO, short writes, EINTR, a failing close) are in test/fault_test.cpp,
+ * (EIO, short writes, EINTR, a failing close) are in test/c_api_faults_test.cpp,
  * through the mock system-call layer. */
 #include "c_test.h"
 

@@ -4,7 +4,7 @@
 // boundary -- every C function is noexcept, and a writer the C API cannot
 // use (closed, lent to a C++ cursor) gives an error code, never an
 // exception. The C API's own behaviour is tested from C (test/c_api_test.c,
-// test/printf_diff_test.c) and its faults in test/fault_test.cpp.
+// test/printf_diff_test.c) and its faults in test/c_api_faults_test.cpp.
 #include <fastout/c_api.h>
 #include <fastout/cursor.h>
 
@@ -36,7 +36,7 @@ static_assert(noexcept(fastout_close(nullptr)), "fastout_close is noexcept");
 static_assert(noexcept(fastout_open(nullptr, nullptr)), "fastout_open is noexcept");
 static_assert(noexcept(fastout_cursor_putc(0, nullptr)), "fastout_cursor_putc is noexcept");
 
-TEST(CApiTest, CAndCxxShareOneBuffer) {
+TEST(c_api, c_and_cxx_share_one_buffer) {
   temp_dir dir;
   for (std::size_t size : fastout_test::size_list{0, 1, 3, 64, fastout::default_buffer_size}) {
     SCOPED_TRACE("buffer " + std::to_string(size));
@@ -68,7 +68,7 @@ TEST(CApiTest, CAndCxxShareOneBuffer) {
 // object to its owner (ASan would see a wrong free).
 // C's stdout and stderr are C++'s standard_output() and standard_error(),
 // so that the two write into one buffer each, in order.
-TEST(CApiTest, CStdoutAndStderrAreTheProcessWideWriters) {
+TEST(c_api, c_stdout_and_stderr_are_the_process_wide_writers) {
   EXPECT_EQ(fastout_open_stdout(nullptr), fastout::c_handle(fastout::standard_output()));
   EXPECT_EQ(fastout_open_stderr(nullptr), fastout::c_handle(fastout::standard_error()));
   EXPECT_NE(fastout_open_stdout(nullptr), fastout_open_stderr(nullptr));
@@ -84,7 +84,7 @@ TEST(CApiTest, CStdoutAndStderrAreTheProcessWideWriters) {
   EXPECT_EQ(fastout::standard_error().buffer_capacity(), 0u);
 }
 
-TEST(CApiTest, CloseOnACxxWritersHandleDoesNotFreeIt) {
+TEST(c_api, close_on_a_cxx_writers_handle_does_not_free_it) {
   temp_dir dir;
   std::string path = dir.file("out");
   file f(path);
@@ -105,7 +105,7 @@ TEST(CApiTest, CloseOnACxxWritersHandleDoesNotFreeIt) {
 }
 
 // A writer the C API made, used from C++ and freed by fastout_close().
-TEST(CApiTest, CxxUsesAWriterTheCApiMade) {
+TEST(c_api, cxx_uses_a_writer_the_c_api_made) {
   temp_dir dir;
   std::string path = dir.file("out");
   fastout_file* handle = fastout_open(path.c_str(), nullptr);
@@ -124,7 +124,7 @@ TEST(CApiTest, CxxUsesAWriterTheCApiMade) {
 
 // A C++ cursor holds the buffer: C calls fail with EBUSY instead of
 // writing into the middle of it, and succeed once it is gone.
-TEST(CApiTest, ACursorMakesCCallsBusy) {
+TEST(c_api, a_cursor_makes_c_calls_busy) {
   temp_dir dir;
   std::string path = dir.file("out");
   file f(path);
@@ -151,7 +151,7 @@ TEST(CApiTest, ACursorMakesCCallsBusy) {
 
 // A C cursor holds the buffer as a C++ cursor does: the C++ writer's calls
 // throw EBUSY, and what the cursor wrote counts once it ends.
-TEST(CApiTest, ACCursorMakesCxxCallsBusy) {
+TEST(c_api, a_c_cursor_makes_cxx_calls_busy) {
   temp_dir dir;
   std::string path = dir.file("out");
   file f(path);
@@ -175,7 +175,7 @@ TEST(CApiTest, ACCursorMakesCxxCallsBusy) {
 
 #ifdef FASTOUT_FMT_HAS_WRITER
 // Space lent to the fmt::writer a file converts to comes back, in order.
-TEST(CApiTest, TextOfTheFmtWriterComesFirst) {
+TEST(c_api, text_of_the_fmt_writer_comes_first) {
   temp_dir dir;
   std::string path = dir.file("out");
   file f(path);
@@ -192,7 +192,7 @@ TEST(CApiTest, TextOfTheFmtWriterComesFirst) {
 
 // A moved writer keeps its handle valid only at its new address: the C
 // handle follows the object, as a pointer would.
-TEST(CApiTest, TheHandleIsTheObjectsAddress) {
+TEST(c_api, the_handle_is_the_objects_address) {
   temp_dir dir;
   file a(dir.file("a"));
   file b(dir.file("b"));

@@ -98,7 +98,7 @@ struct shared_state {
 };
 shared_state* shared = nullptr;
 
-const fastout::detail::system_call_table& real() { return fastout::detail::real_system_calls; }
+using fastout_test::real;
 
 // The child's system calls: note the step, then make the real call.
 int noting_fsync(int fd) {
@@ -187,7 +187,7 @@ const configuration configurations[] = {
   ::_exit(1);
 }
 
-TEST(CrashTest, SigkillAtRandomMomentsLeavesOneWholeGeneration) {
+TEST(replace_crash, sigkill_at_random_moments_leaves_one_whole_generation) {
   auto started = std::chrono::steady_clock::now();
   void* memory = ::mmap(nullptr, sizeof(shared_state), PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Tests of fastout::file's behaviour when all goes well: opening, buffering,
 // line buffering, flushing, closing, moving, stats and the cursor. Failures
-// are in fault_test.cpp.
+// are in *_faults_test.cpp and real_failures_test.cpp.
 #include <fastout/cursor.h>
 #include <fastout/file.h>
 #include <fastout/print.h>
@@ -49,15 +49,7 @@ using fastout_test::size_list;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
-// Restores the umask on scope exit.
-class scoped_umask {
- public:
-  explicit scoped_umask(mode_t mask) : saved_(::umask(mask)) {}
-  ~scoped_umask() { ::umask(saved_); }
-
- private:
-  mode_t saved_;
-};
+using fastout_test::scoped_umask;
 
 mode_t permission_bits(const std::string& path) {
   struct stat st;
@@ -67,7 +59,7 @@ mode_t permission_bits(const std::string& path) {
 
 // ---------------------------------------------------------------- opening
 
-TEST(OpenTest, TruncatesByDefault) {
+TEST(open, truncates_by_default) {
   temp_dir dir;
   std::string path = dir.file("out");
   write_file(path, "old content that is longer");
@@ -77,7 +69,7 @@ TEST(OpenTest, TruncatesByDefault) {
   EXPECT_EQ(read_file(path), "new");
 }
 
-TEST(OpenTest, CreatesMissingFile) {
+TEST(open, creates_a_missing_file) {
   temp_dir dir;
   std::string path = dir.file("fresh");
   file f(path);
@@ -88,7 +80,7 @@ TEST(OpenTest, CreatesMissingFile) {
   EXPECT_EQ(read_file(path), "x");
 }
 
-TEST(OpenTest, Appends) {
+TEST(open, append_adds_to_the_end) {
   temp_dir dir;
   std::string path = dir.file("log");
   write_file(path, "abc");
@@ -100,7 +92,7 @@ TEST(OpenTest, Appends) {
   EXPECT_EQ(read_file(path), "abcdef");
 }
 
-TEST(OpenTest, AppendGoesToTheEndEvenIfTheFileGrows) {
+TEST(open, append_goes_to_the_end_even_if_the_file_grows) {
   temp_dir dir;
   std::string path = dir.file("log");
   write_file(path, "a");
@@ -114,7 +106,7 @@ TEST(OpenTest, AppendGoesToTheEndEvenIfTheFileGrows) {
   EXPECT_EQ(read_file(path), "abc");
 }
 
-TEST(OpenTest, CreateExclusiveCreates) {
+TEST(open, create_exclusive_creates) {
   temp_dir dir;
   std::string path = dir.file("new");
   file f = fastout::output_file(path, open_mode::create_exclusive);
@@ -123,7 +115,7 @@ TEST(OpenTest, CreateExclusiveCreates) {
   EXPECT_EQ(read_file(path), "1");
 }
 
-TEST(OpenTest, CreateExclusiveRefusesAnExistingFile) {
+TEST(open, create_exclusive_refuses_an_existing_file) {
   temp_dir dir;
   std::string path = dir.file("exists");
   write_file(path, "keep me");
@@ -139,7 +131,7 @@ TEST(OpenTest, CreateExclusiveRefusesAnExistingFile) {
   EXPECT_EQ(read_file(path), "keep me");
 }
 
-TEST(OpenTest, FmtStyleFlags) {
+TEST(open, fmt_style_flags_work_as_in_fmt) {
   temp_dir dir;
   std::string path = dir.file("flags");
   write_file(path, "abc");
@@ -176,7 +168,7 @@ TEST(OpenTest, FmtStyleFlags) {
 
 // The flags go to open() as {fmt} passes them: CREATE without TRUNC writes
 // over the old contents from the start, and the file is left as fmt leaves it.
-TEST(OpenTest, FmtStyleCreateWithoutTruncateOverwritesInPlaceAsFmtDoes) {
+TEST(open, fmt_style_create_without_truncate_overwrites_in_place_as_fmt_does) {
   temp_dir dir;
   std::string ours = dir.file("ours");
   std::string theirs = dir.file("theirs");
@@ -214,20 +206,20 @@ void expect_open_refused(const std::string& path, int flags, int error_number) {
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 
-TEST(OpenTest, FmtStyleFlagsWithoutCreateNeedAnExistingFile) {
+TEST(open, fmt_style_flags_without_create_need_an_existing_file) {
   temp_dir dir;
   for (int flags : {int(file::WRONLY), int(file::APPEND), int(file::WRONLY | file::TRUNC)})
     expect_open_refused(dir.file("missing"), flags, ENOENT);
 }
 
-TEST(OpenTest, FlagsThatAreNotFilesAreRefusedNamingThePath) {
+TEST(open, flags_that_are_not_files_are_refused_naming_the_path) {
   temp_dir dir;
   for (int flags : {file::WRONLY | file::RDWR, file::CREATE | (1 << 20), file::CREATE | (1 << 22),
                     file::CREATE | O_NONBLOCK})
     expect_open_refused(dir.file("refused"), flags, EINVAL);
 }
 
-TEST(OpenTest, CloexecSyncAndDsyncAreAcceptedAmongFmtStyleFlags) {
+TEST(open, cloexec_sync_and_dsync_are_accepted_among_fmt_style_flags) {
   temp_dir dir;
   for (int extra : {O_CLOEXEC, O_SYNC, O_DSYNC, O_CLOEXEC | O_SYNC}) {
     std::string path = dir.file("flags-" + std::to_string(extra));
@@ -244,7 +236,7 @@ TEST(OpenTest, CloexecSyncAndDsyncAreAcceptedAmongFmtStyleFlags) {
 }
 
 // Half-migrated code passes {fmt}'s own parameter: it works as fastout's.
-TEST(OpenTest, FmtBufferSizeIsAccepted) {
+TEST(open, fmt_buffer_size_is_accepted) {
   temp_dir dir;
   file f = fastout::output_file(dir.file("fmt-size"), fmt::buffer_size = 100);
   EXPECT_EQ(f.buffer_capacity(), 100u);
@@ -259,7 +251,7 @@ TEST(OpenTest, FmtBufferSizeIsAccepted) {
 // fastout::ostream is the type {fmt} users name.
 static_assert(std::is_same<fastout::ostream, fastout::file>::value);
 
-TEST(OpenTest, TheLastOfFlagsAndOpenModeWins) {
+TEST(open, the_last_of_flags_and_open_mode_wins) {
   temp_dir dir;
   std::string path = dir.file("last");
   write_file(path, "abc");
@@ -275,7 +267,7 @@ TEST(OpenTest, TheLastOfFlagsAndOpenModeWins) {
   EXPECT_EQ(read_file(path), "e");
 }
 
-TEST(OpenTest, FmtStyleParametersInAnyOrder) {
+TEST(open, fmt_style_parameters_are_taken_in_any_order) {
   temp_dir dir;
   scoped_umask mask(0);
   std::string path = dir.file("params");
@@ -289,14 +281,14 @@ TEST(OpenTest, FmtStyleParametersInAnyOrder) {
   EXPECT_FALSE(g.line_buffered());
 }
 
-TEST(OpenTest, DefaultBufferSize) {
+TEST(open, the_default_buffer_size_is_used_when_none_is_given) {
   temp_dir dir;
   file f(dir.file("a"));
   EXPECT_EQ(f.buffer_capacity(), fastout::default_buffer_size);
   EXPECT_EQ(f.bytes_pending(), 0u);
 }
 
-TEST(OpenTest, DefaultPermissionsAreMaskedByTheUmask) {
+TEST(open, default_permissions_are_masked_by_the_umask) {
   temp_dir dir;
   {
     scoped_umask mask(022);
@@ -320,7 +312,7 @@ TEST(OpenTest, DefaultPermissionsAreMaskedByTheUmask) {
   EXPECT_EQ(permission_bits(dir.file("d")), 0640u);
 }
 
-TEST(OpenTest, ExplicitPermissions) {
+TEST(open, explicit_permissions_are_used) {
   temp_dir dir;
   scoped_umask mask(0);
   {
@@ -333,7 +325,7 @@ TEST(OpenTest, ExplicitPermissions) {
   EXPECT_EQ(permission_bits(dir.file("odd")), 0604u);
 }
 
-TEST(OpenTest, DescriptorIsCloseOnExec) {
+TEST(open, the_descriptor_is_close_on_exec) {
   temp_dir dir;
   for (open_mode mode : {open_mode::truncate, open_mode::append, open_mode::create_exclusive}) {
     file_options options;
@@ -348,7 +340,7 @@ TEST(OpenTest, DescriptorIsCloseOnExec) {
   }
 }
 
-TEST(OpenTest, PathTypes) {
+TEST(open, takes_c_strings_strings_and_filesystem_paths) {
   temp_dir dir;
   const char* c_path_storage = "c-string";
   std::string as_string = dir.file(c_path_storage);
@@ -384,12 +376,12 @@ void expect_open_error(const std::string& path, int expected_errno) {
   }
 }
 
-TEST(BadInputTest, MissingParentDirectory) {
+TEST(bad_input, a_missing_parent_directory_is_enoent_naming_the_path) {
   temp_dir dir;
   expect_open_error(dir.file("no/such/dir/out.txt"), ENOENT);
 }
 
-TEST(BadInputTest, PathIsADirectory) {
+TEST(bad_input, a_directory_is_eisdir_naming_the_path) {
   temp_dir dir;
   expect_open_error(dir.path(), EISDIR);
   ::mkdir(dir.file("sub").c_str(), 0755);
@@ -422,7 +414,7 @@ TEST(bad_input, null_path_is_einval) {
   }
 }
 
-TEST(BadInputTest, ExistingFileWithCreateExclusive) {
+TEST(bad_input, an_existing_file_with_create_exclusive_is_eexist) {
   temp_dir dir;
   write_file(dir.file("x"), "");
   try {
@@ -434,7 +426,7 @@ TEST(BadInputTest, ExistingFileWithCreateExclusive) {
   }
 }
 
-TEST(BadInputTest, NoPermission) {
+TEST(bad_input, no_permission_is_eacces_naming_the_path) {
   temp_dir dir;
   if (::geteuid() != 0) {
     // Not root: a directory we may not write into is enough.
@@ -482,7 +474,7 @@ TEST(BadInputTest, NoPermission) {
 
 // ---------------------------------------------------------------- descriptors
 
-TEST(DescriptorTest, AdoptClosesTheDescriptor) {
+TEST(descriptors, adopt_closes_the_descriptor) {
   temp_dir dir;
   int fd = ::open(dir.file("a").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   ASSERT_GE(fd, 0);
@@ -496,7 +488,7 @@ TEST(DescriptorTest, AdoptClosesTheDescriptor) {
   EXPECT_EQ(read_file(dir.file("a")), "adopted");
 }
 
-TEST(DescriptorTest, AdoptedDescriptorIsClosedByTheDestructor) {
+TEST(descriptors, an_adopted_descriptor_is_closed_by_the_destructor) {
   temp_dir dir;
   int fd = ::open(dir.file("a").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   ASSERT_GE(fd, 0);
@@ -509,7 +501,7 @@ TEST(DescriptorTest, AdoptedDescriptorIsClosedByTheDestructor) {
   EXPECT_EQ(read_file(dir.file("a")), "x");
 }
 
-TEST(DescriptorTest, BorrowLeavesTheDescriptorOpen) {
+TEST(descriptors, borrow_leaves_the_descriptor_open) {
   temp_dir dir;
   int fd = ::open(dir.file("b").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   ASSERT_GE(fd, 0);
@@ -529,7 +521,7 @@ TEST(DescriptorTest, BorrowLeavesTheDescriptorOpen) {
   EXPECT_EQ(read_file(dir.file("b")), "borrowed twice!");
 }
 
-TEST(DescriptorTest, NegativeDescriptorIsEBADF) {
+TEST(descriptors, a_negative_descriptor_is_ebadf) {
   for (bool own : {true, false}) {
     try {
       file f = own ? file::adopt(-1) : file::borrow(-1);
@@ -541,7 +533,7 @@ TEST(DescriptorTest, NegativeDescriptorIsEBADF) {
   }
 }
 
-TEST(DescriptorTest, StandardStreams) {
+TEST(descriptors, stdout_file_and_stderr_file_leave_the_standard_descriptors_open) {
   {
     file out = fastout::stdout_file();
     EXPECT_EQ(out.path(), "<stdout>");
@@ -563,7 +555,7 @@ TEST(DescriptorTest, StandardStreams) {
   EXPECT_FALSE(err.line_buffered());
 }
 
-TEST(DescriptorTest, StderrIsUnbufferedAndStdoutIsBufferedWhenAFile) {
+TEST(descriptors, stderr_is_unbuffered_and_stdout_is_buffered_when_a_file) {
   temp_dir dir;
   {
     fastout_test::fd_capture capture(STDERR_FILENO, dir.file("stderr"));
@@ -697,10 +689,10 @@ void check_random_workouts(buffering mode) {
   }
 }
 
-TEST(BufferSizeTest, RandomCallsFullyBuffered) { check_random_workouts(buffering::full); }
-TEST(BufferSizeTest, RandomCallsLineBuffered) { check_random_workouts(buffering::line); }
+TEST(buffering, random_calls_fully_buffered_through_every_buffer_size) { check_random_workouts(buffering::full); }
+TEST(buffering, random_calls_line_buffered_through_every_buffer_size) { check_random_workouts(buffering::line); }
 
-TEST(BufferSizeTest, UnbufferedGoesStraightToTheFile) {
+TEST(buffering, unbuffered_goes_straight_to_the_file) {
   temp_dir dir;
   file f(dir.file("u"), with_buffer(0));
   EXPECT_EQ(f.buffer_capacity(), 0u);
@@ -725,7 +717,7 @@ TEST(BufferSizeTest, UnbufferedGoesStraightToTheFile) {
   EXPECT_EQ(f.stats().flushes, 0u);
 }
 
-TEST(BufferSizeTest, EmptyWritesAreHarmless) {
+TEST(buffering, empty_writes_are_harmless) {
   temp_dir dir;
   for (std::size_t size : size_list{0, 1, 5}) {
     file f(dir.file("e"), with_buffer(size));
@@ -748,7 +740,7 @@ TEST(BufferSizeTest, EmptyWritesAreHarmless) {
 
 // ---------------------------------------------------------------- write-call counts
 
-TEST(WriteCallTest, PutMakesCeilNOverBCalls) {
+TEST(write_calls, put_makes_ceil_n_over_b_calls) {
   temp_dir dir;
   for (std::size_t size = 1; size <= 70; ++size) {
     for (std::size_t n : size_list{std::size_t{0}, std::size_t{1}, size - 1, size, size + 1, 3 * size,
@@ -765,7 +757,7 @@ TEST(WriteCallTest, PutMakesCeilNOverBCalls) {
   }
 }
 
-TEST(WriteCallTest, SmallWritesMakeCeilNOverBCalls) {
+TEST(write_calls, small_writes_make_ceil_n_over_b_calls) {
   temp_dir dir;
   std::mt19937 rng(42);
   // Buffer 1 is left out: no non-empty write is smaller than it.
@@ -805,7 +797,7 @@ bool read_syscw(std::uint64_t& value) {
   return true;
 }
 
-TEST(WriteCallTest, KernelCountsTheSameWriteCalls) {
+TEST(write_calls, the_kernel_counts_the_same_write_calls) {
   temp_dir dir;
   std::string big(3 * 4096, 'y');
   file f(dir.file("syscw"), with_buffer(4096));
@@ -837,7 +829,7 @@ ssize_t recording_writev(int fd, const iovec* iov, int count) {
   return fastout::detail::real_system_calls.writev(fd, iov, count);
 }
 
-class LargeWriteTest : public ::testing::Test {
+class large_writes : public ::testing::Test {
  protected:
   void SetUp() override {
     recorded_calls.clear();
@@ -848,7 +840,7 @@ class LargeWriteTest : public ::testing::Test {
   temp_dir dir_;
 };
 
-TEST_F(LargeWriteTest, GoesOutInOneWritevWithTheBufferAndWithoutACopy) {
+TEST_F(large_writes, go_out_in_one_writev_with_the_buffer_and_without_a_copy) {
   file f(dir_.file("big"), with_buffer(16));
   f.write("hello");
   EXPECT_TRUE(recorded_calls.empty());
@@ -870,7 +862,7 @@ TEST_F(LargeWriteTest, GoesOutInOneWritevWithTheBufferAndWithoutACopy) {
   EXPECT_EQ(read_file(dir_.file("big")), "hello" + big);
 }
 
-TEST_F(LargeWriteTest, ExactlyTheBufferSize) {
+TEST_F(large_writes, exactly_the_buffer_size_goes_out_uncopied) {
   file f(dir_.file("exact"), with_buffer(16));
   f.write("abc");
   std::string sixteen(16, 's');
@@ -884,7 +876,7 @@ TEST_F(LargeWriteTest, ExactlyTheBufferSize) {
   EXPECT_EQ(read_file(dir_.file("exact")), "abc" + sixteen);
 }
 
-TEST_F(LargeWriteTest, EmptyBufferMeansOnePlainWriteOfTheCallersData) {
+TEST_F(large_writes, an_empty_buffer_means_one_plain_write_of_the_callers_data) {
   file f(dir_.file("plain"), with_buffer(16));
   std::string big(1000, 'b');
   f.write(big);
@@ -897,7 +889,7 @@ TEST_F(LargeWriteTest, EmptyBufferMeansOnePlainWriteOfTheCallersData) {
   EXPECT_EQ(recorded_calls.size(), 1u);
 }
 
-TEST_F(LargeWriteTest, SmallerThanTheBufferIsCopied) {
+TEST_F(large_writes, smaller_than_the_buffer_is_copied) {
   file f(dir_.file("copied"), with_buffer(16));
   f.write("abc");
   std::string fifteen(15, 'f');
@@ -917,7 +909,7 @@ TEST_F(LargeWriteTest, SmallerThanTheBufferIsCopied) {
   EXPECT_EQ(read_file(dir_.file("copied")), "abc" + fifteen);
 }
 
-TEST_F(LargeWriteTest, LineBufferedLargeLine) {
+TEST_F(large_writes, a_large_line_when_line_buffered_goes_out_with_the_buffer_in_one_writev) {
   file f(dir_.file("line"), with_buffer(16, buffering::line));
   f.write("ab");
   EXPECT_TRUE(recorded_calls.empty());
@@ -937,7 +929,7 @@ TEST_F(LargeWriteTest, LineBufferedLargeLine) {
 
 // ---------------------------------------------------------------- line buffering
 
-TEST(LineBufferTest, FlushesThroughTheLastNewlineOfEachCall) {
+TEST(line_buffering, flushes_through_the_last_newline_of_each_call) {
   temp_dir dir;
   std::string path = dir.file("lines");
   file f(path, with_buffer(64, buffering::line));
@@ -969,7 +961,7 @@ TEST(LineBufferTest, FlushesThroughTheLastNewlineOfEachCall) {
   EXPECT_EQ(read_file(path), "ab\ncdx\n1\n2\n3no newline here!\npartial");
 }
 
-TEST(LineBufferTest, ALongPartialLineStillGoesOutWhenTheBufferFills) {
+TEST(line_buffering, a_long_partial_line_still_goes_out_when_the_buffer_fills) {
   temp_dir dir;
   std::string path = dir.file("long");
   file f(path, with_buffer(8, buffering::line));
@@ -980,7 +972,7 @@ TEST(LineBufferTest, ALongPartialLineStillGoesOutWhenTheBufferFills) {
   EXPECT_EQ(read_file(path), "0123456789");
 }
 
-TEST(LineBufferTest, FullBufferingKeepsLines) {
+TEST(line_buffering, full_buffering_keeps_lines) {
   temp_dir dir;
   std::string path = dir.file("full");
   file f(path, with_buffer(64, buffering::full));
@@ -991,7 +983,7 @@ TEST(LineBufferTest, FullBufferingKeepsLines) {
   EXPECT_EQ(f.bytes_pending(), 7u);
 }
 
-TEST(LineBufferTest, AutomaticOnATerminalIsLineBuffered) {
+TEST(line_buffering, automatic_on_a_terminal_is_line_buffered) {
   int master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
   if (master < 0) GTEST_SKIP() << "no pseudo-terminals here: " << std::strerror(errno);
   ASSERT_EQ(::grantpt(master), 0);
@@ -1031,7 +1023,7 @@ TEST(LineBufferTest, AutomaticOnATerminalIsLineBuffered) {
   ::close(master);
 }
 
-TEST(LineBufferTest, AutomaticOnAPipeOrFileOrDeviceIsFullyBuffered) {
+TEST(line_buffering, automatic_on_a_pipe_file_or_device_is_fully_buffered) {
   int fds[2];
   ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
   {
@@ -1055,7 +1047,7 @@ TEST(LineBufferTest, AutomaticOnAPipeOrFileOrDeviceIsFullyBuffered) {
   EXPECT_FALSE(null_device.line_buffered());
 }
 
-TEST(LineBufferTest, LineModeOnARegularFile) {
+TEST(line_buffering, line_mode_on_a_regular_file_flushes_lines) {
   temp_dir dir;
   file f = fastout::output_file(dir.file("x"), buffering::line);
   EXPECT_TRUE(f.line_buffered());
@@ -1063,7 +1055,7 @@ TEST(LineBufferTest, LineModeOnARegularFile) {
 
 // ---------------------------------------------------------------- flush, close, move
 
-TEST(LifetimeTest, Flush) {
+TEST(lifetime, flush_sends_the_buffer) {
   temp_dir dir;
   std::string path = dir.file("f");
   file f(path, with_buffer(64));
@@ -1082,7 +1074,7 @@ TEST(LifetimeTest, Flush) {
   EXPECT_EQ(read_file(path), "abcd");
 }
 
-TEST(LifetimeTest, CloseIsIdempotent) {
+TEST(lifetime, close_is_idempotent) {
   temp_dir dir;
   file f(dir.file("c"), with_buffer(64));
   f.write("abc");
@@ -1105,7 +1097,7 @@ void expect_closed_error(const std::function<void()>& call) {
   }
 }
 
-TEST(LifetimeTest, UsingAClosedWriterThrowsEBADF) {
+TEST(lifetime, using_a_closed_writer_throws_ebadf) {
   temp_dir dir;
   for (std::size_t size : size_list{0, 1, 64}) {
     file f(dir.file("closed"), with_buffer(size));
@@ -1174,7 +1166,7 @@ TEST(closed_writer, message_says_the_writer_was_never_opened) {
             "writer is closed: Bad file descriptor");
 }
 
-TEST(LifetimeTest, DestructorFlushes) {
+TEST(lifetime, the_destructor_flushes) {
   temp_dir dir;
   {
     file f(dir.file("d"), with_buffer(1024));
@@ -1184,7 +1176,7 @@ TEST(LifetimeTest, DestructorFlushes) {
   EXPECT_EQ(read_file(dir.file("d")), "written by the destructor");
 }
 
-TEST(LifetimeTest, MoveConstruction) {
+TEST(lifetime, move_construction_takes_the_writer) {
   temp_dir dir;
   file a(dir.file("m"), with_buffer(64));
   a.write("before ");
@@ -1204,7 +1196,7 @@ TEST(LifetimeTest, MoveConstruction) {
   EXPECT_EQ(b.stats().bytes_accepted, 12u);
 }
 
-TEST(LifetimeTest, MoveAssignmentFlushesAndClosesTheTarget) {
+TEST(lifetime, move_assignment_flushes_and_closes_the_target) {
   temp_dir dir;
   file a(dir.file("a"), with_buffer(64));
   a.write("aaa");
@@ -1229,7 +1221,7 @@ TEST(LifetimeTest, MoveAssignmentFlushesAndClosesTheTarget) {
   EXPECT_EQ(read_file(dir.file("c")), "ccc");
 }
 
-TEST(LifetimeTest, SelfMoveAssignmentKeepsTheWriter) {
+TEST(lifetime, self_move_assignment_keeps_the_writer) {
   temp_dir dir;
   file a(dir.file("self"), with_buffer(64));
   a.write("x");
@@ -1241,7 +1233,7 @@ TEST(LifetimeTest, SelfMoveAssignmentKeepsTheWriter) {
   EXPECT_EQ(read_file(dir.file("self")), "xy");
 }
 
-TEST(LifetimeTest, MoveOfAnUnbufferedWriter) {
+TEST(lifetime, a_moved_unbuffered_writer_stays_unbuffered) {
   temp_dir dir;
   file a(dir.file("u"), with_buffer(0));
   a.put('1');
@@ -1265,7 +1257,7 @@ void expect_reads_as_closed(const file& f) {
   EXPECT_EQ(s.flushes, 0u);
 }
 
-TEST(LifetimeTest, AMovedFromWriterHasZeroCountersAndNoError) {
+TEST(lifetime, a_moved_from_writer_has_zero_counters_and_no_error) {
   temp_dir dir;
   file a(dir.file("counted"), with_buffer(4));
   a.write("0123456789");  // flushes, counts
@@ -1288,7 +1280,7 @@ TEST(LifetimeTest, AMovedFromWriterHasZeroCountersAndNoError) {
   EXPECT_THROW(d.close(), std::system_error);
 }
 
-TEST(LifetimeTest, SwapExchangesEverything) {
+TEST(lifetime, swap_exchanges_everything) {
   temp_dir dir;
   file a(dir.file("a"), with_buffer(64));
   file b(dir.file("b"), with_buffer(8));
@@ -1309,7 +1301,7 @@ TEST(LifetimeTest, SwapExchangesEverything) {
 
 // ---------------------------------------------------------------- stats
 
-TEST(StatsTest, CountsEverything) {
+TEST(stats, count_every_byte_call_and_flush) {
   temp_dir dir;
   file f(dir.file("s"), with_buffer(8));
   auto expect = [&](std::uint64_t accepted, std::uint64_t written, std::uint64_t calls,
@@ -1341,7 +1333,7 @@ TEST(StatsTest, CountsEverything) {
 
 // ---------------------------------------------------------------- cursor
 
-TEST(CursorTest, ContentAcrossFlushes) {
+TEST(cursor, content_survives_flushes) {
   temp_dir dir;
   for (std::size_t size : size_list{0, 1, 2, 7, 64, 4096}) {
     SCOPED_TRACE("buffer " + std::to_string(size));
@@ -1374,7 +1366,7 @@ TEST(CursorTest, ContentAcrossFlushes) {
   }
 }
 
-TEST(CursorTest, CommitsOnDestructionAndOnCommit) {
+TEST(cursor, commits_on_destruction_and_on_commit) {
   temp_dir dir;
   file f(dir.file("commit"), with_buffer(64));
   {
@@ -1414,7 +1406,7 @@ void expect_busy(const std::string& path, const std::function<void()>& call, con
 // on the writer while the cursor lived, left an empty file and no error.
 // Every call on the writer itself is refused while a cursor is alive, and
 // nothing the cursor wrote is lost.
-TEST(CursorTest, EveryWriterCallWhileACursorIsAliveIsRefused) {
+TEST(cursor, every_writer_call_while_a_cursor_is_alive_is_refused) {
   temp_dir dir;
   for (std::size_t size : size_list{0, 1, 7, 64, 4096}) {
     for (buffering mode : {buffering::full, buffering::line}) {
@@ -1460,7 +1452,7 @@ TEST(CursorTest, EveryWriterCallWhileACursorIsAliveIsRefused) {
   }
 }
 
-TEST(CursorTest, LineBuffered) {
+TEST(cursor, a_line_buffered_writer_sends_each_complete_line) {
   temp_dir dir;
   std::string path = dir.file("line");
   file f(path, with_buffer(64, buffering::line));

@@ -104,11 +104,10 @@ void expect_read(const std::string& path, const std::string& expected) {
   EXPECT_EQ(read_file(path), expected) << path;
 }
 
-// fastout's errors carry errno in std::system_category(), fmt's in
-// std::generic_category() (ostream_vs_fmt.open_errors_carry_the_same_errno).
-std::error_code system_error_code(int error_number) {
-  return std::error_code(error_number, std::system_category());
-}
+// fastout's errors carry errno in std::system_category() (system_error_code),
+// fmt's in std::generic_category()
+// (ostream_vs_fmt.open_errors_carry_the_same_errno).
+using fastout_test::system_error_code;
 std::error_code fmt_error_code(int error_number) {
   return std::error_code(error_number, std::generic_category());
 }
@@ -157,19 +156,7 @@ void record_report(const fastout::error_report& report) noexcept {
   reported_errors.push_back({report.path, report.error, report.bytes_lost, report.close_failed});
 }
 
-class scoped_error_handler {
- public:
-  explicit scoped_error_handler(fastout::error_handler handler)
-      : saved_(fastout::set_error_handler(handler)) {
-    reported_errors.clear();
-  }
-  ~scoped_error_handler() { fastout::set_error_handler(saved_); }
-  scoped_error_handler(const scoped_error_handler&) = delete;
-  scoped_error_handler& operator=(const scoped_error_handler&) = delete;
-
- private:
-  fastout::error_handler saved_;
-};
+using fastout_test::scoped_error_handler;
 
 }  // namespace
 
@@ -355,7 +342,7 @@ TEST(ostream_file_test, close_error_in_dtor) {
   expect_read(ours_stderr, "fastout: closing \"" + ours + "\" failed: " +
                                std::strerror(EBADF) + " (everything accepted was written)\n");
   {
-    scoped_error_handler handler(record_report);
+    scoped_error_handler handler(record_report, reported_errors);
     auto f = std::make_unique<ns::ostream>(ns::output_file(ours));
     f->print("abc");
     f->flush();
@@ -767,7 +754,7 @@ TEST(ostream_vs_fmt, a_write_error_in_the_destructor) {
   });
   EXPECT_TRUE(killed_by_abort(status)) << describe_status(status);
 
-  scoped_error_handler handler(record_report);
+  scoped_error_handler handler(record_report, reported_errors);
   {
     ns::ostream out = ns::output_file("/dev/full");
     out.print("lost");

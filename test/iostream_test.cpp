@@ -41,9 +41,7 @@ using fastout_test::temp_dir;
 using fastout_test::with_buffer;
 using fastout_test::write_file;
 
-std::error_code system_error_code(int error_number) {
-  return std::error_code(error_number, std::system_category());
-}
+using fastout_test::system_error_code;
 
 // A mix of what programs write with <<: every kind of value, manipulators
 // that outlast one insertion and ones that do not, and long strings.
@@ -85,7 +83,7 @@ std::string expected_text(int seed) {
 
 // ---------------------------------------------------------------- the text
 
-TEST(StreambufTest, TheTextIsStdOstreamsForEveryBufferSizeAndMode) {
+TEST(streambuf, the_text_is_std_ostreams_for_every_buffer_size_and_mode) {
   temp_dir dir;
   for (buffering mode : {buffering::full, buffering::line}) {
     for (std::size_t size : fastout_test::size_list{0, 1, 2, 7, 64, 4096, 1 << 20}) {
@@ -108,7 +106,7 @@ TEST(StreambufTest, TheTextIsStdOstreamsForEveryBufferSizeAndMode) {
   }
 }
 
-TEST(StreambufTest, ThePutAreaIsTheWritersBuffer) {
+TEST(streambuf, the_put_area_is_the_writers_buffer) {
   temp_dir dir;
   file f(dir.file("area"), with_buffer(64));
   fastout::streambuf buffer(f);
@@ -122,7 +120,7 @@ TEST(StreambufTest, ThePutAreaIsTheWritersBuffer) {
   EXPECT_EQ(f.stats().write_calls, 0u);
 }
 
-TEST(StreambufTest, StreamAndWriterCallsComeOutInOrder) {
+TEST(streambuf, stream_and_writer_calls_come_out_in_order) {
   temp_dir dir;
   for (std::size_t size : fastout_test::size_list{0, 1, 5, 64, 4096}) {
     SCOPED_TRACE("buffer " + std::to_string(size));
@@ -148,7 +146,7 @@ TEST(StreambufTest, StreamAndWriterCallsComeOutInOrder) {
   }
 }
 
-TEST(StreambufTest, ALargeInsertionGoesOutInOneWritevUncopied) {
+TEST(streambuf, a_large_insertion_goes_out_in_one_writev_uncopied) {
   temp_dir dir;
   const std::string path = dir.file("large");
   file f(path, with_buffer(4096));
@@ -163,7 +161,7 @@ TEST(StreambufTest, ALargeInsertionGoesOutInOneWritevUncopied) {
   EXPECT_EQ(read_file(path), "head," + large);
 }
 
-TEST(StreambufTest, ALineBufferedWriterSendsEveryLine) {
+TEST(streambuf, a_line_buffered_writer_sends_every_line) {
   temp_dir dir;
   const std::string path = dir.file("lines");
   file f(path, with_buffer(4096, buffering::line));
@@ -178,7 +176,7 @@ TEST(StreambufTest, ALineBufferedWriterSendsEveryLine) {
   EXPECT_EQ(f.stats().write_calls, 2u);
 }
 
-TEST(StreambufTest, AnUnbufferedWriterWritesEveryInsertion) {
+TEST(streambuf, an_unbuffered_writer_writes_every_insertion) {
   temp_dir dir;
   const std::string path = dir.file("unbuffered");
   file f(path, with_buffer(0));
@@ -191,7 +189,7 @@ TEST(StreambufTest, AnUnbufferedWriterWritesEveryInsertion) {
 
 // ---------------------------------------------------------------- flush policy
 
-TEST(FlushPolicyTest, StandardFlushesAtEndlFlushAndUnitbuf) {
+TEST(flush_policy, standard_flushes_at_endl_flush_and_unitbuf) {
   temp_dir dir;
   const std::string path = dir.file("standard");
   file f(path, with_buffer(4096));
@@ -206,7 +204,7 @@ TEST(FlushPolicyTest, StandardFlushesAtEndlFlushAndUnitbuf) {
   EXPECT_EQ(f.stats().write_calls, 4u);  // endl, flush, and one per insertion under unitbuf
 }
 
-TEST(FlushPolicyTest, OnCloseDefersEveryFlushAndWritesTheSameBytes) {
+TEST(flush_policy, on_close_defers_every_flush_and_writes_the_same_bytes) {
   temp_dir dir;
   const std::string path = dir.file("on_close");
   file f(path, with_buffer(4096));
@@ -225,7 +223,7 @@ TEST(FlushPolicyTest, OnCloseDefersEveryFlushAndWritesTheSameBytes) {
   EXPECT_EQ(f.stats().write_calls, 1u);
 }
 
-TEST(FlushPolicyTest, ATiedStreamFlushesAsThePolicySays) {
+TEST(flush_policy, a_tied_stream_flushes_as_the_policy_says) {
   temp_dir dir;
   for (flush_policy policy : {flush_policy::standard, flush_policy::on_close}) {
     const std::string path = dir.file("tied");
@@ -240,7 +238,7 @@ TEST(FlushPolicyTest, ATiedStreamFlushesAsThePolicySays) {
   }
 }
 
-TEST(FlushPolicyTest, OnCloseStillReportsAFailedWriterOnFlush) {
+TEST(flush_policy, on_close_still_reports_a_failed_writer_on_flush) {
   file f("/dev/full", with_buffer(4));
   fastout::streambuf buffer(f, flush_policy::on_close);
   std::ostream out(&buffer);
@@ -254,7 +252,7 @@ TEST(FlushPolicyTest, OnCloseStillReportsAFailedWriterOnFlush) {
 
 // ---------------------------------------------------------------- ofstream
 
-TEST(OfstreamTest, ChangingTheTypeIsEnough) {
+TEST(ofstream, changing_the_type_is_enough) {
   temp_dir dir;
   const std::string path = dir.file("switch"), reference = dir.file("reference");
   {
@@ -270,7 +268,7 @@ TEST(OfstreamTest, ChangingTheTypeIsEnough) {
 
 void report(std::ostream& out, int value) { out << "value " << value << std::endl; }
 
-TEST(OfstreamTest, CodeThatTakesAnOstreamGetsAFastoutStream) {
+TEST(ofstream, code_that_takes_an_ostream_gets_a_fastout_stream) {
   temp_dir dir;
   const std::string path = dir.file("ostream_ref");
   fastout::ofstream out(path, flush_policy::on_close);
@@ -282,7 +280,7 @@ TEST(OfstreamTest, CodeThatTakesAnOstreamGetsAFastoutStream) {
   EXPECT_EQ(read_file(path), "value 0\nvalue 1\nvalue 2\n");
 }
 
-TEST(OfstreamTest, ParametersInAnyOrder) {
+TEST(ofstream, parameters_are_taken_in_any_order) {
   temp_dir dir;
   const std::string path = dir.file("params");
   write_file(path, "old\n");
@@ -310,7 +308,7 @@ TEST(OfstreamTest, ParametersInAnyOrder) {
   EXPECT_EQ(st.st_mode & 0777, 0640u & ~mask);
 }
 
-TEST(OfstreamTest, PubsetbufBeforeOpenSetsTheBufferSize) {
+TEST(ofstream, pubsetbuf_before_open_sets_the_buffer_size) {
   temp_dir dir;
   // The seed's fix for std::ofstream, unchanged: a 1 MiB buffer.
   static char memory[1 << 20];
@@ -334,7 +332,7 @@ TEST(OfstreamTest, PubsetbufBeforeOpenSetsTheBufferSize) {
 
 // The open modes of std::ofstream, against libstdc++'s own: the same file
 // afterwards, the same success or failure.
-TEST(OfstreamTest, OpenModesAsStdOfstream) {
+TEST(ofstream, open_modes_as_std_ofstream) {
   using std::ios;
   temp_dir dir;
   const ios::openmode modes[] = {
@@ -393,7 +391,7 @@ TEST(OfstreamTest, OpenModesAsStdOfstream) {
   }
 }
 
-TEST(OfstreamTest, AnUnwritableModeNamesItself) {
+TEST(ofstream, an_unwritable_mode_names_itself) {
   temp_dir dir;
   const std::string path = dir.file("bad_mode");
   fastout::ofstream out(path, std::ios::trunc | std::ios::app);
@@ -405,7 +403,7 @@ TEST(OfstreamTest, AnUnwritableModeNamesItself) {
   EXPECT_EQ(fastout_test::file_size_at(path), -1);  // nothing created
 }
 
-TEST(OfstreamTest, OpenFailuresNameThePathAndTheCause) {
+TEST(ofstream, open_failures_name_the_path_and_the_cause) {
   temp_dir dir;
   struct bad_path {
     std::string path;
@@ -475,7 +473,7 @@ TEST(ofstream, null_path_sets_failbit_with_einval) {
   EXPECT_EQ(buffer.error(), system_error_code(EINVAL));
 }
 
-TEST(OfstreamTest, StreamStateRulesAsStdOfstream) {
+TEST(ofstream, stream_state_rules_as_std_ofstream) {
   temp_dir dir;
   // Opening an open stream fails and leaves it open on the first file.
   fastout::ofstream out(dir.file("first"));
@@ -509,7 +507,7 @@ TEST(OfstreamTest, StreamStateRulesAsStdOfstream) {
   EXPECT_FALSE(closed.is_open());
 }
 
-TEST(OfstreamTest, SeekAndTell) {
+TEST(ofstream, seek_and_tell_as_std_ofstream) {
   temp_dir dir;
   const std::string ours = dir.file("seek_ours"), theirs = dir.file("seek_theirs");
   auto work = [](std::ostream& out, std::vector<long long>& tells) {
@@ -551,7 +549,7 @@ TEST(OfstreamTest, SeekAndTell) {
   ::close(fds[1]);
 }
 
-TEST(OfstreamTest, MoveAndSwap) {
+TEST(ofstream, move_and_swap_keep_the_stream) {
   temp_dir dir;
   const std::string a_path = dir.file("a"), b_path = dir.file("b");
   {
@@ -576,7 +574,7 @@ TEST(OfstreamTest, MoveAndSwap) {
 
 // ---------------------------------------------------------------- errors
 
-TEST(StreamErrorTest, DevFullSetsBadbitAndKeepsTheCause) {
+TEST(stream_errors, dev_full_sets_badbit_and_keeps_the_cause) {
   fastout::ofstream out("/dev/full", fastout::buffer_size = 16);
   ASSERT_TRUE(out.is_open());
   out << std::string(100, 'x');
@@ -596,14 +594,14 @@ TEST(StreamErrorTest, DevFullSetsBadbitAndKeepsTheCause) {
   EXPECT_TRUE(out.fail());
 }
 
-TEST(StreamErrorTest, EndlsFlushFailingSetsBadbit) {
+TEST(stream_errors, endls_flush_failing_sets_badbit) {
   fastout::ofstream out("/dev/full");
   out << "x" << std::endl;
   EXPECT_TRUE(out.bad());
   EXPECT_EQ(out.error(), system_error_code(ENOSPC));
 }
 
-TEST(StreamErrorTest, ExceptionsAreStdIosBaseFailure) {
+TEST(stream_errors, exceptions_are_std_ios_base_failure) {
   fastout::ofstream out("/dev/full", fastout::buffer_size = 16);
   out.exceptions(std::ios::badbit);
   EXPECT_THROW(out << std::string(100, 'x'), std::ios_base::failure);
@@ -626,7 +624,7 @@ void record_report(const fastout::error_report& r) noexcept {
                     std::to_string(r.bytes_lost));
 }
 
-TEST(StreamErrorTest, TheDestructorReportsThroughTheErrorHandler) {
+TEST(stream_errors, the_destructor_reports_through_the_error_handler) {
   reports.clear();
   fastout::error_handler previous = fastout::set_error_handler(record_report);
   {
@@ -700,7 +698,7 @@ ssize_t failing_write(int fd, const void* data, size_t size) {
   return failing_writev(fd, &one, 1);
 }
 
-TEST(StreamErrorTest, EioThroughTheSystemCallLayerAndExactCounts) {
+TEST(stream_errors, eio_through_the_system_call_layer_keeps_exact_counts) {
   temp_dir dir;
   const std::string path = dir.file("eio");
   fastout_test::scoped_system_calls restore;
@@ -723,7 +721,7 @@ TEST(StreamErrorTest, EioThroughTheSystemCallLayerAndExactCounts) {
   EXPECT_TRUE(out.fail());
 }
 
-TEST(StreamErrorTest, ACursorOnTheWriterRefusesTheStream) {
+TEST(stream_errors, a_cursor_on_the_writer_refuses_the_stream) {
   temp_dir dir;
   file f(dir.file("cursor"), with_buffer(64));
   fastout::streambuf buffer(f);
@@ -739,7 +737,7 @@ TEST(StreamErrorTest, ACursorOnTheWriterRefusesTheStream) {
   EXPECT_EQ(read_file(dir.file("cursor")), "c");
 }
 
-TEST(StreamErrorTest, ClosingTheWriterTakesTheStreamsTextFirst) {
+TEST(stream_errors, closing_the_writer_takes_the_streams_text_first) {
   temp_dir dir;
   const std::string path = dir.file("close_under");
   file f(path, with_buffer(64));
@@ -757,7 +755,7 @@ TEST(StreamErrorTest, ClosingTheWriterTakesTheStreamsTextFirst) {
 
 // Stream and writer calls in a random mix, over buffer sizes and modes,
 // against the same calls into a std::ostringstream and a string.
-TEST(StreambufTest, RandomMixOfStreamAndWriterCalls) {
+TEST(streambuf, a_random_mix_of_stream_and_writer_calls_is_in_order) {
   temp_dir dir;
   std::mt19937 random(2024);
   for (int round = 0; round < 60; ++round) {

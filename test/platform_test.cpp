@@ -52,15 +52,12 @@ std::string new_content() {
   return s;
 }
 
-const fastout::detail::system_call_table& real() { return fastout::detail::real_system_calls; }
+using fastout_test::real;
 fastout::detail::system_call_table& table() { return fastout::detail::system_calls; }
 
 void quiet_handler(const fastout::error_report&) noexcept {}
 
-mode_t mode_of(const std::string& path) {
-  struct stat st;
-  return ::lstat(path.c_str(), &st) == 0 ? st.st_mode & 07777 : 0;
-}
+using fastout_test::mode_of;
 
 // What the fakes below refuse, and how often they were asked.
 struct refusals {
@@ -349,7 +346,8 @@ TEST(platform_rename_exchange, refused_falls_back_to_a_rename) {
 
 // The real refusal of a flag the kernel does not know (as kernels before
 // 6.14 say of RWF_DONTCACHE) is EOPNOTSUPP. The fallback itself, for
-// EOPNOTSUPP, EINVAL and ENOSYS, is FakeTest.PageCacheDropFallsBackToPlainWrites.
+// EOPNOTSUPP, EINVAL and ENOSYS, is
+// durability_faults.page_cache_drop_falls_back_to_plain_writes.
 TEST(platform_pwritev2, an_unknown_flag_is_refused_with_eopnotsupp) {
   temp_dir dir;
   int fd = ::open(dir.file("f").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);

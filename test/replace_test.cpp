@@ -5,7 +5,7 @@
 // symbolic links, targets that cannot be replaced, and real failures (a
 // full filesystem, a read-only directory and filesystem, a target that
 // becomes a directory). A failure at every single step, through the
-// system-call layer, is in fault_test.cpp; killed processes in
+// system-call layer, is in replace_faults_test.cpp; killed processes in
 // crash_test.cpp.
 #include <fastout/file.h>
 #include <fastout/print.h>
@@ -46,25 +46,15 @@ using fastout_test::write_file;
 
 const std::vector<std::string> none;
 
-std::error_code system_error_code(int error_number) {
-  return std::error_code(error_number, std::system_category());
-}
-
-class scoped_umask {
- public:
-  explicit scoped_umask(mode_t mask) : saved_(::umask(mask)) {}
-  ~scoped_umask() { ::umask(saved_); }
-
- private:
-  mode_t saved_;
-};
+using fastout_test::mode_of;
+using fastout_test::scoped_umask;
+using fastout_test::system_error_code;
 
 struct stat status_of(const std::string& path) {
   struct stat st = {};
   if (::lstat(path.c_str(), &st) != 0) st.st_mode = 0;
   return st;
 }
-mode_t mode_of(const std::string& path) { return status_of(path).st_mode & 07777; }
 
 // What the error handler hears.
 std::vector<fastout::error_report> reports;
@@ -106,7 +96,7 @@ file replacing(const std::string& path, file_options options = {}) {
 
 // ---------------------------------------------------------------- the lifecycle
 
-TEST(ReplaceTest, TheTargetShowsTheOldContentUntilCloseThenTheNew) {
+TEST(replace, the_target_shows_the_old_content_until_close_then_the_new) {
   temp_dir dir;
   std::string target = dir.file("config");
   write_file(target, "old");
@@ -125,7 +115,7 @@ TEST(ReplaceTest, TheTargetShowsTheOldContentUntilCloseThenTheNew) {
   EXPECT_NO_THROW(f.close());  // idempotent
 }
 
-TEST(ReplaceTest, CreatesAMissingTarget) {
+TEST(replace, creates_a_missing_target) {
   temp_dir dir;
   std::string target = dir.file("new");
   file f = replacing(target);
@@ -136,7 +126,7 @@ TEST(ReplaceTest, CreatesAMissingTarget) {
   EXPECT_EQ(fastout_test::names_in(dir.path()), std::vector<std::string>{"new"});
 }
 
-TEST(ReplaceTest, AnEmptyReplacementEmptiesTheTarget) {
+TEST(replace, an_empty_replacement_empties_the_target) {
   temp_dir dir;
   std::string target = dir.file("t");
   write_file(target, "old");
@@ -144,7 +134,7 @@ TEST(ReplaceTest, AnEmptyReplacementEmptiesTheTarget) {
   EXPECT_EQ(read_file(target), "");
 }
 
-TEST(ReplaceTest, ManyReplacementsInARowLeaveNothingBehind) {
+TEST(replace, many_replacements_in_a_row_leave_nothing_behind) {
   temp_dir dir;
   std::string target = dir.file("t");
   for (int i = 0; i < 50; ++i) {
@@ -156,7 +146,7 @@ TEST(ReplaceTest, ManyReplacementsInARowLeaveNothingBehind) {
   EXPECT_EQ(fastout_test::names_in(dir.path()), std::vector<std::string>{"t"});
 }
 
-TEST(ReplaceTest, DestroyedWithoutCloseLeavesTheTargetAndTellsTheHandler) {
+TEST(replace, destroyed_without_close_leaves_the_target_and_tells_the_handler) {
   temp_dir dir;
   std::string target = dir.file("t");
   write_file(target, "old");
@@ -174,7 +164,7 @@ TEST(ReplaceTest, DestroyedWithoutCloseLeavesTheTargetAndTellsTheHandler) {
   EXPECT_EQ(report_paths[0], target);
 }
 
-TEST(ReplaceTest, TheDefaultHandlerSaysTheTargetIsAsItWas) {
+TEST(replace, the_default_handler_says_the_target_is_as_it_was) {
   temp_dir dir;
   std::string target = dir.file("t");
   write_file(target, "old");
@@ -264,7 +254,7 @@ TEST(replace_messages, say_what_became_of_a_target_that_never_existed) {
 
 // An exception between two writes unwinds through the writer: the target
 // keeps its old content, and nothing is left in the directory.
-TEST(ReplaceTest, AnExceptionBetweenWritesLeavesTheOldFile) {
+TEST(replace, an_exception_between_writes_leaves_the_old_file) {
   temp_dir dir;
   std::string target = dir.file("report.csv");
   write_file(target, "id,value\n1,old\n");
@@ -282,7 +272,7 @@ TEST(ReplaceTest, AnExceptionBetweenWritesLeavesTheOldFile) {
   EXPECT_TRUE(reports[0].not_replaced);
 }
 
-TEST(ReplaceTest, CancelDiscardsQuietly) {
+TEST(replace, cancel_discards_quietly) {
   temp_dir dir;
   std::string target = dir.file("t");
   write_file(target, "old");
@@ -300,7 +290,7 @@ TEST(ReplaceTest, CancelDiscardsQuietly) {
   EXPECT_EQ(reports.size(), 0u);
 }
 
-TEST(ReplaceTest, CancelIsOnlyForReplacement) {
+TEST(replace, cancel_is_only_for_replacement) {
   temp_dir dir;
   std::string path = dir.file("plain");
   file f(path);
@@ -311,7 +301,7 @@ TEST(ReplaceTest, CancelIsOnlyForReplacement) {
   EXPECT_EQ(read_file(path), "kept");
 }
 
-TEST(ReplaceTest, MovingAReplacingWriter) {
+TEST(replace, a_moved_replacing_writer_still_replaces) {
   temp_dir dir;
   std::string a = dir.file("a"), b = dir.file("b");
   write_file(a, "old a");
@@ -338,7 +328,7 @@ TEST(ReplaceTest, MovingAReplacingWriter) {
   EXPECT_EQ(temporaries_in(dir.path()), none);
 }
 
-TEST(ReplaceTest, HardLinksKeepTheOldContent) {
+TEST(replace, hard_links_keep_the_old_content) {
   // As with every rename-based replacement (QSaveFile, g_file_set_contents):
   // the name is replaced, not the inode other names share.
   temp_dir dir;
@@ -354,7 +344,7 @@ TEST(ReplaceTest, HardLinksKeepTheOldContent) {
 
 // ---------------------------------------------------------------- refusals
 
-TEST(ReplaceTest, FmtStyleFlagsAreRefusedInEitherOrder) {
+TEST(replace, fmt_style_flags_are_refused_in_either_order) {
   temp_dir dir;
   std::string target = dir.file("t");
   write_file(target, "old");
@@ -377,7 +367,7 @@ TEST(ReplaceTest, FmtStyleFlagsAreRefusedInEitherOrder) {
   EXPECT_EQ(read_file(target), "old+");
 }
 
-TEST(ReplaceTest, DescriptorsCannotBeReplaced) {
+TEST(replace, descriptors_cannot_be_replaced) {
   temp_dir dir;
   file_options options;
   options.mode = open_mode::replace;
@@ -394,7 +384,7 @@ TEST(ReplaceTest, DescriptorsCannotBeReplaced) {
   ::close(fd);
 }
 
-TEST(ReplaceTest, OnlyARegularFileCanBeReplaced) {
+TEST(replace, only_a_regular_file_can_be_replaced) {
   temp_dir dir;
   std::string directory = dir.file("directory");
   ASSERT_EQ(::mkdir(directory.c_str(), 0755), 0);
@@ -426,7 +416,7 @@ TEST(ReplaceTest, OnlyARegularFileCanBeReplaced) {
 
 // ---------------------------------------------------------------- permissions and owners
 
-TEST(ReplaceTest, KeepsTheTargetsPermissions) {
+TEST(replace, keeps_the_targets_permissions) {
   temp_dir dir;
   scoped_umask mask(077);  // the target's bits win over the umask
   for (mode_t bits : {0644u, 0600u, 0640u, 0755u, 0444u, 01644u}) {
@@ -443,7 +433,7 @@ TEST(ReplaceTest, KeepsTheTargetsPermissions) {
   }
 }
 
-TEST(ReplaceTest, ANewFileGetsThePermissionsAskedForMaskedByTheUmask) {
+TEST(replace, a_new_file_gets_the_permissions_asked_for_masked_by_the_umask) {
   temp_dir dir;
   struct expectation {
     mode_t umask;
@@ -464,7 +454,7 @@ TEST(ReplaceTest, ANewFileGetsThePermissionsAskedForMaskedByTheUmask) {
   }
 }
 
-TEST(ReplaceTest, KeepsTheTargetsOwnerAndGroup) {
+TEST(replace, keeps_the_targets_owner_and_group) {
   if (::geteuid() != 0) GTEST_SKIP() << "only root may give a file to another owner";
   temp_dir dir;
   std::string target = dir.file("t");
@@ -482,7 +472,7 @@ TEST(ReplaceTest, KeepsTheTargetsOwnerAndGroup) {
 
 // A user who may write into a directory but does not own the file in it:
 // the new file is the user's, with the target's bits minus set-user-ID.
-TEST(ReplaceTest, AnOwnerThatCannotBeKeptDropsSetIdBits) {
+TEST(replace, an_owner_that_cannot_be_kept_drops_set_id_bits) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to set up a file owned by someone else";
   temp_dir dir;
   ASSERT_EQ(::chmod(dir.path().c_str(), 0777), 0);
@@ -506,7 +496,7 @@ TEST(ReplaceTest, AnOwnerThatCannotBeKeptDropsSetIdBits) {
 
 // ---------------------------------------------------------------- symbolic links
 
-TEST(ReplaceTest, FollowsALinkAndKeepsIt) {
+TEST(replace, follows_a_link_and_keeps_it) {
   temp_dir dir;
   std::string real = dir.file("real"), link = dir.file("link");
   write_file(real, "old");
@@ -523,7 +513,7 @@ TEST(ReplaceTest, FollowsALinkAndKeepsIt) {
 }
 
 // link1 -> sub/link2 -> ../other/link3 -> <absolute path of the real file>
-TEST(ReplaceTest, FollowsAChainOfLinksAcrossDirectories) {
+TEST(replace, follows_a_chain_of_links_across_directories) {
   temp_dir dir;
   for (const char* d : {"sub", "other", "data"}) ASSERT_EQ(::mkdir(dir.file(d).c_str(), 0755), 0);
   std::string real = dir.file("data/real");
@@ -541,7 +531,7 @@ TEST(ReplaceTest, FollowsAChainOfLinksAcrossDirectories) {
     EXPECT_EQ(temporaries_in(dir.file(d)), none) << d;
 }
 
-TEST(ReplaceTest, ADanglingLinkGetsItsFileCreated) {
+TEST(replace, a_dangling_link_gets_its_file_created) {
   temp_dir dir;
   std::string link = dir.file("link");
   ASSERT_EQ(::symlink("target-to-be", link.c_str()), 0);
@@ -556,7 +546,7 @@ TEST(ReplaceTest, ADanglingLinkGetsItsFileCreated) {
   expect_refused([&] { replacing(nowhere); }, ENOENT, nowhere, "whose directory cannot be opened");
 }
 
-TEST(ReplaceTest, NeverFollowsALinkIntoSomethingThatIsNotARegularFile) {
+TEST(replace, never_follows_a_link_into_something_that_is_not_a_regular_file) {
   temp_dir dir;
   ASSERT_EQ(::mkdir(dir.file("directory").c_str(), 0755), 0);
   ASSERT_EQ(::symlink("directory", dir.file("to-directory").c_str()), 0);
@@ -578,7 +568,7 @@ TEST(ReplaceTest, NeverFollowsALinkIntoSomethingThatIsNotARegularFile) {
   EXPECT_EQ(temporaries_in(dir.path()), none);
 }
 
-TEST(ReplaceTest, ReplaceLinkReplacesTheLinkItself) {
+TEST(replace, replace_link_replaces_the_link_itself) {
   temp_dir dir;
   std::string real = dir.file("real"), link = dir.file("link");
   write_file(real, "old");
@@ -604,7 +594,7 @@ TEST(ReplaceTest, ReplaceLinkReplacesTheLinkItself) {
 
 // The target becomes a directory while the new content is being written:
 // the commit is refused and the directory is left alone.
-TEST(ReplaceTest, ATargetThatBecomesADirectoryMidWriteIsNotReplaced) {
+TEST(replace, a_target_that_becomes_a_directory_mid_write_is_not_replaced) {
   for (bool sync : {false, true}) {  // exchange, rename
     SCOPED_TRACE(sync ? "sync: rename" : "exchange");
     temp_dir dir;
@@ -622,7 +612,7 @@ TEST(ReplaceTest, ATargetThatBecomesADirectoryMidWriteIsNotReplaced) {
   }
 }
 
-TEST(ReplaceTest, ATargetRemovedMidWriteIsCreated) {
+TEST(replace, a_target_removed_mid_write_is_created) {
   temp_dir dir;
   std::string target = dir.file("t");
   write_file(target, "old");
@@ -634,9 +624,10 @@ TEST(ReplaceTest, ATargetRemovedMidWriteIsCreated) {
 }
 
 // Root ignores permission bits: drop to nobody in a child, as file_test's
-// NoPermission does. The target itself is writable by anyone, so a plain
-// writer could write it; a replacement cannot create its new file.
-TEST(ReplaceTest, AReadOnlyDirectoryRefusesAtOpen) {
+// bad_input.no_permission_is_eacces_naming_the_path does. The target itself
+// is writable by anyone, so a plain writer could write it; a replacement
+// cannot create its new file.
+TEST(replace, a_read_only_directory_refuses_at_open) {
   temp_dir dir;
   std::string locked = dir.file("locked");
   ASSERT_EQ(::mkdir(locked.c_str(), 0755), 0);
@@ -707,7 +698,7 @@ int run_with_small_tmpfs(const std::string& where, const char* options,
 // The new content does not fit: ENOSPC, at a write or at close(), and the
 // target keeps its old content. On a small tmpfs where the machine allows
 // mounting one; otherwise RLIMIT_FSIZE (EFBIG) stands in, and says so.
-TEST(ReplaceTest, AFullFilesystemLeavesTheOldFile) {
+TEST(replace, a_full_filesystem_leaves_the_old_file) {
   temp_dir dir;
   std::string mount_point = dir.file("small");
   ASSERT_EQ(::mkdir(mount_point.c_str(), 0755), 0);
@@ -763,7 +754,7 @@ TEST(ReplaceTest, AFullFilesystemLeavesTheOldFile) {
 
 // A filesystem mounted read-only: EROFS at open, for a replacement as for a
 // plain writer.
-TEST(ReplaceTest, AReadOnlyFilesystemRefusesAtOpen) {
+TEST(replace, a_read_only_filesystem_refuses_at_open) {
   temp_dir dir;
   std::string mount_point = dir.file("ro");
   ASSERT_EQ(::mkdir(mount_point.c_str(), 0755), 0);
@@ -787,14 +778,14 @@ TEST(ReplaceTest, AReadOnlyFilesystemRefusesAtOpen) {
       why);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
     GTEST_SKIP() << "cannot mount a tmpfs here (" << why
-                 << "); AReadOnlyDirectoryRefusesAtOpen covers EACCES";
+                 << "); replace.a_read_only_directory_refuses_at_open covers EACCES";
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
       << fastout_test::describe_status(status);
 }
 
 // The same real failure through a plain writer with sync: the error names
 // the path, and the destructor's report says what was lost.
-TEST(ReplaceTest, WriteErrorInReplaceModeIsReportedAtTheCallAndAtClose) {
+TEST(replace, a_write_error_is_reported_at_the_call_and_at_close) {
   temp_dir dir;
   std::string target = dir.file("t");
   write_file(target, "old");
@@ -828,7 +819,7 @@ TEST(ReplaceTest, WriteErrorInReplaceModeIsReportedAtTheCallAndAtClose) {
 
 // ---------------------------------------------------------------- durability options
 
-TEST(DurableTest, SyncAndSyncDirectoryWriteTheSameBytes) {
+TEST(durability, sync_and_sync_directory_write_the_same_bytes) {
   temp_dir dir;
   std::string data(300000, 'd');
   for (open_mode mode : {open_mode::truncate, open_mode::append, open_mode::replace}) {
@@ -847,7 +838,7 @@ TEST(DurableTest, SyncAndSyncDirectoryWriteTheSameBytes) {
   }
 }
 
-TEST(DurableTest, SyncDirectoryFollowsLinksToTheFilesDirectory) {
+TEST(durability, sync_directory_follows_links_to_the_files_directory) {
   temp_dir dir;
   ASSERT_EQ(::mkdir(dir.file("data").c_str(), 0755), 0);
   ASSERT_EQ(::symlink("data/real", dir.file("link").c_str()), 0);
@@ -859,7 +850,7 @@ TEST(DurableTest, SyncDirectoryFollowsLinksToTheFilesDirectory) {
   EXPECT_TRUE(S_ISLNK(status_of(dir.file("link")).st_mode));
 }
 
-TEST(DurableTest, SyncOnSomethingThatCannotSyncIsAnError) {
+TEST(durability, sync_on_something_that_cannot_sync_is_an_error) {
   int fds[2];
   ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
   file_options options;
@@ -872,7 +863,7 @@ TEST(DurableTest, SyncOnSomethingThatCannotSyncIsAnError) {
 
 // Preallocation reserves the space at open, and close() gives back what was
 // not used.
-TEST(DurableTest, PreallocationIsReservedThenTrimmed) {
+TEST(durability, preallocation_is_reserved_then_trimmed) {
   temp_dir dir;
   const std::uint64_t reserve = 8 << 20;
   for (open_mode mode : {open_mode::truncate, open_mode::replace, open_mode::append}) {
@@ -899,7 +890,7 @@ TEST(DurableTest, PreallocationIsReservedThenTrimmed) {
 
 // page_cache::drop writes exactly the same bytes, with RWF_DONTCACHE where
 // the kernel and filesystem take it and plain writes where they do not.
-TEST(DurableTest, PageCacheDropWritesTheSameBytesEverywhere) {
+TEST(durability, page_cache_drop_writes_the_same_bytes_everywhere) {
   temp_dir dir;
   std::string data;
   for (int i = 0; i < 200000; ++i) data += static_cast<char>('a' + i % 26);

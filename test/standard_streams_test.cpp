@@ -147,7 +147,7 @@ struct terminal {
 
 // ------------------------------------------------------------ one writer each
 
-TEST(StandardStreamsTest, OneWriterForStdoutAndOneForStderr) {
+TEST(standard_streams, one_writer_for_stdout_and_one_for_stderr) {
   fastout::file& out = fastout::standard_output();
   fastout::file& err = fastout::standard_error();
   EXPECT_EQ(&out, &fastout::standard_output());
@@ -164,7 +164,7 @@ TEST(StandardStreamsTest, OneWriterForStdoutAndOneForStderr) {
   EXPECT_NE(own.buffer_begin(), out.buffer_begin());
 }
 
-TEST(StandardStreamsTest, BufferingOnAFileAndOnATerminal) {
+TEST(standard_streams, buffering_on_a_file_and_on_a_terminal_is_stdios) {
   helper_result file_run = run_helper({"describe"});
   EXPECT_TRUE(exited_with(file_run, 0)) << describe_status(file_run.status);
   EXPECT_TRUE(contains(file_run.err, "helper: stdout write calls 0, pending 0, line-buffered 0, "
@@ -185,13 +185,13 @@ TEST(StandardStreamsTest, BufferingOnAFileAndOnATerminal) {
       << tty_run.err;
 }
 
-TEST(StandardStreamsTest, StderrIsUnbuffered) {
+TEST(standard_streams, stderr_is_unbuffered) {
   helper_result r = run_helper({"stderr"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.err, "one 2 \nhelper: stderr write calls 3, pending 0, line-buffered 0, buffer 0\n");
 }
 
-TEST(StandardStreamsTest, SetOptionsAsSetvbuf) {
+TEST(standard_streams, set_options_works_as_setvbuf) {
   // Line-buffered on a file: every call sends its lines, the partial line
   // waits for the exit.
   helper_result r = run_helper({"line-mode"});
@@ -203,14 +203,14 @@ TEST(StandardStreamsTest, SetOptionsAsSetvbuf) {
 
 // ------------------------------------------------------------ flushed at exit
 
-TEST(ExitTest, FlushedWhenMainReturns) {
+TEST(exit, standard_output_is_flushed_when_main_returns) {
   helper_result r = run_helper({"hello"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "hello\n");
   EXPECT_EQ(r.err, "");
 }
 
-TEST(ExitTest, FlushedByExitKeepingItsStatus) {
+TEST(exit, standard_output_is_flushed_by_exit_keeping_its_status) {
   helper_result r = run_helper({"exit", "0"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "via exit()\n");
@@ -220,13 +220,13 @@ TEST(ExitTest, FlushedByExitKeepingItsStatus) {
   EXPECT_EQ(r.err, "");
 }
 
-TEST(ExitTest, NotFlushedByQuickExitAsStdio) {
+TEST(exit, standard_output_is_not_flushed_by_quick_exit_as_stdio) {
   helper_result r = run_helper({"quick_exit"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "");
 }
 
-TEST(ExitTest, TextWrittenByDestructorsIsNotLost) {
+TEST(exit, text_written_by_destructors_is_not_lost) {
   // A static object's destructor runs after main() and before the flush; a
   // destructor function runs after it, when the writer is unbuffered.
   helper_result r = run_helper({"destructors"});
@@ -237,7 +237,7 @@ TEST(ExitTest, TextWrittenByDestructorsIsNotLost) {
 
 // ------------------------------------------------------------ errors at exit
 
-TEST(ExitErrorTest, ErrorAtExitIsReportedAndTheStatusBecomesFailure) {
+TEST(exit_errors, an_error_at_exit_is_reported_and_the_status_becomes_failure) {
   helper_setup setup;
   setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(setup.stdout_fd, 0);
@@ -247,7 +247,7 @@ TEST(ExitErrorTest, ErrorAtExitIsReportedAndTheStatusBecomesFailure) {
   EXPECT_EQ(r.err, "fastout: lost 6 bytes writing \"<stdout>\": No space left on device\n");
 }
 
-TEST(ExitErrorTest, AFailingStatusIsKept) {
+TEST(exit_errors, a_failing_status_is_kept) {
   helper_setup setup;
   setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(setup.stdout_fd, 0);
@@ -257,7 +257,7 @@ TEST(ExitErrorTest, AFailingStatusIsKept) {
   EXPECT_EQ(r.err, "fastout: lost 11 bytes writing \"<stdout>\": No space left on device\n");
 }
 
-TEST(ExitErrorTest, FileSizeLimit) {
+TEST(exit_errors, a_file_size_limit_at_exit_is_reported) {
   temp_dir dir;
   const std::string path = dir.file("limited");
   helper_setup setup;
@@ -272,7 +272,7 @@ TEST(ExitErrorTest, FileSizeLimit) {
   EXPECT_EQ(fastout_test::file_size_at(path), 4096);
 }
 
-TEST(ExitErrorTest, ClosedStdout) {
+TEST(exit_errors, a_closed_stdout_is_reported_at_exit) {
   helper_setup setup;
   setup.close_stdout = true;
   helper_result r = run_helper({"hello"}, setup);
@@ -280,7 +280,7 @@ TEST(ExitErrorTest, ClosedStdout) {
   EXPECT_EQ(r.err, "fastout: lost 6 bytes writing \"<stdout>\": Bad file descriptor\n");
 }
 
-TEST(ExitErrorTest, AnErrorTheProgramReportedIsNotReportedAgain) {
+TEST(exit_errors, an_error_the_program_reported_is_not_reported_again) {
   helper_setup setup;
   setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(setup.stdout_fd, 0);
@@ -293,7 +293,7 @@ TEST(ExitErrorTest, AnErrorTheProgramReportedIsNotReportedAgain) {
   EXPECT_TRUE(contains(r.err, "No space left on device")) << r.err;
 }
 
-TEST(ExitErrorTest, AnErrorTheProgramIgnoredIsReportedAtExit) {
+TEST(exit_errors, an_error_the_program_ignored_is_reported_at_exit) {
   helper_setup setup;
   setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(setup.stdout_fd, 0);
@@ -395,7 +395,7 @@ helper_result run_into_pipe(const std::vector<std::string>& args, bool ignore_si
   return result;
 }
 
-TEST(PipeTest, HeadWithSigpipeDefaultKillsTheWriterAsStdio) {
+TEST(broken_pipe, head_with_sigpipe_default_kills_the_writer_as_stdio) {
   std::string first;
   helper_result r = run_into_pipe({"lines", "2000000"}, false, 1, &first);
   EXPECT_TRUE(killed_by(r, SIGPIPE)) << describe_status(r.status);
@@ -403,13 +403,13 @@ TEST(PipeTest, HeadWithSigpipeDefaultKillsTheWriterAsStdio) {
   EXPECT_EQ(r.err, "");
 }
 
-TEST(PipeTest, ReaderGoneBeforeTheExitFlushWithSigpipeDefault) {
+TEST(broken_pipe, reader_gone_before_the_exit_flush_with_sigpipe_default_kills) {
   helper_result r = run_into_pipe({"hello"}, false, -1);
   EXPECT_TRUE(killed_by(r, SIGPIPE)) << describe_status(r.status);
   EXPECT_EQ(r.err, "");
 }
 
-TEST(PipeTest, HeadWithSigpipeIgnoredIsOneErrorAndAFailingStatus) {
+TEST(broken_pipe, head_with_sigpipe_ignored_is_one_error_and_a_failing_status) {
   std::string first;
   helper_result r = run_into_pipe({"lines-catch", "2000000"}, true, 1, &first);
   EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
@@ -419,7 +419,7 @@ TEST(PipeTest, HeadWithSigpipeIgnoredIsOneErrorAndAFailingStatus) {
   EXPECT_TRUE(contains(r.err, "Broken pipe")) << r.err;
 }
 
-TEST(PipeTest, ReaderGoneBeforeTheExitFlushWithSigpipeIgnored) {
+TEST(broken_pipe, reader_gone_before_the_exit_flush_with_sigpipe_ignored_fails) {
   helper_result r = run_into_pipe({"hello"}, true, -1);
   EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
   EXPECT_EQ(r.err, "fastout: lost 6 bytes writing \"<stdout>\": Broken pipe\n");
@@ -458,7 +458,7 @@ TEST(standard_output, head_with_sigpipe_default_kills_a_program_that_never_catch
   EXPECT_EQ(r.err, "");
 }
 
-TEST(PipeTest, CoutThroughFastoutStopsWritingAtTheFirstEpipe) {
+TEST(broken_pipe, cout_through_fastout_stops_writing_at_the_first_epipe) {
   // std::cout synced with fastout never throws: badbit stops it, the loop
   // runs on, and one error is reported at exit.
   std::string first;
@@ -475,7 +475,7 @@ TEST(PipeTest, CoutThroughFastoutStopsWritingAtTheFirstEpipe) {
   EXPECT_TRUE(contains(r.err, "writing \"<stdout>\": Broken pipe\n")) << r.err;
 }
 
-TEST(PipeTest, PrintfThroughFastoutStopsWritingAtTheFirstEpipe) {
+TEST(broken_pipe, printf_through_fastout_stops_writing_at_the_first_epipe) {
   std::string first;
   helper_result r = run_into_pipe({"printf-lines", "1000000"}, true, 1, &first);
   EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
@@ -488,7 +488,7 @@ TEST(PipeTest, PrintfThroughFastoutStopsWritingAtTheFirstEpipe) {
 
 // ------------------------------------------------------------ order with stdio
 
-TEST(OrderTest, SyncWithStdioKeepsEverythingInOrder) {
+TEST(stdio_order, sync_with_stdio_keeps_everything_in_order) {
   helper_result r = run_helper({"mixed-synced"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "1 printf\n2 fastout\n3 cout 3.5\n4 puts\n5 fastout print\n6\n7 fputs\n"
@@ -497,19 +497,19 @@ TEST(OrderTest, SyncWithStdioKeepsEverythingInOrder) {
   EXPECT_EQ(r.err, "e1 fprintf\ne2 fastout\ne3 cerr\ne4 clog\ne5 fputs\n");
 }
 
-TEST(OrderTest, WithoutSyncFlushingAtEachSwitchKeepsTheOrder) {
+TEST(stdio_order, without_sync_flushing_at_each_switch_keeps_the_order) {
   helper_result r = run_helper({"mixed-unsynced"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "1 printf\n2 fastout\n3 cout\n4 fastout\n");
 }
 
-TEST(OrderTest, UnsyncPutsTheStreamsBackAfterFlushing) {
+TEST(stdio_order, unsync_puts_the_streams_back_after_flushing) {
   helper_result r = run_helper({"sync-unsync"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "1 printf synced\n2 cout synced\n3 printf 1\n4 cout\n5 fastout\n");
 }
 
-TEST(OrderTest, FlushPolicyOfCoutThroughFastout) {
+TEST(stdio_order, the_flush_policy_of_cout_through_fastout_is_kept) {
   const std::string lines = "line 0\nline 1\nline 2\nline 3\nline 4\n";
   helper_result standard = run_helper({"cout-endl", "0"});
   EXPECT_TRUE(exited_with(standard, 0)) << describe_status(standard.status);
@@ -521,7 +521,7 @@ TEST(OrderTest, FlushPolicyOfCoutThroughFastout) {
   EXPECT_TRUE(contains(on_close.err, "helper: stdout write calls 0, pending 35")) << on_close.err;
 }
 
-TEST(OrderTest, APromptOnATerminalIsVisibleAtOnce) {
+TEST(stdio_order, a_prompt_on_a_terminal_is_visible_at_once) {
   terminal tty;
   if (!tty.ok()) GTEST_SKIP() << "no pseudo-terminals here";
   helper_setup setup;

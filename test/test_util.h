@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Small helpers shared by fastout's tests: temporary directories, reading a
-// file back, swapping the system-call table, capturing a descriptor, and
-// running checks in a forked child.
+// file back and its mode, the umask and the error handler for a scope,
+// swapping the system-call table, capturing a descriptor, and running checks
+// in a forked child.
 #ifndef FASTOUT_TEST_UTIL_H_
 #define FASTOUT_TEST_UTIL_H_
 
@@ -101,6 +102,13 @@ inline long long file_size_at(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 ? static_cast<long long>(st.st_size) : -1;
 }
 
+// The permission bits of a path (the link itself for a symlink), or 0 if it
+// does not exist.
+inline mode_t mode_of(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0 ? st.st_mode & 07777 : 0;
+}
+
 inline bool fd_is_open(int fd) { return ::fcntl(fd, F_GETFD) != -1 || errno != EBADF; }
 
 // The names in a directory, sorted, without "." and "..".
@@ -152,6 +160,47 @@ class live_writer_lock {
 // writers must end with as many as it began with.
 inline int open_descriptors() {
   return static_cast<int>(names_in("/proc/self/fd").size()) - 1;  // opendir's own
+}
+
+// fastout's errors carry errno in std::system_category().
+inline std::error_code system_error_code(int error_number) {
+  return std::error_code(error_number, std::system_category());
+}
+
+// Sets the umask for the lifetime of the object.
+class scoped_umask {
+ public:
+  explicit scoped_umask(mode_t mask) : saved_(::umask(mask)) {}
+  ~scoped_umask() { ::umask(saved_); }
+  scoped_umask(const scoped_umask&) = delete;
+  scoped_umask& operator=(const scoped_umask&) = delete;
+
+ private:
+  mode_t saved_;
+};
+
+// Installs an error handler for the lifetime of the object, then puts the
+// previous one back. Given the list a recording handler fills, it empties it
+// first, so that the test sees only its own reports.
+class scoped_error_handler {
+ public:
+  explicit scoped_error_handler(fastout::error_handler handler)
+      : saved_(fastout::set_error_handler(handler)) {}
+  template <typename Log>
+  scoped_error_handler(fastout::error_handler handler, Log& log) : scoped_error_handler(handler) {
+    log.clear();
+  }
+  ~scoped_error_handler() { fastout::set_error_handler(saved_); }
+  scoped_error_handler(const scoped_error_handler&) = delete;
+  scoped_error_handler& operator=(const scoped_error_handler&) = delete;
+
+ private:
+  fastout::error_handler saved_;
+};
+
+// The real system calls, for a fake to pass a call on to.
+inline const fastout::detail::system_call_table& real() {
+  return fastout::detail::real_system_calls;
 }
 
 // Restores the real system-call table (or whatever was in use) on scope exit,

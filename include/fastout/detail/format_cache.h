@@ -14,8 +14,8 @@
 // characters or with more than 8 fields (fewer with leading text or
 // escaped braces).
 //
-// What it relies on (public API unless marked; format_test.cpp checks the
-// text against fmt's on every version):
+// What it relies on (public API unless marked; format_cache_test.cpp checks
+// the text against fmt's on every version):
 // - fmt::formatter<T> of the built-in types: parse() of a
 //   format_parse_context holding the specs and a const format(); they are
 //   what fmt's runtime path writes a field with, and trivially destructible
