@@ -39,6 +39,7 @@ namespace {
 using fastout::file;
 using fastout::file_options;
 using fastout_test::read_file;
+using fastout_test::read_syscw;
 using fastout_test::temp_dir;
 
 constexpr std::size_t mib = std::size_t{1} << 20;
@@ -330,21 +331,7 @@ TEST_F(durable_writeback, a_writer_that_is_not_durable_makes_no_extra_call) {
 
 // The same through /proc/self/io: the kernel's own count of write system
 // calls (syscw) for a plain writer is its writes, nothing more, with the
-// real calls in place.
-bool read_syscw(std::uint64_t& value) {
-  int fd = ::open("/proc/self/io", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char text[1024];
-  ssize_t n = ::read(fd, text, sizeof text - 1);
-  ::close(fd);
-  if (n <= 0) return false;
-  text[n] = '\0';
-  const char* field = std::strstr(text, "syscw:");
-  if (field == nullptr) return false;
-  value = std::strtoull(field + 6, nullptr, 10);
-  return true;
-}
-
+// real calls in place (fastout_test::read_syscw).
 TEST(durable_writeback_counts, a_plain_writer_makes_only_its_writes) {
   temp_dir dir;
   const std::string data = pieces(20);

@@ -40,6 +40,7 @@ using fastout::file_options;
 using fastout::open_mode;
 using fastout_test::contains;
 using fastout_test::read_file;
+using fastout_test::read_syscw;
 using fastout_test::temp_dir;
 using fastout_test::write_file;
 
@@ -778,23 +779,6 @@ TEST(write_calls, small_writes_make_ceil_n_over_b_calls) {
       ASSERT_EQ(read_file(dir.file("small")), expected);
     }
   }
-}
-
-// The kernel's own count of write system calls, from /proc/self/io. Plain
-// open/read, no iostreams: UBSan's vptr checks on stream objects probe memory
-// with write()s of their own, which would count.
-bool read_syscw(std::uint64_t& value) {
-  int fd = ::open("/proc/self/io", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char text[1024];
-  ssize_t n = ::read(fd, text, sizeof text - 1);
-  ::close(fd);
-  if (n <= 0) return false;
-  text[n] = '\0';
-  const char* field = std::strstr(text, "syscw:");
-  if (field == nullptr) return false;
-  value = std::strtoull(field + 6, nullptr, 10);
-  return true;
 }
 
 TEST(write_calls, the_kernel_counts_the_same_write_calls) {

@@ -92,23 +92,6 @@ struct counted {
   int* formats;
 };
 
-// Prints a literal format four ways -- checked at compile time, compiled,
-// and both with println -- and checks each against fmt.
-#define ADD_LITERAL_CASES(cases, S, ...)                                                     \
-  do {                                                                                       \
-    (cases).push_back({"print(" #S ")", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), S, __VA_ARGS__); }), \
-                       [&](file& f) { f.print(S, __VA_ARGS__); }});                          \
-    (cases).push_back({"print(FMT_COMPILE(" #S "))",                                         \
-                       reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), FMT_COMPILE(S), __VA_ARGS__); }), \
-                       [&](file& f) { f.print(FMT_COMPILE(S), __VA_ARGS__); }});             \
-    (cases).push_back({"println(" #S ")",                                                    \
-                       reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), S, __VA_ARGS__); out.push_back('\n'); }),        \
-                       [&](file& f) { f.println(S, __VA_ARGS__); }});                        \
-    (cases).push_back({"println(FMT_COMPILE(" #S "))",                                       \
-                       reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), FMT_COMPILE(S), __VA_ARGS__); out.push_back('\n'); }), \
-                       [&](file& f) { f.println(FMT_COMPILE(S), __VA_ARGS__); }});           \
-  } while (false)
-
 }  // namespace print_test
 
 namespace fmt {
