@@ -85,8 +85,8 @@ function(fastout_add_compression target)
   _fastout_find_codec(LIBDEFLATE ${FASTOUT_LIBDEFLATE} libdeflate libdeflate
                       "libdeflate::libdeflate_shared;libdeflate::libdeflate_static"
                       libdeflate.h deflate)
-  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/compression_pipeline.cpp
-                                   ${PROJECT_SOURCE_DIR}/src/compressed_file.cpp)
+  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/compression_pipeline.cpp
+                                   ${PROJECT_SOURCE_DIR}/src/stages/compressed_file.cpp)
   # Worker threads: pthread_create. glibc 2.34 and later has it in libc
   # (CMAKE_THREAD_LIBS_INIT is empty); older ones need -pthread, linked as a
   # flag rather than Threads::Threads, a target a static libfastout's users
@@ -99,9 +99,9 @@ function(fastout_add_compression target)
   foreach(codec ZSTD LIBDEFLATE)
     if(${codec}_FOUND)
       if(codec STREQUAL "ZSTD")
-        target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/zstd_encoder.cpp)
+        target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/zstd_encoder.cpp)
       else()
-        target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/bgzf_encoder.cpp)
+        target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/bgzf_encoder.cpp)
       endif()
       target_compile_definitions(${target} PRIVATE FASTOUT_HAVE_${codec})
       target_include_directories(${target} SYSTEM PRIVATE ${${codec}_INCLUDE_DIRS})

@@ -31,9 +31,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "compression_internal.h"
+#include "stages/compression_internal.h"
 #include "compression_test_util.h"
-#include "system_calls_internal.h"
+#include "platform/system_calls_internal.h"
 #include "test_util.h"
 
 namespace {

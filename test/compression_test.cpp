@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tests of compressed output's engine (src/compression_internal.h): round
+// Tests of compressed output's engine (src/stages/compression_internal.h): round
 // trips through libzstd's and libdeflate's own decoders and through the
 // zstd, gzip and bgzip tools; flush(); threads that start late and never
 // outlive finish(); failures of the file (through the fake system calls and
@@ -33,7 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "compression_internal.h"
+#include "stages/compression_internal.h"
 #include "compression_test_sink.h"
 #include "compression_test_util.h"
 #include "test_util.h"

@@ -16,8 +16,8 @@
 #include <poll.h>
 #include <sys/uio.h>
 
-#include "compression_internal.h"
-#include "system_calls_internal.h"
+#include "stages/compression_internal.h"
+#include "platform/system_calls_internal.h"
 
 namespace fastout_test {
 

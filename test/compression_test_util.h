@@ -22,7 +22,7 @@
 
 #include <unistd.h>
 
-#include "compression_internal.h"
+#include "stages/compression_internal.h"
 #include "test_util.h"
 
 namespace fastout_test {

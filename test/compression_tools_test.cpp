@@ -18,7 +18,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "compression_internal.h"
+#include "stages/compression_internal.h"
 #include "compression_test_sink.h"
 #include "test_util.h"
 

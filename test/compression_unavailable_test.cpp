@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The engine built without libzstd and libdeflate (FASTOUT_ZSTD=OFF,
 // FASTOUT_LIBDEFLATE=OFF, or neither installed): this test compiles its own
-// copy of src/compression_pipeline.cpp with neither codec, so every build
+// copy of src/stages/compression_pipeline.cpp with neither codec, so every build
 // checks that asking for a missing codec fails at once, with ENOTSUP and the
 // library's name.
 #include <fastout/compression.h>
@@ -14,7 +14,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "compression_internal.h"
+#include "stages/compression_internal.h"
 #include "compression_test_sink.h"
 #include "test_util.h"
 

@@ -32,7 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "system_calls_internal.h"
+#include "platform/system_calls_internal.h"
 #include "test_util.h"
 
 namespace {

@@ -31,7 +31,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "../src/system_calls_internal.h"
+#include "platform/system_calls_internal.h"
 #include "test_util.h"
 
 namespace {

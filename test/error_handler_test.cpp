@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "system_calls_internal.h"
+#include "platform/system_calls_internal.h"
 #include "test_util.h"
 
 namespace {

@@ -22,7 +22,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
-#include "system_calls_internal.h"
+#include "platform/system_calls_internal.h"
 #include "test_util.h"
 
 namespace fastout_faults {

@@ -27,7 +27,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "system_calls_internal.h"
+#include "platform/system_calls_internal.h"
 #include "test_util.h"
 
 namespace {

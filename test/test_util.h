@@ -29,7 +29,7 @@
 
 #include <fastout/file.h>
 
-#include "system_calls_internal.h"
+#include "platform/system_calls_internal.h"
 
 namespace fastout_test {
 
@@ -137,7 +137,7 @@ inline std::vector<std::string> temporaries_in(const std::string& directory) {
 }
 
 // Holds the lock a replacing writer holds on its new file (a write lock on
-// an open file description, src/replace.cpp), as a live writer in another
+// an open file description, src/stages/replace.cpp), as a live writer in another
 // process would, for the lifetime of the object.
 class live_writer_lock {
  public:

@@ -16,7 +16,7 @@
 #include <system_error>
 #include <vector>
 
-#include "system_calls_internal.h"
+#include "platform/system_calls_internal.h"
 #include "test_util.h"
 
 namespace {

@@ -17,7 +17,7 @@
 // libzstd and libdeflate (compression_available() says which it has).
 //
 // file_options::compression holds them; output_file() and fastout::ofstream
-// take the keys below. The engine is in src/compression_internal.h.
+// take the keys below. The engine is in src/stages/compression_internal.h.
 #ifndef FASTOUT_COMPRESSION_H_
 #define FASTOUT_COMPRESSION_H_
 

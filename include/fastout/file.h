@@ -5,7 +5,7 @@
 // Its hot path -- put() and write() while the text fits -- is one pointer
 // comparison and a copy, inline (detail/hot_path.h, shared with the C API);
 // everything else (opening, flushing, errors, line buffering, closing) is
-// out of line in src/file.cpp. Formatting is <fastout/print.h>, the cursor
+// out of line in src/writer/file.cpp. Formatting is <fastout/print.h>, the cursor
 // <fastout/cursor.h>, the open options <fastout/options.h>;
 // <fastout/fastout.h> brings them all.
 #ifndef FASTOUT_FILE_H_
@@ -135,7 +135,7 @@ using buffer_state = fastout_buffer_state;
 
 // What close() does beyond flushing and closing the descriptor (sync,
 // release preallocated space, put a replacement in place): the writer's
-// plug-in point, src/close_steps_internal.h.
+// plug-in point, src/stages/close_steps_internal.h.
 class close_steps;
 
 // Where a piece of text written in place is (see piece).
@@ -223,10 +223,10 @@ struct file_state {
   int fd_ = -1;
   int write_flags_ = 0;  // pwritev2 flags (RWF_DONTCACHE), 0 for write/writev
   // What close() does beyond flushing and closing the descriptor (sync,
-  // preallocation, replacement: src/replace.cpp). Null for a plain writer.
+  // preallocation, replacement: src/stages/replace.cpp). Null for a plain writer.
   close_steps* close_steps_ = nullptr;
   // A writer that compresses: the same object as close_steps_ (which owns
-  // it), a file::compression_room (src/compressed_file.cpp). Null for a
+  // it), a file::compression_room (src/stages/compressed_file.cpp). Null for a
   // plain writer.
   close_steps* compression_ = nullptr;
   std::string path_;
@@ -538,9 +538,9 @@ class FASTOUT_API file : private fastout_buffer_state, private detail::file_stat
   std::string failure_message(const char* action) const;
   void flush_buffer();
   // The one route out of the buffer, and the one place that writes to the
-  // descriptor (src/file.cpp).
+  // descriptor (src/writer/file.cpp).
   int drain_buffer(const char* more, std::size_t more_size) noexcept;
-  // Compressed output (src/compressed_file.cpp): the route's other end for
+  // Compressed output (src/stages/compressed_file.cpp): the route's other end for
   // a writer that compresses, whose buffers are the compression engine's,
   // and whose compressed bytes come back through write_to_file().
   struct compression_room;

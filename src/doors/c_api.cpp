@@ -25,7 +25,7 @@
 #include <fastout/file.h>
 #include <fastout/standard_streams.h>
 
-#include "printf_internal.h"
+#include "doors/printf_internal.h"
 
 namespace fastout {
 

@@ -13,7 +13,7 @@
 #include <cerrno>
 #include <new>
 
-#include "compression_internal.h"
+#include "stages/compression_internal.h"
 
 #if ZSTD_VERSION_NUMBER < 10400
 #  error "fastout needs libzstd 1.4.0 or later (ZSTD_compressStream2)"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A writer that compresses (file_options::compression): the far end of the
 // writer's one route out of the buffer. The writer's buffer is one of the
-// engine's (src/compression_pipeline.cpp); drain_buffer() hands it over and
+// engine's (src/stages/compression_pipeline.cpp); drain_buffer() hands it over and
 // takes the next, and the engine's compressed bytes come back through the
 // writer's own write_to_file(), so counts, errors, messages, write flags
 // (RWF_DONTCACHE) and signals stay one implementation. At close the room
@@ -18,9 +18,9 @@
 
 #include <unistd.h>
 
-#include "close_steps_internal.h"
-#include "compression_internal.h"
-#include "system_calls_internal.h"
+#include "stages/close_steps_internal.h"
+#include "stages/compression_internal.h"
+#include "platform/system_calls_internal.h"
 
 namespace fastout {
 namespace {

@@ -5,7 +5,7 @@
 // flushes, or finishes). docs/compression.md has the measurements behind
 // this shape: independent units per buffer, the caller writing, workers + 3
 // buffers in flight.
-#include "compression_internal.h"
+#include "stages/compression_internal.h"
 
 #include <cerrno>
 #include <condition_variable>

@@ -29,7 +29,7 @@
 //
 // What a killed writer leaves, and how the next one finds it, is in
 // docs/safe-replace.md ("What a killed process leaves behind").
-#include "replace_internal.h"
+#include "stages/replace_internal.h"
 
 #include <algorithm>
 #include <atomic>
@@ -45,7 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "system_calls_internal.h"
+#include "platform/system_calls_internal.h"
 
 // O_TMPFILE (glibc 2.19), RENAME_EXCHANGE (2.28) and F_OFD_SETLK (2.20) come
 // from the C library's headers: glibc 2.28 is fastout's floor

@@ -5,7 +5,7 @@
 //
 // A writer gets sync_and_replace_steps as its close_steps
 // (close_steps_internal.h) only when its options ask for one of these
-// (sync, sync_directory, preallocate, replace): src/open.cpp opens the file
+// (sync, sync_directory, preallocate, replace): src/open/open.cpp opens the file
 // through them. A plain writer has none. Every system call goes through the table in
 // system_calls_internal.h, so tests can fail any step. This header is
 // internal: it is not installed.
@@ -14,7 +14,7 @@
 
 #include <fastout/file.h>
 
-#include "close_steps_internal.h"
+#include "stages/close_steps_internal.h"
 
 #include <cerrno>
 #include <cstddef>

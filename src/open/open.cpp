@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Opening a writer: a path, or a descriptor to adopt or borrow. Options that
 // ask for more than a plain open -- replace, sync, sync_directory,
-// preallocate -- open through src/replace.cpp's sync_and_replace_steps,
+// preallocate -- open through src/stages/replace.cpp's sync_and_replace_steps,
 // which the writer then holds as its close steps (close_steps_internal.h):
-// the writer itself (src/file.cpp) knows nothing of them.
+// the writer itself (src/writer/file.cpp) knows nothing of them.
 #include <fastout/file.h>
 
 #include <cerrno>
@@ -14,8 +14,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "replace_internal.h"
-#include "system_calls_internal.h"
+#include "stages/replace_internal.h"
+#include "platform/system_calls_internal.h"
 
 namespace fastout {
 namespace {
@@ -37,7 +37,7 @@ int open_flags(const file_options& options) {
       case open_mode::truncate: return O_WRONLY | O_CREAT | O_TRUNC;
       case open_mode::append: return O_WRONLY | O_CREAT | O_APPEND;
       case open_mode::create_exclusive: return O_WRONLY | O_CREAT | O_EXCL;
-      case open_mode::replace: return O_WRONLY;  // the new file's own flags: src/replace.cpp
+      case open_mode::replace: return O_WRONLY;  // the new file's own flags: src/stages/replace.cpp
     }
     return -1;
   }
@@ -86,7 +86,7 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   int fd;
   detail::sync_and_replace_steps* plan = nullptr;
   if (detail::sync_and_replace_steps::needed(options)) {
-    // Replacing, syncing, preallocating: src/replace.cpp opens the file and
+    // Replacing, syncing, preallocating: src/stages/replace.cpp opens the file and
     // becomes the writer's close steps.
     plan = detail::sync_and_replace_steps::open_path(path_, options, flags, fd);
     add_close_steps(plan);

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <new>
 
-#include "compression_internal.h"
+#include "stages/compression_internal.h"
 
 namespace fastout::detail {
 namespace {

@@ -17,7 +17,7 @@
 
 #include <fastout/standard_streams.h>
 
-#include "system_calls_internal.h"
+#include "platform/system_calls_internal.h"
 
 namespace fastout {
 

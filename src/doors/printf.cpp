@@ -32,7 +32,7 @@
 // process; the C API must never abort, and %n is printf's.
 #undef _FORTIFY_SOURCE
 
-#include "printf_internal.h"
+#include "doors/printf_internal.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The writer's plug-in point for what close() does beyond flushing and
 // closing the descriptor: syncing, releasing preallocated space and putting
-// a replacement in place (src/replace.cpp), and next a compressed stream's
-// end. The writer (src/file.cpp) holds one close_steps, or none for a plain
+// a replacement in place (src/stages/replace.cpp), and next a compressed stream's
+// end. The writer (src/writer/file.cpp) holds one close_steps, or none for a plain
 // writer, and knows nothing of what the steps are. Internal: not installed.
 #ifndef FASTOUT_CLOSE_STEPS_INTERNAL_H_
 #define FASTOUT_CLOSE_STEPS_INTERNAL_H_
@@ -40,7 +40,7 @@ class close_steps {
 
   // Called each time `size` more bytes reached the file through `fd`, by
   // the one place that writes to it: a durable writer starts writing them
-  // back to the disk here while its caller goes on (src/replace.cpp).
+  // back to the disk here while its caller goes on (src/stages/replace.cpp).
   // Returns 0, or the errno of a writeback that failed, which is final, as
   // a failed sync is: the writer keeps it and close() does not sync again.
   virtual int reached_file(int fd, std::size_t size) noexcept = 0;

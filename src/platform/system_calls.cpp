@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "system_calls_internal.h"
+#include "platform/system_calls_internal.h"
 
 #include <fcntl.h>
 #include <stdio.h>  // renameat, renameat2

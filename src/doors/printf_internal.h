@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // fastout's printf engine, behind fastout_printf() and fastout_vprintf()
-// (src/c_api.cpp). Internal: not installed.
+// (src/doors/c_api.cpp). Internal: not installed.
 #ifndef FASTOUT_PRINTF_INTERNAL_H_
 #define FASTOUT_PRINTF_INTERNAL_H_
 

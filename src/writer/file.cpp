@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "close_steps_internal.h"
-#include "system_calls_internal.h"
+#include "stages/close_steps_internal.h"
+#include "platform/system_calls_internal.h"
 
 #ifndef RWF_DONTCACHE
 #  define RWF_DONTCACHE 0x00000080  // Linux 6.14's <linux/fs.h>
