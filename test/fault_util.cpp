@@ -95,8 +95,10 @@ bool call_fails(fake_plan::call_fault& fault, const char* name) {
   return false;
 }
 
-ssize_t fake_writev(int fd, const iovec* iov, int count) {
-  if (step_fails("writev")) return -1;
+namespace {
+// write() and writev() share their faults; the step says which was called.
+ssize_t fake_write_call(const char* step, int fd, const iovec* iov, int count) {
+  if (step_fails(step)) return -1;
   ++plan.calls;
   if (plan.eintr_every >= 2 && plan.calls % plan.eintr_every == 1) {
     ++plan.eintrs;
@@ -133,9 +135,15 @@ ssize_t fake_writev(int fd, const iovec* iov, int count) {
   return result;
 }
 
+}  // namespace
+
+ssize_t fake_writev(int fd, const iovec* iov, int count) {
+  return fake_write_call("writev", fd, iov, count);
+}
+
 ssize_t fake_write(int fd, const void* data, size_t size) {
   iovec one = {const_cast<void*>(data), size};
-  return fake_writev(fd, &one, 1);
+  return fake_write_call("write", fd, &one, 1);
 }
 
 int fake_poll(struct pollfd* fds, nfds_t count, int timeout_ms) {

@@ -354,7 +354,10 @@ int file::drain_buffer(const char* more, std::size_t more_size) noexcept {
   struct iovec iov[2] = {{buffer_, pending}, {const_cast<char*>(more), more_size}};
   pos = buffer_;
   reopen_hot_path();
-  return write_to_file(iov, 2);
+  // No empty segment: a flush is one write() of the buffer, as stdio's is,
+  // and writev() only when there are two pieces to send.
+  const int skip = pending == 0 ? 1 : 0;
+  return write_to_file(iov + skip, (more_size == 0 ? 1 : 2) - skip);
 }
 
 void file::flush_buffer() {
