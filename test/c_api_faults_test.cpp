@@ -47,7 +47,7 @@ using fastout_test::with_buffer;
 using fastout_test::system_error_code;
 using fastout_test::scoped_error_handler;
 
-using c_api_faults = faked_system_calls;
+using c_api_faults = faked_platform;
 
 // ---------------------------------------------------------------- the C API
 

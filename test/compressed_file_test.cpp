@@ -33,7 +33,7 @@
 
 #include "stages/compression_internal.h"
 #include "compression_test_util.h"
-#include "platform/system_calls_internal.h"
+#include "platform/platform_internal.h"
 #include "test_util.h"
 
 namespace {
@@ -573,7 +573,7 @@ ssize_t fake_write(int fd, const void* data, std::size_t size) {
     errno = EIO;
     return -1;
   }
-  ssize_t result = fastout::detail::real_system_calls.write(fd, data, size);
+  ssize_t result = fastout::detail::real_platform.write(fd, data, size);
   if (result > 0) written_so_far += static_cast<std::size_t>(result);
   return result;
 }
@@ -582,7 +582,7 @@ ssize_t fake_writev(int fd, const struct iovec* iov, int count) {
     if (iov[i].iov_len > 0) return fake_write(fd, iov[i].iov_base, iov[i].iov_len);
   return 0;
 }
-ssize_t fake_pwritev2(int fd, const struct iovec* iov, int count, off_t, int) {
+ssize_t fake_write_uncached(int fd, const struct iovec* iov, int count) {
   return fake_writev(fd, iov, count);
 }
 
@@ -592,10 +592,10 @@ TEST(compressed_file_faults, short_writes_lose_nothing_and_eio_is_exact) {
     for (unsigned workers : {0u, 2u}) {
       SCOPED_TRACE(name_of(format, workers));
       std::string data = log_text(1500000, 11);
-      fastout_test::scoped_system_calls restore;
-      fastout::detail::system_calls.write = fake_write;
-      fastout::detail::system_calls.writev = fake_writev;
-      fastout::detail::system_calls.pwritev2 = fake_pwritev2;
+      fastout_test::scoped_platform restore;
+      fastout::detail::platform.write = fake_write;
+      fastout::detail::platform.writev = fake_writev;
+      fastout::detail::platform.write_uncached = fake_write_uncached;
       written_so_far = 0;
       largest_write = 777;
       write_budget = SIZE_MAX;
@@ -684,17 +684,18 @@ TEST(compressed_file_faults, allocation_failure_in_the_compressor_is_reported) {
 std::atomic<int> writeback_starts{0};
 std::atomic<int> data_syncs{0};
 
-int counting_sync_file_range(int fd, off_t offset, off_t size, unsigned flags) {
-  if ((flags & SYNC_FILE_RANGE_WRITE) != 0) ++writeback_starts;
-  return fastout::detail::real_system_calls.sync_file_range(fd, offset, size, flags);
+int counting_start_writeback(int fd, off_t offset, off_t size) {
+  ++writeback_starts;
+  return fastout::detail::real_platform.start_writeback(fd, offset, size);
 }
 
 int counting_fdatasync(int fd) {
   ++data_syncs;
-  return fastout::detail::real_system_calls.fdatasync(fd);
+  return fastout::detail::real_platform.fdatasync(fd);
 }
 
 TEST(compressed_file, durable_writer_writes_back_the_compressed_bytes_while_writing) {
+  FASTOUT_SKIP_UNLESS_LINUX("writeback while writing (sync_file_range)");
   std::string data(24u << 20, '\0');
   std::uint64_t state = 88172645463325252u;  // xorshift: fast, not compressible
   for (char& c : data) {
@@ -707,9 +708,9 @@ TEST(compressed_file, durable_writer_writes_back_the_compressed_bytes_while_writ
   for (compression_format format : formats) {
     for (unsigned workers : {0u, 2u}) {
       SCOPED_TRACE(name_of(format, workers));
-      fastout_test::scoped_system_calls restore;
-      fastout::detail::system_calls.sync_file_range = counting_sync_file_range;
-      fastout::detail::system_calls.fdatasync = counting_fdatasync;
+      fastout_test::scoped_platform restore;
+      fastout::detail::platform.start_writeback = counting_start_writeback;
+      fastout::detail::platform.fdatasync = counting_fdatasync;
       writeback_starts = 0;
       data_syncs = 0;
       const std::string path = dir.file("durable");

@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "platform/platform_internal.h"
 #include "stages/compression_internal.h"
 #include "compression_test_sink.h"
 #include "compression_test_util.h"
@@ -387,10 +388,11 @@ void* stalled_worker(void*) {
   while (!worker_released.load()) ::usleep(1000);
   return stalled_run(stalled_argument);
 }
-int start_stalled_thread(pthread_t* thread, void* (*run)(void*), void* argument) {
+int start_stalled_thread(fastout::detail::thread_handle& thread, void* (*run)(void*),
+                         void* argument) {
   stalled_run = run;
   stalled_argument = argument;
-  return ::pthread_create(thread, nullptr, stalled_worker, nullptr);
+  return fastout::detail::start_thread(thread, stalled_worker, nullptr);
 }
 
 TEST(compression_threads, caller_compresses_while_every_buffer_is_in_flight) {
@@ -473,7 +475,7 @@ struct write_plan {
   int eintr_every = 0;                // every n-th call fails with EINTR
   int eagain_every = 0;               // every n-th call fails with EAGAIN
   int calls = 0;
-  int polls = 0;
+  int waits = 0;
   pid_t writer = 0;                   // the thread that must make every call
   bool other_thread_wrote = false;
 };
@@ -495,7 +497,7 @@ ssize_t planned_write(int fd, const void* data, size_t size) {
     return -1;
   }
   size = std::min<std::size_t>({size, plan.max_chunk, static_cast<std::size_t>(plan.budget)});
-  ssize_t written = fastout::detail::real_system_calls.write(fd, data, size);
+  ssize_t written = fastout::detail::real_platform.write(fd, data, size);
   if (written > 0) plan.budget -= static_cast<std::uint64_t>(written);
   return written;
 }
@@ -506,20 +508,20 @@ ssize_t planned_writev(int fd, const iovec* iov, int count) {
   return planned_write(fd, iov[0].iov_base, iov[0].iov_len);
 }
 
-int planned_poll(struct pollfd* fds, nfds_t count, int timeout) {
-  ++plan.polls;
-  return fastout::detail::real_system_calls.poll(fds, count, timeout);
+int planned_wait_writable(int fd) {
+  ++plan.waits;
+  return fastout::detail::real_platform.wait_writable(fd);
 }
 
 struct fake_calls {
   fake_calls() {
     plan = write_plan();
     plan.writer = ::gettid();
-    fastout::detail::system_calls.write = planned_write;
-    fastout::detail::system_calls.writev = planned_writev;
-    fastout::detail::system_calls.poll = planned_poll;
+    fastout::detail::platform.write = planned_write;
+    fastout::detail::platform.writev = planned_writev;
+    fastout::detail::platform.wait_writable = planned_wait_writable;
   }
-  fastout_test::scoped_system_calls restore;
+  fastout_test::scoped_platform restore;
 };
 
 TEST(compression_faults, short_writes_eintr_and_eagain_lose_nothing) {
@@ -537,7 +539,7 @@ TEST(compression_faults, short_writes_eintr_and_eagain_lose_nothing) {
       ASSERT_EQ(feed(out, data), 0);
       ASSERT_EQ(out.finish(), 0);
       EXPECT_TRUE(decode(format, read_file(file.path)) == data);
-      EXPECT_GT(plan.polls, 0);
+      EXPECT_GT(plan.waits, 0);
       EXPECT_EQ(sink.write_calls(), static_cast<std::uint64_t>(plan.calls));
       EXPECT_FALSE(plan.other_thread_wrote);
     }
@@ -820,7 +822,7 @@ TEST(compression_faults, allocation_failure_at_every_allocation) {
   }
 }
 
-int refuse_thread(pthread_t*, void* (*)(void*), void*) { return EAGAIN; }
+int refuse_thread(fastout::detail::thread_handle&, void* (*)(void*), void*) { return EAGAIN; }
 
 TEST(compression_faults, no_thread_means_compressing_on_the_caller) {
   temp_dir dir;

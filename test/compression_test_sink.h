@@ -17,7 +17,7 @@
 #include <sys/uio.h>
 
 #include "stages/compression_internal.h"
-#include "platform/system_calls_internal.h"
+#include "platform/platform_internal.h"
 
 namespace fastout_test {
 
@@ -28,7 +28,7 @@ class fd_output_sink final : public fastout::detail::output_sink {
   explicit fd_output_sink(int fd) noexcept : fd_(fd) {}
 
   int write(struct iovec* iov, int count, std::uint64_t& written) noexcept override {
-    using fastout::detail::system_calls;
+    using fastout::detail::platform;
     if (error_ != 0) return error_;
     while (count > 0) {
       if (iov->iov_len == 0) {
@@ -37,8 +37,8 @@ class fd_output_sink final : public fastout::detail::output_sink {
         continue;
       }
       ++write_calls_;
-      ssize_t result = count == 1 ? system_calls.write(fd_, iov->iov_base, iov->iov_len)
-                                  : system_calls.writev(fd_, iov, count < IOV_MAX ? count : IOV_MAX);
+      ssize_t result = count == 1 ? platform.write(fd_, iov->iov_base, iov->iov_len)
+                                  : platform.writev(fd_, iov, count < IOV_MAX ? count : IOV_MAX);
       if (result > 0) {
         auto done = static_cast<std::size_t>(result);
         written += done;
@@ -56,8 +56,7 @@ class fd_output_sink final : public fastout::detail::output_sink {
       int error_number = result == 0 ? EIO : errno;
       if (error_number == EINTR) continue;
       if (error_number == EAGAIN || error_number == EWOULDBLOCK) {
-        struct pollfd ready = {fd_, POLLOUT, 0};
-        if (system_calls.poll(&ready, 1, -1) >= 0 || errno == EINTR) continue;
+        if (platform.wait_writable(fd_) == 0 || errno == EINTR) continue;
         error_number = errno;
       }
       error_ = error_number;

@@ -47,17 +47,17 @@ using fastout_test::with_buffer;
 using fastout_test::system_error_code;
 using fastout_test::scoped_error_handler;
 
-using durability_faults = faked_system_calls;
+using durability_faults = faked_platform;
 
 // The calls safe replacement will make are in the table, start as the real
 // calls, and their fakes fail on demand.
 TEST_F(durability_faults, the_durability_and_rename_calls_go_through_the_table) {
-  using fastout::detail::real_system_calls;
-  const auto& calls = fastout::detail::system_calls;
+  using fastout::detail::real_platform;
+  const auto& calls = fastout::detail::platform;
   int fd = ::open(path("synced").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   ASSERT_GE(fd, 0);
-  EXPECT_EQ(real_system_calls.fsync(fd), 0);
-  EXPECT_EQ(real_system_calls.fdatasync(fd), 0);
+  EXPECT_EQ(real_platform.fsync(fd), 0);
+  EXPECT_EQ(real_platform.fdatasync(fd), 0);
   EXPECT_EQ(calls.fsync(fd), 0);
   plan.sync_error = EIO;
   plan.syncs_allowed = 1;
@@ -65,12 +65,12 @@ TEST_F(durability_faults, the_durability_and_rename_calls_go_through_the_table) 
   EXPECT_EQ(calls.fdatasync(fd), -1);
   EXPECT_EQ(errno, EIO);
   EXPECT_EQ(plan.syncs, 2);
-  // pwritev2 at the file position, no flags: as writev.
+  // write_uncached, faked: as writev, at the file position.
   iovec piece = {const_cast<char*>("abc"), 3};
-  EXPECT_EQ(real_system_calls.pwritev2(fd, &piece, 1, -1, 0), 3);
-  EXPECT_EQ(calls.pwritev2(fd, &piece, 1, -1, 0), 3);
-  plan.pwritev2_error = EOPNOTSUPP;
-  EXPECT_EQ(calls.pwritev2(fd, &piece, 1, -1, 0), -1);
+  EXPECT_EQ(real_platform.writev(fd, &piece, 1), 3);
+  EXPECT_EQ(calls.write_uncached(fd, &piece, 1), 3);
+  plan.uncached_error = EOPNOTSUPP;
+  EXPECT_EQ(calls.write_uncached(fd, &piece, 1), -1);
   EXPECT_EQ(errno, EOPNOTSUPP);
   ::close(fd);
   EXPECT_EQ(read_file(path("synced")), "abcabc");
@@ -106,7 +106,7 @@ TEST_F(durability_faults, a_failed_sync_is_final) {
     f.write(new_content());
     expect_failure([&] { f.close(); }, EIO, target, "close");
     EXPECT_EQ(plan.syncs, 1);
-    EXPECT_EQ(plan.renames + plan.renameat2.calls + plan.links, 0);
+    EXPECT_EQ(plan.renames + plan.exchange.calls + plan.links, 0);
     EXPECT_EQ(f.error(), system_error_code(EIO));
     EXPECT_NO_THROW(f.close());
     expect_failure([&] { f.write("x"); }, EIO, target, "write after close");
@@ -166,15 +166,15 @@ TEST_F(durability_faults, the_options_make_their_syncs) {
       {"replace, sync + sync_directory", options(open_mode::replace, true, true), 1, 1, 0},
   };
   static int directory_fsyncs, file_fsyncs, fdatasyncs;
-  fastout::detail::system_calls.fsync = [](int fd) {
+  fastout::detail::platform.fsync = [](int fd) {
     struct stat st;
     ::fstat(fd, &st);
     ++(S_ISDIR(st.st_mode) ? directory_fsyncs : file_fsyncs);
-    return fastout::detail::real_system_calls.fsync(fd);
+    return fastout::detail::real_platform.fsync(fd);
   };
-  fastout::detail::system_calls.fdatasync = [](int fd) {
+  fastout::detail::platform.fdatasync = [](int fd) {
     ++fdatasyncs;
-    return fastout::detail::real_system_calls.fdatasync(fd);
+    return fastout::detail::real_platform.fdatasync(fd);
   };
   int i = 0;
   for (const expectation& c : cases) {
@@ -226,7 +226,7 @@ TEST_F(durability_faults, page_cache_drop_falls_back_to_plain_writes) {
   for (int refusal : {EOPNOTSUPP, EINVAL, ENOSYS}) {
     SCOPED_TRACE(refusal);
     plan = fake_plan();
-    plan.pwritev2_error = refusal;
+    plan.uncached_error = refusal;
     std::string p = path("uncached");
     file f = fastout::output_file(p, fastout::page_cache::drop, fastout::buffer_size = 4096);
     EXPECT_TRUE(f.drops_page_cache());
@@ -234,12 +234,12 @@ TEST_F(durability_faults, page_cache_drop_falls_back_to_plain_writes) {
     EXPECT_FALSE(f.drops_page_cache());
     f.close();
     EXPECT_EQ(read_file(p), data);
-    EXPECT_EQ(plan.pwritev2s, 1);  // one probe, then write/writev
+    EXPECT_EQ(plan.uncached_writes, 1);  // one probe, then write/writev
     EXPECT_EQ(f.stats().bytes_written, data.size());
   }
   // Any other error is a write error, not a reason to fall back.
   plan = fake_plan();
-  plan.pwritev2_error = EIO;
+  plan.uncached_error = EIO;
   file f = fastout::output_file(path("failing"), fastout::page_cache::drop,
                                 fastout::buffer_size = 16);
   expect_failure([&] { f.write(std::string(100, 'x')); }, EIO, path("failing"), "write");
@@ -247,7 +247,7 @@ TEST_F(durability_faults, page_cache_drop_falls_back_to_plain_writes) {
 }
 
 TEST_F(durability_faults, preallocation_that_fails_is_skipped_and_unused_space_is_released) {
-  plan.fallocate.error = EOPNOTSUPP;
+  plan.reserve.error = EOPNOTSUPP;
   {
     file f = fastout::output_file(path("a"), fastout::preallocate = 1 << 20);
     f.write("x");
@@ -260,7 +260,7 @@ TEST_F(durability_faults, preallocation_that_fails_is_skipped_and_unused_space_i
     f.write("x");
     f.close();
   }
-  EXPECT_EQ(plan.fallocate.calls, 1);
+  EXPECT_EQ(plan.reserve.calls, 1);
   EXPECT_EQ(plan.ftruncate.calls, 1);
   EXPECT_EQ(read_file(path("b")), "x");
   // A release that fails is an error (and, replacing, nothing is replaced).

@@ -31,7 +31,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "platform/system_calls_internal.h"
+#include "platform/platform_internal.h"
 #include "test_util.h"
 
 namespace {
@@ -44,35 +44,35 @@ using fastout_test::temp_dir;
 
 constexpr std::size_t mib = std::size_t{1} << 20;
 
-const fastout::detail::system_call_table& real() { return fastout::detail::real_system_calls; }
-fastout::detail::system_call_table& table() { return fastout::detail::system_calls; }
+const fastout::detail::platform_calls& real() { return fastout::detail::real_platform; }
+fastout::detail::platform_calls& table() { return fastout::detail::platform; }
 
-// One sync_file_range() call.
+// One start_writeback() or wait_for_writeback() call (sync_file_range()
+// with SYNC_FILE_RANGE_WRITE or SYNC_FILE_RANGE_WAIT_BEFORE on Linux).
+enum class range_kind { start, wait };
 struct range_call {
   off_t offset;
   off_t size;
-  unsigned flags;
+  range_kind kind;
   bool operator==(const range_call& other) const {
-    return offset == other.offset && size == other.size && flags == other.flags;
+    return offset == other.offset && size == other.size && kind == other.kind;
   }
 };
 
 std::ostream& operator<<(std::ostream& out, const range_call& c) {
   return out << "{" << c.offset / static_cast<off_t>(mib) << " MiB, "
              << c.size / static_cast<off_t>(mib) << " MiB, "
-             << (c.flags == SYNC_FILE_RANGE_WRITE         ? "WRITE"
-                 : c.flags == SYNC_FILE_RANGE_WAIT_BEFORE ? "WAIT_BEFORE"
-                                                          : "?")
+             << (c.kind == range_kind::start ? "WRITE" : "WAIT_BEFORE")
              << "}";
 }
 
 range_call start(std::size_t from_mib, std::size_t size_mib = 8) {
   return {static_cast<off_t>(from_mib * mib), static_cast<off_t>(size_mib * mib),
-          SYNC_FILE_RANGE_WRITE};
+          range_kind::start};
 }
 range_call wait_for(std::size_t from_mib, std::size_t size_mib = 8) {
   return {static_cast<off_t>(from_mib * mib), static_cast<off_t>(size_mib * mib),
-          SYNC_FILE_RANGE_WAIT_BEFORE};
+          range_kind::wait};
 }
 
 // What the fakes saw, and what they are told to refuse. sync_file_range and
@@ -80,7 +80,7 @@ range_call wait_for(std::size_t from_mib, std::size_t size_mib = 8) {
 // the tests need only the page cache, not the disk.
 struct disk_fakes {
   std::vector<range_call> ranges;
-  int writes = 0;  // write, writev and pwritev2
+  int writes = 0;  // write, writev and write_uncached
   int lseeks = 0;
   int fdatasyncs = 0;
   int fsyncs = 0;
@@ -115,9 +115,9 @@ ssize_t fake_writev(int fd, const struct iovec* iov, int count) {
   if (result > 0) fakes.written += static_cast<std::uint64_t>(result);
   return result;
 }
-ssize_t fake_pwritev2(int fd, const struct iovec* iov, int count, off_t offset, int flags) {
+ssize_t fake_write_uncached(int fd, const struct iovec* iov, int count) {
   ++fakes.writes;
-  ssize_t result = real().pwritev2(fd, iov, count, offset, flags);
+  ssize_t result = real().write_uncached(fd, iov, count);
   if (result > 0) fakes.written += static_cast<std::uint64_t>(result);
   return result;
 }
@@ -125,13 +125,19 @@ off_t fake_lseek(int fd, off_t offset, int whence) {
   ++fakes.lseeks;
   return real().lseek(fd, offset, whence);
 }
-int fake_sync_file_range(int, off_t offset, off_t size, unsigned flags) {
-  fakes.ranges.push_back({offset, size, flags});
+int fake_range(off_t offset, off_t size, range_kind kind) {
+  fakes.ranges.push_back({offset, size, kind});
   if (static_cast<int>(fakes.ranges.size()) == fakes.range_fails_at) {
     errno = fakes.range_error;
     return -1;
   }
   return 0;
+}
+int fake_start_writeback(int, off_t offset, off_t size) {
+  return fake_range(offset, size, range_kind::start);
+}
+int fake_wait_for_writeback(int, off_t offset, off_t size) {
+  return fake_range(offset, size, range_kind::wait);
 }
 int fake_fdatasync(int) {
   ++fakes.fdatasyncs;
@@ -153,14 +159,15 @@ class durable_writeback : public testing::Test {
     fakes = disk_fakes();
     table().write = fake_write;
     table().writev = fake_writev;
-    table().pwritev2 = fake_pwritev2;
+    table().write_uncached = fake_write_uncached;
     table().lseek = fake_lseek;
-    table().sync_file_range = fake_sync_file_range;
+    table().start_writeback = fake_start_writeback;
+    table().wait_for_writeback = fake_wait_for_writeback;
     table().fdatasync = fake_fdatasync;
     table().fsync = fake_fsync;
   }
 
-  fastout_test::scoped_system_calls restore_;
+  fastout_test::scoped_platform restore_;
   temp_dir dir_;
 };
 
@@ -224,7 +231,7 @@ TEST_F(durable_writeback, ranges_follow_the_flushes_of_formatted_text) {
   EXPECT_EQ(fakes.ranges[1].offset, fakes.ranges[0].size);
   EXPECT_GE(fakes.ranges[1].size, range);
   EXPECT_LT(fakes.ranges[1].size, range + buffer);
-  for (const range_call& c : fakes.ranges) EXPECT_EQ(c.flags, SYNC_FILE_RANGE_WRITE);
+  for (const range_call& c : fakes.ranges) EXPECT_EQ(c.kind, range_kind::start);
   EXPECT_EQ(fakes.fdatasyncs, 1);
   EXPECT_EQ(read_file(path), expected_text);
 }

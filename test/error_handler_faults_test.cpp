@@ -48,7 +48,7 @@ using fastout_test::with_buffer;
 using fastout_test::system_error_code;
 using fastout_test::scoped_error_handler;
 
-using error_handler_faults = faked_system_calls;
+using error_handler_faults = faked_platform;
 
 // ---------------------------------------------------------------- the error handler
 

@@ -14,19 +14,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "platform/system_calls_internal.h"
+#include "platform/platform_internal.h"
 #include "test_util.h"
 
 namespace {
 
-using fastout_test::scoped_system_calls;
+using fastout_test::scoped_platform;
 
 // What the fake write() was given for descriptor 2, and how often.
 std::string written_to_stderr;
 int stderr_writes = 0;
 
 ssize_t record_stderr_write(int fd, const void* data, size_t size) {
-  if (fd != STDERR_FILENO) return fastout::detail::real_system_calls.write(fd, data, size);
+  if (fd != STDERR_FILENO) return fastout::detail::real_platform.write(fd, data, size);
   ++stderr_writes;
   written_to_stderr.append(static_cast<const char*>(data), size);
   return static_cast<ssize_t>(size);
@@ -42,7 +42,7 @@ int fake_fstatat(int dir, const char* path, struct stat* st, int flags) {
     errno = fstatat_error;
     return -1;
   }
-  return fastout::detail::real_system_calls.fstatat(dir, path, st, flags);
+  return fastout::detail::real_platform.fstatat(dir, path, st, flags);
 }
 
 void reset_fakes() {
@@ -59,10 +59,10 @@ fastout::error_report report_for(const char* path, int error_number) {
 
 }  // namespace
 
-TEST(default_error_handler, writes_its_line_through_the_system_call_table) {
+TEST(default_error_handler, writes_its_line_through_the_platform_calls) {
   reset_fakes();
-  scoped_system_calls restore;
-  fastout::detail::system_calls.write = record_stderr_write;
+  scoped_platform restore;
+  fastout::detail::platform.write = record_stderr_write;
   fastout::default_error_handler(report_for("lost.txt", ENOSPC));
   EXPECT_EQ(stderr_writes, 1);
   EXPECT_EQ(written_to_stderr,
@@ -74,9 +74,9 @@ TEST(default_error_handler, looks_at_a_path_that_was_not_replaced_through_the_ta
   const std::string path = dir.file("target");
   fastout_test::write_file(path, "old");  // it exists; the fake says it does not
   reset_fakes();
-  scoped_system_calls restore;
-  fastout::detail::system_calls.write = record_stderr_write;
-  fastout::detail::system_calls.fstatat = fake_fstatat;
+  scoped_platform restore;
+  fastout::detail::platform.write = record_stderr_write;
+  fastout::detail::platform.fstatat = fake_fstatat;
   fastout::error_report report = report_for(path.c_str(), ECANCELED);
   report.not_replaced = true;
 
@@ -95,9 +95,9 @@ TEST(default_error_handler, looks_at_a_path_that_was_not_replaced_through_the_ta
 
 TEST(default_error_handler, leaves_errno_as_it_found_it) {
   reset_fakes();
-  scoped_system_calls restore;
-  fastout::detail::system_calls.write = record_stderr_write;
-  fastout::detail::system_calls.fstatat = fake_fstatat;
+  scoped_platform restore;
+  fastout::detail::platform.write = record_stderr_write;
+  fastout::detail::platform.fstatat = fake_fstatat;
   fstatat_error = ENOENT;
   fastout::error_report report = report_for("/nowhere/target", ECANCELED);
   report.not_replaced = true;

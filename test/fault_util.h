@@ -17,12 +17,11 @@
 #include <system_error>
 #include <vector>
 
-#include <poll.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 
-#include "platform/system_calls_internal.h"
+#include "platform/platform_internal.h"
 #include "test_util.h"
 
 namespace fastout_faults {
@@ -48,8 +47,8 @@ struct fake_plan {
   int eintr_every = 0;                // calls 1, 1+n, 1+2n, ... fail with EINTR (n >= 2)
   int eagain_count = 0;               // the next n calls fail with EAGAIN
   int zero_count = 0;                 // the next n calls return 0
-  int poll_eintr_count = 0;           // the next n polls fail with EINTR
-  int poll_error = 0;                 // then polls fail with this
+  int wait_eintr_count = 0;           // the next n waits for a writable descriptor fail with EINTR
+  int wait_error = 0;                 // then waits fail with this
   int close_error = 0;                // close() closes, then fails with this
   int open_eintr_count = 0;           // the next n opens fail with EINTR
   // The calls safe replacement uses: each fails with its error once its
@@ -59,7 +58,7 @@ struct fake_plan {
   int rename_error = 0;               // renameat
   int link_error = 0;                 // linkat
   int unlink_error = 0;               // unlinkat
-  int pwritev2_error = 0;             // pwritev2, before writing anything
+  int uncached_error = 0;             // write_uncached, before writing anything
   // The rest of the calls safe replacement makes: each fails with .error
   // once .allowed calls have succeeded.
   struct call_fault {
@@ -67,10 +66,10 @@ struct fake_plan {
     int allowed = 0;
     int calls = 0;
   };
-  call_fault openat, fstatat, readlinkat, read, renameat2, fchmod, fchown, fallocate, ftruncate,
-      getrandom, fcntl_lock, dup, getdents64;
-  bool tmpfile_unsupported = false;   // openat(O_TMPFILE) fails with EOPNOTSUPP: named files
-  int same_random = 0;                // the next n getrandom calls give the same bytes
+  call_fault openat, fstatat, readlinkat, read, exchange, fchmod, fchown, reserve, ftruncate,
+      random_bytes, try_lock, dup, list_directory;
+  bool tmpfile_unsupported = false;   // create_unnamed fails with EOPNOTSUPP: named files
+  int same_random = 0;                // the next n random_bytes calls give the same bytes
   int umask_calls = 0;
   // A sweep over the steps of a scenario: every call above counts as one
   // step (in `steps`, named in `step_names` when `record_steps`), and step
@@ -84,14 +83,14 @@ struct fake_plan {
   int calls = 0;  // write + writev
   int eintrs = 0;
   int eagains = 0;
-  int polls = 0;
+  int waits = 0;
   int opens = 0;
   int syncs = 0;
   int renames = 0;
   int links = 0;
   int unlinks = 0;
-  int pwritev2s = 0;
-  struct pollfd last_poll = {};
+  int uncached_writes = 0;
+  int last_wait_fd = -1;
 };
 extern fake_plan plan;
 
@@ -100,11 +99,11 @@ bool step_fails(const char* name);
 // Counts a call of one kind; true if it must fail (errno is set).
 bool call_fails(fake_plan::call_fault& fault, const char* name);
 
-// The fakes, each a system call of fastout::detail::system_calls that
+// The fakes, each a system call of fastout::detail::platform that
 // follows `plan`.
 ssize_t fake_writev(int fd, const iovec* iov, int count);
 ssize_t fake_write(int fd, const void* data, size_t size);
-int fake_poll(struct pollfd* fds, nfds_t count, int timeout_ms);
+int fake_wait_writable(int fd);
 int fake_close(int fd);
 int fake_open(const char* path, int flags, mode_t mode);
 int fake_fsync(int fd);
@@ -112,23 +111,23 @@ int fake_fdatasync(int fd);
 int fake_renameat(int old_dir, const char* old_path, int new_dir, const char* new_path);
 int fake_linkat(int old_dir, const char* old_path, int new_dir, const char* new_path, int flags);
 int fake_unlinkat(int dir, const char* name, int flags);
-ssize_t fake_pwritev2(int fd, const iovec* iov, int count, off_t offset, int flags);
+ssize_t fake_write_uncached(int fd, const iovec* iov, int count);
+int fake_create_unnamed(int dir);
 int fake_openat(int dir, const char* path, int flags, mode_t mode);
 int fake_fstat(int fd, struct stat* st);
 int fake_fstatat(int dir, const char* path, struct stat* st, int flags);
 ssize_t fake_readlinkat(int dir, const char* path, char* buffer, size_t size);
 ssize_t fake_read(int fd, void* data, size_t size);
-int fake_renameat2(int old_dir, const char* old_path, int new_dir, const char* new_path,
-                   unsigned flags);
+int fake_exchange(int old_dir, const char* old_path, int new_dir, const char* new_path);
 int fake_fchmod(int fd, mode_t mode);
 int fake_fchown(int fd, uid_t owner, gid_t group);
 mode_t fake_umask(mode_t mask);
-int fake_fallocate(int fd, int mode, off_t offset, off_t length);
+int fake_reserve(int fd, off_t offset, off_t length);
 int fake_ftruncate(int fd, off_t length);
-int fake_fcntl_lock(int fd, int command, struct flock* lock);
+int fake_try_lock(int fd, bool exclusive);
 int fake_dup(int fd);
-ssize_t fake_getdents64(int fd, void* buffer, size_t size);
-ssize_t fake_getrandom(void* data, size_t size, unsigned flags);
+int fake_list_directory(int dir, void (*each)(const char* name, void* context), void* context);
+int fake_random_bytes(void* data, size_t size);
 
 using fastout_test::real;
 
@@ -146,13 +145,13 @@ void recording_handler(const fastout::error_report& report) noexcept;
 
 // Installs the fakes with a fresh plan for each test, and puts the table
 // back after it. Each test file names it after the feature whose faults it
-// fakes (`using replace_faults = faked_system_calls;`).
-class faked_system_calls : public ::testing::Test {
+// fakes (`using replace_faults = faked_platform;`).
+class faked_platform : public ::testing::Test {
  protected:
   void SetUp() override;
   std::string path(const char* name) const { return dir_.file(name); }
 
-  fastout_test::scoped_system_calls restore_;
+  fastout_test::scoped_platform restore_;
   fastout_test::temp_dir dir_;
 };
 

@@ -806,21 +806,21 @@ std::vector<recorded_call> recorded_calls;
 
 ssize_t recording_write(int fd, const void* data, size_t size) {
   recorded_calls.push_back({false, {iovec{const_cast<void*>(data), size}}});
-  return fastout::detail::real_system_calls.write(fd, data, size);
+  return fastout::detail::real_platform.write(fd, data, size);
 }
 ssize_t recording_writev(int fd, const iovec* iov, int count) {
   recorded_calls.push_back({true, std::vector<iovec>(iov, iov + count)});
-  return fastout::detail::real_system_calls.writev(fd, iov, count);
+  return fastout::detail::real_platform.writev(fd, iov, count);
 }
 
 class large_writes : public ::testing::Test {
  protected:
   void SetUp() override {
     recorded_calls.clear();
-    fastout::detail::system_calls.write = recording_write;
-    fastout::detail::system_calls.writev = recording_writev;
+    fastout::detail::platform.write = recording_write;
+    fastout::detail::platform.writev = recording_writev;
   }
-  fastout_test::scoped_system_calls restore_;
+  fastout_test::scoped_platform restore_;
   temp_dir dir_;
 };
 

@@ -878,9 +878,9 @@ TEST(ostream_vs_fmt, buffer_size_zero_is_unbuffered) {
 // error, since Linux has released the descriptor and the data is written;
 // fmt's close() throws it. Through fastout's system-call layer.
 TEST(ostream_vs_fmt, an_interrupted_close_is_not_an_error) {
-  fastout_test::scoped_system_calls restore;
-  fastout::detail::system_calls.close = [](int fd) {
-    fastout::detail::real_system_calls.close(fd);
+  fastout_test::scoped_platform restore;
+  fastout::detail::platform.close = [](int fd) {
+    fastout::detail::real_platform.close(fd);
     errno = EINTR;
     return -1;
   };

@@ -27,7 +27,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "platform/system_calls_internal.h"
+#include "platform/platform_internal.h"
 #include "test_util.h"
 
 namespace {
@@ -689,7 +689,7 @@ ssize_t failing_writev(int fd, const iovec* iov, int count) {
   }
   iovec one = *iov;
   one.iov_len = std::min<std::size_t>({one.iov_len, 7, budget});
-  ssize_t n = fastout::detail::real_system_calls.writev(fd, &one, 1);
+  ssize_t n = fastout::detail::real_platform.writev(fd, &one, 1);
   if (n > 0) budget -= static_cast<std::uint64_t>(n);
   return n;
 }
@@ -701,9 +701,9 @@ ssize_t failing_write(int fd, const void* data, size_t size) {
 TEST(stream_errors, eio_through_the_system_call_layer_keeps_exact_counts) {
   temp_dir dir;
   const std::string path = dir.file("eio");
-  fastout_test::scoped_system_calls restore;
-  fastout::detail::system_calls.write = failing_write;
-  fastout::detail::system_calls.writev = failing_writev;
+  fastout_test::scoped_platform restore;
+  fastout::detail::platform.write = failing_write;
+  fastout::detail::platform.writev = failing_writev;
   budget = 1000;
   fastout::ofstream out(path, fastout::buffer_size = 64);
   for (int i = 0; i < 1000 && out; ++i) out << "line " << i << '\n';

@@ -47,7 +47,7 @@ using fastout_test::with_buffer;
 using fastout_test::system_error_code;
 using fastout_test::scoped_error_handler;
 
-using open_faults = faked_system_calls;
+using open_faults = faked_platform;
 
 // open() is not retried on EINTR, as fopen() does not retry it: a signal
 // must be able to interrupt the open of a FIFO without a reader (the real
@@ -77,14 +77,14 @@ TEST(open, eintr_is_reported_by_every_open_a_writer_makes) {
   auto interrupted = [](int allowed, bool named) {
     opens_left = allowed;
     refuse_tmpfile = named;
-    fastout::detail::system_calls.open = [](const char* path, int flags, mode_t mode) {
+    fastout::detail::platform.open = [](const char* path, int flags, mode_t mode) {
       if (opens_left-- == 0) {
         errno = EINTR;
         return -1;
       }
-      return fastout::detail::real_system_calls.open(path, flags, mode);
+      return fastout::detail::real_platform.open(path, flags, mode);
     };
-    fastout::detail::system_calls.openat = [](int at, const char* path, int flags, mode_t mode) {
+    fastout::detail::platform.openat = [](int at, const char* path, int flags, mode_t mode) {
       if (refuse_tmpfile && (flags & O_TMPFILE) == O_TMPFILE) {
         errno = EOPNOTSUPP;
         return -1;
@@ -93,7 +93,7 @@ TEST(open, eintr_is_reported_by_every_open_a_writer_makes) {
         errno = EINTR;
         return -1;
       }
-      return fastout::detail::real_system_calls.openat(at, path, flags, mode);
+      return fastout::detail::real_platform.openat(at, path, flags, mode);
     };
   };
   struct scenario {
@@ -121,7 +121,7 @@ TEST(open, eintr_is_reported_by_every_open_a_writer_makes) {
   };
   for (const scenario& s : scenarios) {
     SCOPED_TRACE(s.name);
-    fastout_test::scoped_system_calls restore;
+    fastout_test::scoped_platform restore;
     interrupted(s.allowed, s.named);
     const int descriptors = fastout_test::open_descriptors();
     expect_failure([&] { file f(target, s.options); }, EINTR, target, "open");

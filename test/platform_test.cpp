@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: MIT
 // What fastout does where a facility it uses is missing (docs/platforms.md
-// lists them). Each newer system call, flag or filesystem feature is made
-// to fail through the system-call table with exactly the error a kernel,
-// filesystem or glibc without it gives, and the writer must fall back
-// without giving up a promise: every byte arrives, a replacement is still
-// all or nothing, permissions and owners are kept where they can be, and
-// nothing is left in the directory. Where this machine has the real
-// refusal (/proc has no O_TMPFILE, ramfs no fallocate and no
-// RWF_DONTCACHE, a user namespace cannot map an owner), it is tested too.
+// lists them). Each facility of a platform layer is made to fail through
+// the platform table (src/platform/platform_internal.h) with exactly the
+// error a kernel, filesystem or C library without it gives, and the writer
+// must fall back without giving up a promise: every byte arrives, a
+// replacement is still all or nothing, permissions and owners are kept
+// where they can be, and nothing is left in the directory. Where this
+// machine has the real refusal (/proc has no O_TMPFILE, ramfs no fallocate
+// and no RWF_DONTCACHE, a user namespace cannot map an owner), it is tested
+// too. What only Apple systems have (F_FULLFSYNC, a cap on each write) is
+// made to answer as it does there, through the same table. Tests of the
+// linux layer's own facilities are skipped, with the reason, in a build of
+// another layer (scripts/test --platform posix).
 #include <fastout/c_api.h>
 #include <fastout/file.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -30,6 +35,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "platform/platform_internal.h"
 #include "test_util.h"
 
 namespace {
@@ -53,9 +59,18 @@ std::string new_content() {
 }
 
 using fastout_test::real;
-fastout::detail::system_call_table& table() { return fastout::detail::system_calls; }
+fastout::detail::platform_calls& table() { return fastout::detail::platform; }
 
 void quiet_handler(const fastout::error_report&) noexcept {}
+
+// New files under a name of their own, as where the system or the
+// filesystem has no unnamed ones (O_TMPFILE).
+void use_named_files() {
+  table().create_unnamed = [](int) {
+    errno = EOPNOTSUPP;
+    return -1;
+  };
+}
 
 using fastout_test::mode_of;
 
@@ -104,13 +119,14 @@ void expect_a_whole_replacement(const temp_dir& dir, const std::string& target, 
 // before 3.11 (which takes O_TMPFILE for the O_DIRECTORY it includes:
 // EISDIR), or EINVAL: the new file is written under a name of its own.
 TEST(platform_o_tmpfile, refused_falls_back_to_a_named_file_with_the_same_promises) {
+  FASTOUT_SKIP_UNLESS_LINUX("O_TMPFILE");
   for (int error : {EOPNOTSUPP, EISDIR, EINVAL}) {
     SCOPED_TRACE(std::strerror(error));
     temp_dir dir;
     const std::string target = dir.file("target");
     write_file(target, old_content);
     ASSERT_EQ(::chmod(target.c_str(), 0640), 0);
-    fastout_test::scoped_system_calls restore;
+    fastout_test::scoped_platform restore;
     refusal = refusals();
     refusal.error = error;
     table().openat = [](int at, const char* path, int flags, mode_t mode) {
@@ -142,10 +158,11 @@ TEST(platform_o_tmpfile, refused_falls_back_to_a_named_file_with_the_same_promis
 
 // Any other refusal is an error: the directory cannot take a new file.
 TEST(platform_o_tmpfile, another_error_is_not_taken_for_a_missing_facility) {
+  FASTOUT_SKIP_UNLESS_LINUX("O_TMPFILE");
   temp_dir dir;
   const std::string target = dir.file("target");
   write_file(target, old_content);
-  fastout_test::scoped_system_calls restore;
+  fastout_test::scoped_platform restore;
   table().openat = [](int at, const char* path, int flags, mode_t mode) {
     if ((flags & O_TMPFILE) == O_TMPFILE) {
       errno = EACCES;
@@ -166,6 +183,7 @@ TEST(platform_o_tmpfile, another_error_is_not_taken_for_a_missing_facility) {
 
 // The real refusal, from a filesystem of this machine without O_TMPFILE.
 TEST(platform_o_tmpfile, procfs_refuses_it_with_eopnotsupp) {
+  FASTOUT_SKIP_UNLESS_LINUX("O_TMPFILE");
   int fd = ::open("/proc", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
   if (fd >= 0) ::close(fd);
   EXPECT_LT(fd, 0);
@@ -179,9 +197,10 @@ TEST(platform_o_tmpfile, procfs_refuses_it_with_eopnotsupp) {
 // before Linux 6.10: the writer uses a named file instead, and reads the
 // umask with umask() instead of /proc/self/status.
 TEST(platform_proc, missing_proc_gives_a_named_file_and_the_umask_from_umask) {
+  FASTOUT_SKIP_UNLESS_LINUX("linking an O_TMPFILE file through /proc, and the umask from /proc/self/status");
   temp_dir dir;
   const std::string target = dir.file("target");
-  fastout_test::scoped_system_calls restore;
+  fastout_test::scoped_platform restore;
   refusal = refusals();
   table().fstatat = [](int at, const char* path, struct stat* st, int flags) {
     if (std::strncmp(path, "/proc/", 6) == 0) {
@@ -215,9 +234,10 @@ TEST(platform_proc, missing_proc_gives_a_named_file_and_the_umask_from_umask) {
 
 // Before Linux 4.7, /proc/self/status has no "Umask:" line.
 TEST(platform_proc, a_status_without_the_umask_line_gives_the_umask_from_umask) {
+  FASTOUT_SKIP_UNLESS_LINUX("linking an O_TMPFILE file through /proc, and the umask from /proc/self/status");
   temp_dir dir;
   const std::string target = dir.file("target");
-  fastout_test::scoped_system_calls restore;
+  fastout_test::scoped_platform restore;
   refusal = refusals();
   static int status_fd;
   status_fd = -1;
@@ -250,6 +270,7 @@ TEST(platform_proc, a_status_without_the_umask_line_gives_the_umask_from_umask) 
 // (ENOENT without CAP_DAC_READ_SEARCH before Linux 6.10), the replacement
 // fails cleanly: the target as it was, nothing left.
 TEST(platform_proc, linkat_through_proc_refused_links_with_at_empty_path) {
+  FASTOUT_SKIP_UNLESS_LINUX("linking an O_TMPFILE file through /proc, and the umask from /proc/self/status");
   for (bool empty_path_refused : {false, true}) {
     for (bool existing : {true, false}) {
       SCOPED_TRACE(std::string(existing ? "a target" : "no target") +
@@ -257,7 +278,7 @@ TEST(platform_proc, linkat_through_proc_refused_links_with_at_empty_path) {
       temp_dir dir;
       const std::string target = dir.file("target");
       if (existing) write_file(target, old_content);
-      fastout_test::scoped_system_calls restore;
+      fastout_test::scoped_platform restore;
       refusal = refusals();
       refusal.error = empty_path_refused ? ENOENT : 0;
       table().linkat = [](int old_dir, const char* old_path, int new_dir, const char* new_path,
@@ -307,16 +328,16 @@ TEST(platform_proc, linkat_through_proc_refused_links_with_at_empty_path) {
 // ENOSYS: a kernel before 3.15): a rename puts the new file in place.
 TEST(platform_rename_exchange, refused_falls_back_to_a_rename) {
   for (int error : {EINVAL, ENOSYS, EOPNOTSUPP}) {
-    for (bool named : {false, true}) {
+    for (bool named : fastout_test::named_variants()) {
       SCOPED_TRACE(std::string(std::strerror(error)) + (named ? ", named" : ", O_TMPFILE"));
       temp_dir dir;
       const std::string target = dir.file("target");
       write_file(target, old_content);
       ASSERT_EQ(::chmod(target.c_str(), 0604), 0);
-      fastout_test::scoped_system_calls restore;
+      fastout_test::scoped_platform restore;
       refusal = refusals();
       refusal.error = error;
-      table().renameat2 = [](int, const char*, int, const char*, unsigned) {
+      table().exchange = [](int, const char*, int, const char*) {
         ++refusal.refused;
         errno = refusal.error;
         return -1;
@@ -326,14 +347,7 @@ TEST(platform_rename_exchange, refused_falls_back_to_a_rename) {
         ++refusal.passed;
         return real().renameat(old_dir, old_path, new_dir, new_path);
       };
-      if (named)
-        table().openat = [](int at, const char* path, int flags, mode_t mode) {
-          if ((flags & O_TMPFILE) == O_TMPFILE) {
-            errno = EOPNOTSUPP;
-            return -1;
-          }
-          return real().openat(at, path, flags, mode);
-        };
+      if (named) use_named_files();
       expect_a_whole_replacement(dir, target, named);
       EXPECT_EQ(mode_of(target), 0604u);
       EXPECT_EQ(refusal.refused, 1);
@@ -349,6 +363,7 @@ TEST(platform_rename_exchange, refused_falls_back_to_a_rename) {
 // EOPNOTSUPP, EINVAL and ENOSYS, is
 // durability_faults.page_cache_drop_falls_back_to_plain_writes.
 TEST(platform_pwritev2, an_unknown_flag_is_refused_with_eopnotsupp) {
+  FASTOUT_SKIP_UNLESS_LINUX("pwritev2(RWF_DONTCACHE)");
   temp_dir dir;
   int fd = ::open(dir.file("f").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
   ASSERT_GE(fd, 0);
@@ -373,10 +388,10 @@ TEST(platform_fallocate, refused_writes_without_preallocation) {
       temp_dir dir;
       const std::string target = dir.file("target");
       write_file(target, old_content);
-      fastout_test::scoped_system_calls restore;
+      fastout_test::scoped_platform restore;
       refusal = refusals();
       refusal.error = error;
-      table().fallocate = [](int, int, off_t, off_t) {
+      table().reserve = [](int, off_t, off_t) {
         ++refusal.refused;
         errno = refusal.error;
         return -1;
@@ -405,21 +420,15 @@ TEST(platform_getrandom, missing_still_gives_every_writer_a_name_of_its_own) {
   for (int error : {ENOSYS, EAGAIN}) {
     SCOPED_TRACE(std::strerror(error));
     temp_dir dir;
-    fastout_test::scoped_system_calls restore;
+    fastout_test::scoped_platform restore;
     refusal = refusals();
     refusal.error = error;
-    table().getrandom = [](void*, size_t, unsigned) -> ssize_t {
+    table().random_bytes = [](void*, size_t) {
       ++refusal.refused;
       errno = refusal.error;
       return -1;
     };
-    table().openat = [](int at, const char* path, int flags, mode_t mode) {
-      if ((flags & O_TMPFILE) == O_TMPFILE) {
-        errno = EOPNOTSUPP;
-        return -1;
-      }
-      return real().openat(at, path, flags, mode);
-    };
+    use_named_files();
     std::vector<file> writers;
     for (int i = 0; i < 20; ++i) {
       writers.push_back(fastout::output_file(dir.file("t" + std::to_string(i % 2)),
@@ -446,7 +455,7 @@ TEST(platform_sync, a_filesystem_that_cannot_sync_is_an_error) {
   temp_dir dir;
   const std::string target = dir.file("target");
   write_file(target, old_content);
-  fastout_test::scoped_system_calls restore;
+  fastout_test::scoped_platform restore;
   auto refuse = [](int) {
     errno = EINVAL;
     return -1;
@@ -487,7 +496,7 @@ TEST(platform_sync, a_directory_that_cannot_sync_is_an_error_after_the_replaceme
   temp_dir dir;
   const std::string target = dir.file("target");
   write_file(target, old_content);
-  fastout_test::scoped_system_calls restore;
+  fastout_test::scoped_platform restore;
   table().fsync = [](int fd) {
     struct stat st;
     if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -526,7 +535,7 @@ TEST(platform_fchown, an_owner_that_cannot_be_mapped_is_not_kept) {
     write_file(target, old_content);
     ASSERT_EQ(::chown(target.c_str(), 65534, 65534), 0);
     ASSERT_EQ(::chmod(target.c_str(), 06750), 0);
-    fastout_test::scoped_system_calls restore;
+    fastout_test::scoped_platform restore;
     refusal = refusals();
     refusal.error = error;
     table().fchown = [](int, uid_t, gid_t) {
@@ -534,7 +543,7 @@ TEST(platform_fchown, an_owner_that_cannot_be_mapped_is_not_kept) {
       errno = refusal.error;
       return -1;
     };
-    expect_a_whole_replacement(dir, target, false);
+    expect_a_whole_replacement(dir, target, !fastout_test::unnamed_files());
     struct stat st;
     ASSERT_EQ(::stat(target.c_str(), &st), 0);
     EXPECT_EQ(st.st_uid, 0u);
@@ -601,7 +610,7 @@ TEST(platform_fchown, a_user_namespace_refuses_an_unmapped_owner_for_real) {
 // writer's file, so it is left alone.
 TEST(platform_locks, missing_locks_leave_what_cannot_be_checked) {
   for (int error : {EINVAL, ENOLCK}) {
-    for (bool named : {false, true}) {
+    for (bool named : fastout_test::named_variants()) {
       SCOPED_TRACE(std::string(std::strerror(error)) + (named ? ", named" : ", O_TMPFILE"));
       temp_dir dir;
       const std::string target = dir.file("target");
@@ -609,22 +618,15 @@ TEST(platform_locks, missing_locks_leave_what_cannot_be_checked) {
       const std::string left = named ? ".fastout-0123456789abcdef-target"
                                      : ".fastout-0000000000000000-target";
       write_file(dir.file(left), "left by a killed writer");
-      fastout_test::scoped_system_calls restore;
+      fastout_test::scoped_platform restore;
       refusal = refusals();
       refusal.error = error;
-      table().fcntl_lock = [](int, int, struct flock*) {
+      table().try_lock = [](int, bool) {
         ++refusal.refused;
         errno = refusal.error;
         return -1;
       };
-      if (named)
-        table().openat = [](int at, const char* path, int flags, mode_t mode) {
-          if ((flags & O_TMPFILE) == O_TMPFILE) {
-            errno = EOPNOTSUPP;
-            return -1;
-          }
-          return real().openat(at, path, flags, mode);
-        };
+      if (named) use_named_files();
       file f = fastout::output_file(target, open_mode::replace);
       f.write(new_content());
       f.close();
@@ -652,6 +654,7 @@ int run_on_ramfs(const std::string& where, const std::function<int()>& body) {
 // both, and a durable, preallocated, uncached replacement that still
 // writes every byte.
 TEST(platform_ramfs, without_fallocate_and_dontcache_every_byte_arrives) {
+  FASTOUT_SKIP_UNLESS_LINUX("fallocate and RWF_DONTCACHE on a ramfs");
   temp_dir dir;
   const std::string mount_point = dir.file("ramfs");
   ASSERT_EQ(::mkdir(mount_point.c_str(), 0755), 0);
@@ -690,7 +693,7 @@ TEST(platform_ramfs, without_fallocate_and_dontcache_every_byte_arrives) {
 
 // Counts sync_file_range() and refuses it with refusal.error; counts the
 // syncs and makes them for real.
-int refusing_sync_file_range(int, off_t, off_t, unsigned) {
+int refusing_writeback(int, off_t, off_t) {
   ++refusal.refused;
   errno = refusal.error;
   return -1;
@@ -716,8 +719,8 @@ TEST(platform_sync_file_range, refused_falls_back_to_the_sync_at_close) {
   for (int error : {ENOSYS, ESPIPE, EINVAL}) {
     SCOPED_TRACE(std::strerror(error));
     temp_dir dir;
-    fastout_test::scoped_system_calls restore;
-    table().sync_file_range = refusing_sync_file_range;
+    fastout_test::scoped_platform restore;
+    table().start_writeback = refusing_writeback;
     table().fdatasync = counting_fdatasync;
     table().fsync = counting_fsync;
     refusal = refusals();
@@ -752,8 +755,8 @@ TEST(platform_sync_file_range, refused_falls_back_to_the_sync_at_close) {
 // writeback that failed, final and reported (durable_test.cpp has the rest).
 TEST(platform_sync_file_range, another_error_is_not_taken_for_a_missing_facility) {
   temp_dir dir;
-  fastout_test::scoped_system_calls restore;
-  table().sync_file_range = refusing_sync_file_range;
+  fastout_test::scoped_platform restore;
+  table().start_writeback = refusing_writeback;
   table().fdatasync = counting_fdatasync;
   refusal = refusals();
   refusal.error = EIO;
@@ -772,12 +775,168 @@ TEST(platform_sync_file_range, another_error_is_not_taken_for_a_missing_facility
 // The real refusal: sync_file_range() on a pipe is ESPIPE, as the fallback
 // above assumes.
 TEST(platform_sync_file_range, a_pipe_refuses_it_with_espipe) {
+  FASTOUT_SKIP_UNLESS_LINUX("sync_file_range");
   int ends[2];
   ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
   EXPECT_EQ(::sync_file_range(ends[1], 0, 4096, SYNC_FILE_RANGE_WRITE), -1);
   EXPECT_EQ(errno, ESPIPE) << std::strerror(errno);
   ::close(ends[0]);
   ::close(ends[1]);
+}
+
+// ---------------------------------------------------------------- Apple's full sync
+
+namespace full_sync {
+int full_fsyncs = 0;
+int plain_syncs = 0;
+int answer = 0;  // full_fsync()'s errno; 0 succeeds
+int full_fsync(int) {
+  ++full_fsyncs;
+  if (answer == 0) return 0;
+  errno = answer;
+  return -1;
+}
+int fsync(int fd) {
+  ++plain_syncs;
+  return real().fsync(fd);
+}
+int fdatasync(int fd) {
+  ++plain_syncs;
+  return real().fdatasync(fd);
+}
+void install(int full_fsync_answer) {
+  full_fsyncs = plain_syncs = 0;
+  answer = full_fsync_answer;
+  table().full_fsync = full_fsync;
+  table().fsync = fsync;
+  table().fdatasync = fdatasync;
+}
+}  // namespace full_sync
+
+// On Apple systems fsync() leaves the data in the drive's cache, and
+// fcntl(F_FULLFSYNC) does not: a sync asks for it first (the table's
+// full_fsync, which answers ENOTSUP on every other system), and then needs
+// no fsync() of its own. Made to succeed here as it does on macOS.
+TEST(platform_full_fsync, is_the_sync_where_the_system_has_it) {
+  temp_dir dir;
+  fastout_test::scoped_platform restore;
+  full_sync::install(0);
+  {
+    file f = fastout::output_file(dir.file("plain"), fastout::sync = true);
+    f.write(new_content());
+    f.sync();
+    f.close();
+  }
+  EXPECT_EQ(full_sync::full_fsyncs, 2);  // sync(), and close()
+  EXPECT_EQ(full_sync::plain_syncs, 0);
+  full_sync::install(0);
+  const std::string target = dir.file("target");
+  write_file(target, old_content);
+  expect_a_whole_replacement(dir, target, !fastout_test::unnamed_files(),
+                             [] {
+                               file_options o;
+                               o.sync = true;
+                               return o;
+                             }());
+  EXPECT_EQ(full_sync::full_fsyncs, 1);
+  EXPECT_EQ(full_sync::plain_syncs, 0);
+}
+
+// A filesystem that refuses F_FULLFSYNC (SMB, some FUSE ones: ENOTSUP,
+// EINVAL or ENOTTY): fsync() instead, as SQLite and libuv do; every other
+// system says ENOTSUP at once.
+TEST(platform_full_fsync, refused_falls_back_to_fsync) {
+  for (int error : {ENOTSUP, EINVAL, ENOTTY}) {
+    SCOPED_TRACE(std::strerror(error));
+    temp_dir dir;
+    fastout_test::scoped_platform restore;
+    full_sync::install(error);
+    {
+      file f = fastout::output_file(dir.file("plain"), fastout::sync = true);
+      f.write(new_content());
+      f.close();
+    }
+    EXPECT_EQ(full_sync::full_fsyncs, 1);
+    EXPECT_EQ(full_sync::plain_syncs, 1);
+    EXPECT_EQ(read_file(dir.file("plain")), new_content());
+  }
+}
+
+// Any other failure of the full sync is the sync's failure: final, and
+// nothing is put in place.
+TEST(platform_full_fsync, a_failure_is_the_syncs_failure) {
+  temp_dir dir;
+  const std::string target = dir.file("target");
+  write_file(target, old_content);
+  fastout_test::scoped_platform restore;
+  full_sync::install(EIO);
+  file f = fastout::output_file(target, open_mode::replace, fastout::sync = true);
+  f.write(new_content());
+  try {
+    f.close();
+    ADD_FAILURE() << "closed";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code().value(), EIO);
+    EXPECT_TRUE(contains(e.what(), "cannot sync the new content")) << e.what();
+  }
+  EXPECT_EQ(full_sync::plain_syncs, 0);
+  EXPECT_EQ(read_file(target), old_content);
+  EXPECT_EQ(temporaries_in(dir.path()), none);
+}
+
+// ---------------------------------------------------------------- the cap on a write
+
+namespace capped {
+std::size_t largest = 0;
+int calls = 0;
+ssize_t write(int fd, const void* data, size_t size) {
+  ++calls;
+  largest = std::max(largest, size);
+  return real().write(fd, data, size);
+}
+ssize_t writev(int fd, const struct iovec* iov, int count) {
+  ++calls;
+  std::size_t size = 0;
+  for (int i = 0; i < count; ++i) size += iov[i].iov_len;
+  largest = std::max(largest, size);
+  return real().writev(fd, iov, count);
+}
+}  // namespace capped
+
+// Each write() asks for at most the platform's cap (macOS refuses more than
+// INT_MAX bytes with EINVAL; fastout stays at INT_MAX - 1 there): a piece
+// larger than the cap goes in several calls, and several pieces go together
+// while they fit. Tested with a small cap through the loop every platform
+// uses.
+TEST(platform_write_cap, no_call_asks_for_more_than_the_cap) {
+  EXPECT_LE(fastout::detail::max_write_size, static_cast<std::size_t>(INT_MAX) - 1);
+  temp_dir dir;
+  fastout_test::scoped_platform restore;
+  table().write = capped::write;
+  table().writev = capped::writev;
+  const std::string data = new_content();  // 50,000 bytes
+  for (std::size_t cap : {1u, 7u, 1000u, 4096u, 65536u}) {
+    SCOPED_TRACE("cap " + std::to_string(cap));
+    capped::largest = 0;
+    capped::calls = 0;
+    int fd = ::open(dir.file("capped").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    ASSERT_GE(fd, 0);
+    // Pieces of 3, 30,000, 0, 5 and the rest.
+    struct iovec iov[5] = {{const_cast<char*>(data.data()), 3},
+                           {const_cast<char*>(data.data() + 3), 30000},
+                           {const_cast<char*>(data.data() + 30003), 0},
+                           {const_cast<char*>(data.data() + 30003), 5},
+                           {const_cast<char*>(data.data() + 30008), data.size() - 30008}};
+    bool uncached = false;
+    fastout::detail::write_counts counts;
+    EXPECT_EQ(fastout::detail::write_all(fd, iov, 5, uncached, counts, cap), 0);
+    ::close(fd);
+    EXPECT_LE(capped::largest, cap);
+    EXPECT_EQ(counts.calls, static_cast<std::uint64_t>(capped::calls));
+    EXPECT_EQ(counts.bytes, data.size());
+    EXPECT_GE(counts.calls, (data.size() + cap - 1) / cap);
+    EXPECT_EQ(read_file(dir.file("capped")), data);
+  }
 }
 
 }  // namespace

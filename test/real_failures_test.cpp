@@ -289,7 +289,7 @@ std::atomic<unsigned> partial_calls{0};
 ssize_t counting_writev(int fd, const iovec* iov, int count) {
   std::size_t asked = 0;
   for (int i = 0; i < count; ++i) asked += iov[i].iov_len;
-  ssize_t result = fastout::detail::real_system_calls.writev(fd, iov, count);
+  ssize_t result = fastout::detail::real_platform.writev(fd, iov, count);
   if (result < 0 && errno == EINTR) interrupted_calls.fetch_add(1);
   if (result >= 0 && static_cast<std::size_t>(result) < asked) partial_calls.fetch_add(1);
   return result;
@@ -326,9 +326,9 @@ TEST(signal_storm, every_byte_arrives_in_order) {
   }
   ::close(fds[0]);
 
-  fastout_test::scoped_system_calls restore;
-  fastout::detail::system_calls.write = counting_write;
-  fastout::detail::system_calls.writev = counting_writev;
+  fastout_test::scoped_platform restore;
+  fastout::detail::platform.write = counting_write;
+  fastout::detail::platform.writev = counting_writev;
   struct sigaction action = {}, saved_action;
   action.sa_handler = on_alarm;
   sigemptyset(&action.sa_mask);

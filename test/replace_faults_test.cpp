@@ -48,7 +48,7 @@ using fastout_test::with_buffer;
 using fastout_test::system_error_code;
 using fastout_test::scoped_error_handler;
 
-using replace_faults = faked_system_calls;
+using replace_faults = faked_platform;
 
 // ---------------------------------------------------------------- safe replacement, step by step
 //
@@ -125,7 +125,7 @@ std::string state_of(const std::string& path) {
 // falls back to a named file, and a failing close of a descriptor only read
 // from is no loss.
 bool failure_is_worked_around(const std::string& step) {
-  return step == "fallocate" || step == "read" || step == "getrandom" ||
+  return step == "reserve" || step == "read" || step == "random_bytes" ||
          step == "openat /proc" || step == "fstatat /proc" || step == "fstat" ||
          step == "close (read-only)";
 }
@@ -289,12 +289,12 @@ TEST_F(replace_faults, temporary_names_that_exist_are_never_reused) {
 TEST_F(replace_faults, without_rename_exchange_a_rename_replaces) {
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
-  plan.renameat2.error = EINVAL;  // as a filesystem without RENAME_EXCHANGE answers
+  plan.exchange.error = EINVAL;  // as a filesystem without RENAME_EXCHANGE answers
   file f = fastout::output_file(target, fastout::open_mode::replace);
   f.write("new");
   f.close();
   EXPECT_EQ(read_file(target), "new");
-  EXPECT_EQ(plan.renameat2.calls, 1);
+  EXPECT_EQ(plan.exchange.calls, 1);
   EXPECT_EQ(plan.renames, 1);
   EXPECT_EQ(fastout_test::temporaries_in(dir_.path()), std::vector<std::string>());
 }
@@ -308,16 +308,15 @@ TEST_F(replace_faults, an_exchange_that_catches_a_directory_is_undone) {
   moved = path("moved-away");
   swapped = false;
   fastout_test::write_file(target, old_content);
-  fastout::detail::system_calls.renameat2 = [](int old_dir, const char* old_path, int new_dir,
-                                               const char* new_path, unsigned flags) {
+  fastout::detail::platform.exchange = [](int old_dir, const char* old_path, int new_dir,
+                                          const char* new_path) {
     if (!swapped) {
       swapped = true;
       std::filesystem::rename(target, moved);
       std::filesystem::create_directory(target);
       fastout_test::write_file(target + "/inside", "kept");
     }
-    return fastout::detail::real_system_calls.renameat2(old_dir, old_path, new_dir, new_path,
-                                                        flags);
+    return fastout::detail::real_platform.exchange(old_dir, old_path, new_dir, new_path);
   };
   file f = fastout::output_file(target, fastout::open_mode::replace);
   f.write("new");

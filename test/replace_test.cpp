@@ -198,8 +198,8 @@ TEST(replace_messages, say_what_became_of_a_target_that_never_existed) {
   EXPECT_FALSE(std::filesystem::exists(target));
 
   // close() that fails before the new file is in place.
-  fastout_test::scoped_system_calls restore;
-  fastout::detail::system_calls.fsync = [](int) {
+  fastout_test::scoped_platform restore;
+  fastout::detail::platform.fsync = [](int) {
     errno = EIO;
     return -1;
   };
@@ -222,16 +222,13 @@ TEST(replace_messages, say_what_became_of_a_target_that_never_existed) {
   }
 
   // cancel() that cannot remove the new file.
-  fastout::detail::system_calls.unlinkat = [](int, const char*, int) {
+  fastout::detail::platform.unlinkat = [](int, const char*, int) {
     errno = EBUSY;
     return -1;
   };
-  fastout::detail::system_calls.openat = [](int at, const char* path, int flags, mode_t mode) {
-    if ((flags & O_TMPFILE) == O_TMPFILE) {
-      errno = EOPNOTSUPP;
-      return -1;
-    }
-    return fastout::detail::real_system_calls.openat(at, path, flags, mode);
+  fastout::detail::platform.create_unnamed = [](int) {
+    errno = EOPNOTSUPP;  // a named new file, which cancel() must remove
+    return -1;
   };
   file f = replacing(target);
   f.write("12345");
@@ -916,7 +913,8 @@ TEST(durability, page_cache_drop_writes_the_same_bytes_everywhere) {
 
 // ---------------------------------------------------------------- writeback while writing
 
-// What a replacement with sync asked of sync_file_range(), on which file.
+// What a replacement with sync asked of start_writeback() (sync_file_range()
+// on Linux), on which file.
 struct writeback_seen {
   int calls = 0;
   int failing_call = 0;  // 1-based; 0: none fails
@@ -924,18 +922,18 @@ struct writeback_seen {
   int fsyncs = 0;
 } writeback;
 
-int seeing_sync_file_range(int fd, off_t offset, off_t size, unsigned flags) {
+int seeing_start_writeback(int fd, off_t offset, off_t size) {
   ++writeback.calls;
   writeback.fd = fd;
   if (writeback.calls == writeback.failing_call) {
     errno = EIO;
     return -1;
   }
-  return fastout::detail::real_system_calls.sync_file_range(fd, offset, size, flags);
+  return fastout::detail::real_platform.start_writeback(fd, offset, size);
 }
 int counting_file_fsync(int fd) {
   ++writeback.fsyncs;
-  return fastout::detail::real_system_calls.fsync(fd);
+  return fastout::detail::real_platform.fsync(fd);
 }
 
 std::string mebibytes(int count, char first) {
@@ -948,12 +946,13 @@ std::string mebibytes(int count, char first) {
 // written -- the new file, never the target -- and puts it in place after
 // the fsync, as before.
 TEST(replace_writeback, starts_on_the_new_file_and_replaces_after_the_sync) {
+  FASTOUT_SKIP_UNLESS_LINUX("writeback while writing (sync_file_range)");
   temp_dir dir;
   const std::string target = dir.file("target");
   write_file(target, "old");
-  fastout_test::scoped_system_calls restore;
-  fastout::detail::system_calls.sync_file_range = seeing_sync_file_range;
-  fastout::detail::system_calls.fsync = counting_file_fsync;
+  fastout_test::scoped_platform restore;
+  fastout::detail::platform.start_writeback = seeing_start_writeback;
+  fastout::detail::platform.fsync = counting_file_fsync;
   writeback = writeback_seen();
   const std::string data = mebibytes(24, 'a');
   file f = fastout::output_file(target, open_mode::replace, fastout::sync = true);
@@ -977,12 +976,13 @@ TEST(replace_writeback, starts_on_the_new_file_and_replaces_after_the_sync) {
 // file is never fsynced (a sync after a failed writeback could succeed
 // without the lost pages).
 TEST(replace_writeback, eio_leaves_the_target_as_it_was) {
+  FASTOUT_SKIP_UNLESS_LINUX("writeback while writing (sync_file_range)");
   temp_dir dir;
   const std::string target = dir.file("target");
   write_file(target, "old");
-  fastout_test::scoped_system_calls restore;
-  fastout::detail::system_calls.sync_file_range = seeing_sync_file_range;
-  fastout::detail::system_calls.fsync = counting_file_fsync;
+  fastout_test::scoped_platform restore;
+  fastout::detail::platform.start_writeback = seeing_start_writeback;
+  fastout::detail::platform.fsync = counting_file_fsync;
   writeback = writeback_seen();
   writeback.failing_call = 2;
   const std::string data = mebibytes(24, 'a');

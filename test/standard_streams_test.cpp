@@ -459,6 +459,7 @@ TEST(standard_output, head_with_sigpipe_default_kills_a_program_that_never_catch
 }
 
 TEST(broken_pipe, cout_through_fastout_stops_writing_at_the_first_epipe) {
+  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   // std::cout synced with fastout never throws: badbit stops it, the loop
   // runs on, and one error is reported at exit.
   std::string first;
@@ -476,6 +477,7 @@ TEST(broken_pipe, cout_through_fastout_stops_writing_at_the_first_epipe) {
 }
 
 TEST(broken_pipe, printf_through_fastout_stops_writing_at_the_first_epipe) {
+  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   std::string first;
   helper_result r = run_into_pipe({"printf-lines", "1000000"}, true, 1, &first);
   EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
@@ -489,6 +491,7 @@ TEST(broken_pipe, printf_through_fastout_stops_writing_at_the_first_epipe) {
 // ------------------------------------------------------------ order with stdio
 
 TEST(stdio_order, sync_with_stdio_keeps_everything_in_order) {
+  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   helper_result r = run_helper({"mixed-synced"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "1 printf\n2 fastout\n3 cout 3.5\n4 puts\n5 fastout print\n6\n7 fputs\n"
@@ -504,12 +507,14 @@ TEST(stdio_order, without_sync_flushing_at_each_switch_keeps_the_order) {
 }
 
 TEST(stdio_order, unsync_puts_the_streams_back_after_flushing) {
+  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   helper_result r = run_helper({"sync-unsync"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "1 printf synced\n2 cout synced\n3 printf 1\n4 cout\n5 fastout\n");
 }
 
 TEST(stdio_order, the_flush_policy_of_cout_through_fastout_is_kept) {
+  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   const std::string lines = "line 0\nline 1\nline 2\nline 3\nline 4\n";
   helper_result standard = run_helper({"cout-endl", "0"});
   EXPECT_TRUE(exited_with(standard, 0)) << describe_status(standard.status);
@@ -522,6 +527,7 @@ TEST(stdio_order, the_flush_policy_of_cout_through_fastout_is_kept) {
 }
 
 TEST(stdio_order, a_prompt_on_a_terminal_is_visible_at_once) {
+  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   terminal tty;
   if (!tty.ok()) GTEST_SKIP() << "no pseudo-terminals here";
   helper_setup setup;

@@ -29,7 +29,7 @@
 
 #include <fastout/file.h>
 
-#include "platform/system_calls_internal.h"
+#include "platform/platform_internal.h"
 
 namespace fastout_test {
 
@@ -143,10 +143,8 @@ class live_writer_lock {
  public:
   explicit live_writer_lock(const std::string& path)
       : fd_(::open(path.c_str(), O_WRONLY | O_CLOEXEC)) {
-    struct flock lock = {};
-    lock.l_type = F_WRLCK;
-    lock.l_whence = SEEK_SET;
-    if (fd_ < 0 || ::fcntl(fd_, F_OFD_SETLK, &lock) != 0)
+    // The platform's own kind of lock (Linux's OFD locks, flock() elsewhere).
+    if (fd_ < 0 || fastout::detail::real_platform.try_lock(fd_, true) != 0)
       throw std::system_error(errno, std::system_category(), "lock " + path);
   }
   ~live_writer_lock() { ::close(fd_); }
@@ -200,21 +198,45 @@ class scoped_error_handler {
 };
 
 // The real system calls, for a fake to pass a call on to.
-inline const fastout::detail::system_call_table& real() {
-  return fastout::detail::real_system_calls;
+// The platform layer this build has ("linux" or "posix": FASTOUT_PLATFORM).
+inline bool platform_is(const char* name) {
+  return std::strcmp(fastout::detail::platform_name(), name) == 0;
+}
+
+// Whether a replacement's new file can have no name until it is put in
+// place (Linux's O_TMPFILE): elsewhere it is written under a name of its
+// own, ".fastout-<random>-<name>".
+inline bool unnamed_files() { return platform_is("linux"); }
+
+// The ways a replacement's new file is made on this build: unnamed (false)
+// and named (true) on Linux, named only elsewhere.
+inline std::vector<bool> named_variants() {
+  return unnamed_files() ? std::vector<bool>{false, true} : std::vector<bool>{true};
+}
+
+// Skips a test of a facility only the linux platform layer has, saying so.
+#define FASTOUT_SKIP_UNLESS_LINUX(facility)                                              \
+  do {                                                                                   \
+    if (!fastout_test::platform_is("linux"))                                             \
+      GTEST_SKIP() << "tests " << (facility) << ", which only the linux platform layer " \
+                   << "has; this build's is " << fastout::detail::platform_name();       \
+  } while (false)
+
+inline const fastout::detail::platform_calls& real() {
+  return fastout::detail::real_platform;
 }
 
 // Restores the real system-call table (or whatever was in use) on scope exit,
-// so a test can install fakes in fastout::detail::system_calls.
-class scoped_system_calls {
+// so a test can install fakes in fastout::detail::platform.
+class scoped_platform {
  public:
-  scoped_system_calls() : saved_(fastout::detail::system_calls) {}
-  ~scoped_system_calls() { fastout::detail::system_calls = saved_; }
-  scoped_system_calls(const scoped_system_calls&) = delete;
-  scoped_system_calls& operator=(const scoped_system_calls&) = delete;
+  scoped_platform() : saved_(fastout::detail::platform) {}
+  ~scoped_platform() { fastout::detail::platform = saved_; }
+  scoped_platform(const scoped_platform&) = delete;
+  scoped_platform& operator=(const scoped_platform&) = delete;
 
  private:
-  fastout::detail::system_call_table saved_;
+  fastout::detail::platform_calls saved_;
 };
 
 // Points descriptor `fd` (1 or 2, say) at a temporary file for the lifetime

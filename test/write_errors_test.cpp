@@ -49,7 +49,7 @@ using fastout_test::with_buffer;
 using fastout_test::system_error_code;
 using fastout_test::scoped_error_handler;
 
-using write_errors_report_faults = faked_system_calls;
+using write_errors_report_faults = faked_platform;
 
 // ---------------------------------------------------------------- write_errors::report
 

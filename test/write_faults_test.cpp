@@ -49,8 +49,8 @@ using fastout_test::with_buffer;
 using fastout_test::system_error_code;
 using fastout_test::scoped_error_handler;
 
-using write_faults = faked_system_calls;
-using cursor_faults = faked_system_calls;
+using write_faults = faked_platform;
+using cursor_faults = faked_platform;
 
 // ---------------------------------------------------------------- EINTR and short writes
 
@@ -302,36 +302,35 @@ TEST_F(write_faults, a_borrowed_descriptor_is_not_closed) {
 
 // ---------------------------------------------------------------- EAGAIN and zero
 
-TEST_F(write_faults, eagain_waits_in_poll_then_writes) {
+TEST_F(write_faults, eagain_waits_until_writable_then_writes) {
   plan.eagain_count = 1;
   file f(path("eagain"), with_buffer(64));
   f.write("hello");
   f.flush();
   EXPECT_EQ(plan.eagains, 1);
-  EXPECT_EQ(plan.polls, 1);
-  EXPECT_EQ(plan.last_poll.fd, f.descriptor());
-  EXPECT_EQ(plan.last_poll.events, POLLOUT);
+  EXPECT_EQ(plan.waits, 1);
+  EXPECT_EQ(plan.last_wait_fd, f.descriptor());
   EXPECT_EQ(f.stats().write_calls, 2u);
   EXPECT_EQ(f.stats().bytes_written, 5u);
   f.close();
   EXPECT_EQ(read_file(path("eagain")), "hello");
 }
 
-TEST_F(write_faults, eagain_with_an_interrupted_poll_waits_again) {
+TEST_F(write_faults, eagain_with_an_interrupted_wait_waits_again) {
   plan.eagain_count = 3;
-  plan.poll_eintr_count = 2;
+  plan.wait_eintr_count = 2;
   plan.max_chunk = 2;
   file f(path("eagain"), with_buffer(4));
   std::string data = pattern(1000);
   write_mixed(f, data, 3);
   f.close();
-  EXPECT_EQ(plan.polls, 3);
+  EXPECT_EQ(plan.waits, 3);
   EXPECT_EQ(read_file(path("eagain")), data);
 }
 
-TEST_F(write_faults, a_failing_poll_is_an_error) {
+TEST_F(write_faults, a_failing_wait_is_an_error) {
   plan.eagain_count = 1;
-  plan.poll_error = ENOMEM;
+  plan.wait_error = ENOMEM;
   std::string p = path("poll");
   file f(p, with_buffer(64));
   f.write("hello");

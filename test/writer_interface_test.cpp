@@ -16,13 +16,13 @@
 #include <system_error>
 #include <vector>
 
-#include "platform/system_calls_internal.h"
+#include "platform/platform_internal.h"
 #include "test_util.h"
 
 namespace {
 
 using fastout_test::read_file;
-using fastout_test::scoped_system_calls;
+using fastout_test::scoped_platform;
 using fastout_test::temp_dir;
 using fastout_test::with_buffer;
 
@@ -63,8 +63,8 @@ void record_writes(int failing_call = 0) {
   chunks.clear();
   calls = 0;
   fail_at = failing_call;
-  fastout::detail::system_calls.write = recording_write;
-  fastout::detail::system_calls.writev = recording_writev;
+  fastout::detail::platform.write = recording_write;
+  fastout::detail::platform.writev = recording_writev;
 }
 
 // A stream buffer whose put area a test can look at.
@@ -78,7 +78,7 @@ class visible_streambuf : public fastout::streambuf {
 
 TEST(writer_interface, a_whole_piece_moves_to_the_front_of_the_buffer_unsplit) {
   temp_dir dir;
-  scoped_system_calls restore;
+  scoped_platform restore;
   fastout::file f(dir.file("out"), with_buffer(8));
   record_writes();
   f.write("abcde", 5);
@@ -95,7 +95,7 @@ TEST(writer_interface, a_whole_piece_moves_to_the_front_of_the_buffer_unsplit) {
 
 TEST(writer_interface, a_piece_larger_than_the_buffer_streams_and_counts_what_it_sent) {
   temp_dir dir;
-  scoped_system_calls restore;
+  scoped_platform restore;
   fastout::file f(dir.file("out"), with_buffer(4));
   record_writes();
   f.put('x');
@@ -118,7 +118,7 @@ TEST(writer_interface, a_piece_larger_than_the_buffer_streams_and_counts_what_it
 
 TEST(writer_interface, a_whole_piece_whose_room_cannot_be_made_is_dropped_uncounted) {
   temp_dir dir;
-  scoped_system_calls restore;
+  scoped_platform restore;
   fastout::file f(dir.file("out"), with_buffer(8));
   record_writes(1);  // the first write fails
   f.write("abcde", 5);
@@ -165,7 +165,7 @@ TEST(writer_interface, the_writer_takes_a_loan_back_before_its_own_calls_after_a
 
 TEST(writer_interface, a_failed_flush_through_a_stream_buffer_counts_every_byte_once) {
   temp_dir dir;
-  scoped_system_calls restore;
+  scoped_platform restore;
   fastout::file f(dir.file("out"), with_buffer(64));
   fastout::streambuf buffer(f);
   std::ostream out(&buffer);

@@ -26,6 +26,7 @@
 #include <fastout/standard_streams.h>
 
 #include "doors/printf_internal.h"
+#include "platform/platform_internal.h"
 
 namespace fastout {
 
@@ -531,33 +532,10 @@ const char* fastout_error_name(int code) noexcept {
   if (code == INT_MIN) return "Unknown error";
   int error_number = code < 0 ? -code : code;
   if (error_number == 0) return "Success";
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
-  // glibc's English descriptions, untranslated and static.
-  const char* text = ::strerrordesc_np(error_number);
+  // The same English texts on every platform for the errors fastout
+  // reports (glibc's), untranslated and static.
+  const char* text = fastout::detail::error_text(error_number);
   return text != nullptr ? text : "Unknown error";
-#else
-  // Elsewhere, the same texts for the codes fastout itself returns.
-  switch (error_number) {
-    case EINVAL: return "Invalid argument";
-    case EBADF: return "Bad file descriptor";
-    case EBUSY: return "Device or resource busy";
-    case ENOMEM: return "Cannot allocate memory";
-    case EOVERFLOW: return "Value too large for defined data type";
-    case EILSEQ: return "Invalid or incomplete multibyte or wide character";
-    case ENOSPC: return "No space left on device";
-    case EFBIG: return "File too large";
-    case EPIPE: return "Broken pipe";
-    case EIO: return "Input/output error";
-    case EDQUOT: return "Disk quota exceeded";
-    case EACCES: return "Permission denied";
-    case ENOENT: return "No such file or directory";
-    case EEXIST: return "File exists";
-    case EISDIR: return "Is a directory";
-    case ENOTSUP: return "Operation not supported";
-    case EPERM: return "Operation not permitted";
-    default: return "Unknown error";
-  }
-#endif
 }
 
 int fastout_get_stats(const fastout_file* handle, fastout_stats* stats) noexcept {

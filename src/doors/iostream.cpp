@@ -17,7 +17,7 @@
 
 #include <fastout/standard_streams.h>
 
-#include "platform/system_calls_internal.h"
+#include "platform/platform_internal.h"
 
 namespace fastout {
 
@@ -210,7 +210,7 @@ streambuf::pos_type streambuf::seekoff(off_type offset, std::ios_base::seekdir w
   if (way == std::ios_base::cur && offset == 0) {
     // tellp(): where the next byte will land, as libstdc++'s filebuf says
     // it: the file position plus what is buffered, without writing.
-    off_t position = detail::system_calls.lseek(fd, 0, SEEK_CUR);
+    off_t position = detail::platform.lseek(fd, 0, SEEK_CUR);
     if (position < 0) return failed;
     return pos_type(off_type(position) + off_type(writer_->bytes_pending()));
   }
@@ -225,7 +225,7 @@ streambuf::pos_type streambuf::seekoff(off_type offset, std::ios_base::seekdir w
     return failed;
   }
   if (writer_->error()) return failed;  // write_errors::report: not thrown
-  off_t position = detail::system_calls.lseek(fd, static_cast<off_t>(offset), whence);
+  off_t position = detail::platform.lseek(fd, static_cast<off_t>(offset), whence);
   if (position < 0) return failed;
   return pos_type(off_type(position));
 }
@@ -342,7 +342,7 @@ filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
     const bool append_only = (flags & file::APPEND) != 0 && (flags & file::RDWR) == 0;
     const bool at_end = (mode & std::ios_base::ate) != 0;
     if ((append_only || at_end) &&
-        detail::system_calls.lseek(opened.descriptor(), 0, SEEK_END) < 0 &&
+        detail::platform.lseek(opened.descriptor(), 0, SEEK_END) < 0 &&
         (at_end || errno != ESPIPE)) {
       int error_number = errno;
       opened.close();
@@ -493,13 +493,14 @@ ssize_t write_to_writer(void* cookie, const char* data, std::size_t size) {
 }
 
 std::FILE* open_cookie(file& writer) {
-  cookie_io_functions_t functions{};
-  functions.write = write_to_writer;
-  std::FILE* stream = ::fopencookie(&writer, "w", functions);
+  // Unbuffered, as the platform makes them: every call reaches the writer.
+  std::FILE* stream = detail::platform.open_write_stream(&writer, write_to_writer);
   if (stream == nullptr)
     throw std::system_error(errno, std::system_category(),
-                            "cannot make a stdio stream for " + writer.path());
-  std::setvbuf(stream, nullptr, _IONBF, 0);
+                            "cannot make a stdio stream for " + writer.path() +
+                                (errno == ENOTSUP ? " (this C library has no cookie streams: "
+                                                    "fopencookie() or funopen())"
+                                                  : ""));
   return stream;
 }
 

@@ -33,6 +33,7 @@
 #undef _FORTIFY_SOURCE
 
 #include "doors/printf_internal.h"
+#include "platform/platform_internal.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -787,10 +788,9 @@ int printf_call::glibc_whole_call_streaming() {
   if (whole_in_buffer()) pos = make_space(pos, SIZE_MAX);
   skip_ = piece_.sent;
   stream_pos_ = pos;
-  cookie_io_functions_t functions = {nullptr, &printf_call::stream_write, nullptr, nullptr};
-  std::FILE* stream = ::fopencookie(this, "w", functions);
-  if (stream == nullptr) return fail(pos, ENOMEM);
-  std::setvbuf(stream, nullptr, _IONBF, 0);  // every write comes here at once
+  // Unbuffered: every write comes here at once.
+  std::FILE* stream = platform.open_write_stream(this, &printf_call::stream_write);
+  if (stream == nullptr) return fail(pos, errno == ENOTSUP ? ENOTSUP : ENOMEM);
   std::va_list args;
   va_copy(args, original_);
   errno = saved_errno_;

@@ -15,12 +15,12 @@
 #include <unistd.h>
 
 #include "stages/replace_internal.h"
-#include "platform/system_calls_internal.h"
+#include "platform/platform_internal.h"
 
 namespace fastout {
 namespace {
 
-using detail::system_calls;
+using detail::platform;
 
 std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
@@ -93,7 +93,7 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   } else {
     // Not retried on EINTR, as fopen(): a signal must be able to interrupt
     // the open of a FIFO that has no reader (alarm() around it, say).
-    fd = system_calls.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
+    fd = platform.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
     if (fd < 0)
       throw std::system_error(errno, std::system_category(),
                               "cannot open " + quoted(path_) + " for writing");

@@ -20,7 +20,7 @@
 
 #include "stages/close_steps_internal.h"
 #include "stages/compression_internal.h"
-#include "platform/system_calls_internal.h"
+#include "platform/platform_internal.h"
 
 namespace fastout {
 namespace {
@@ -70,7 +70,7 @@ struct file::compression_room final : detail::close_steps, detail::output_sink {
       w.error_ = failed;
     }
     if (inner_ != nullptr) return inner_->finish(fd, owns_fd, error_number, error_from_sync, commit);
-    if (owns_fd && detail::system_calls.close(fd) != 0 && errno != EINTR && error_number == 0) {
+    if (owns_fd && detail::platform.close(fd) != 0 && errno != EINTR && error_number == 0) {
       error_number = errno;  // as the writer closes a plain file: never retried
       w.closing_failed_ = true;
     }

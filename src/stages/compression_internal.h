@@ -14,21 +14,22 @@
 #include <memory>
 #include <string>
 
-#include <pthread.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 
 namespace fastout::detail {
 
+struct thread_handle;  // platform/platform_internal.h
+
 // What the engine allocates with and how it starts threads: every buffer,
 // every codec's own memory (libzstd through ZSTD_customMem) and every
-// thread, so that tests can make each fail. Like system_calls, it is not
+// thread, so that tests can make each fail. Like the platform table, it is not
 // thread-safe to change: swap it only while no engine is in use.
 struct compression_hooks {
   void* (*allocate)(std::size_t size);  // malloc: null when out of memory
   void (*release)(void* data);          // free
-  // pthread_create with default attributes: 0 or an errno.
-  int (*start_thread)(pthread_t* thread, void* (*run)(void*), void* argument);
+  // platform's start_thread(): 0 or an errno.
+  int (*start_thread)(thread_handle& thread, void* (*run)(void*), void* argument);
 };
 FASTOUT_API extern compression_hooks compression_system;
 FASTOUT_API extern const compression_hooks real_compression_hooks;

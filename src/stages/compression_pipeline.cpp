@@ -7,6 +7,8 @@
 // buffers in flight.
 #include "stages/compression_internal.h"
 
+#include "platform/platform_internal.h"
+
 #include <cerrno>
 #include <condition_variable>
 #include <cstdlib>
@@ -15,7 +17,6 @@
 #include <new>
 #include <system_error>
 
-#include <signal.h>
 #include <unistd.h>
 
 namespace fastout {
@@ -41,8 +42,10 @@ bool compression_available(compression_format format) noexcept {
 
 namespace detail {
 namespace {
-int real_start_thread(pthread_t* thread, void* (*run)(void*), void* argument) {
-  return ::pthread_create(thread, nullptr, run, argument);
+int real_start_thread(thread_handle& thread, void* (*run)(void*), void* argument) {
+  // The workers take no signals: a handler the program installs runs on
+  // its own thread, as it would without compression (start_thread()).
+  return detail::start_thread(thread, run, argument);
 }
 }  // namespace
 
@@ -103,7 +106,7 @@ struct compressed_output::job {
 struct compressed_output::worker {
   shared* owner = nullptr;
   std::unique_ptr<encoder> codec;
-  pthread_t thread{};
+  thread_handle thread;
 };
 
 struct compressed_output::shared {
@@ -162,7 +165,7 @@ std::string quoted(const std::string& name) { return "\"" + name + "\""; }
 }  // namespace
 
 compressed_output::compressed_output(const compression_settings& settings, output_sink& sink)
-    : sink_(sink), settings_(settings), capacity_(settings.buffer_size), owner_(::getpid()) {
+    : sink_(sink), settings_(settings), capacity_(settings.buffer_size), owner_(process_id()) {
   const std::string& name = settings_.name;
   const char* format = format_name(settings_.format);
   if (settings_.format == compression_format::none)
@@ -209,7 +212,7 @@ compressed_output::compressed_output(const compression_settings& settings, outpu
 }
 
 compressed_output::~compressed_output() {
-  if (::getpid() != owner_) {
+  if (process_id() != owner_) {
     // A child of fork(): the workers, and any lock they held, exist only in
     // the parent. Touch nothing they share; what is private goes.
     shared_ = nullptr;
@@ -259,7 +262,7 @@ int compressed_output::fail(int error_number, compression_stage stage,
 
 bool compressed_output::usable() noexcept {
   if (error_ != 0) return false;
-  if (::getpid() != owner_) {
+  if (process_id() != owner_) {
     fail(EPERM, compression_stage::fork);
     return false;
   }
@@ -330,12 +333,6 @@ bool compressed_output::start_workers() noexcept {
   s->job_count = count;
   s->jobs[0].input = first_buffer_;
   s->jobs[1].input = second_buffer_;
-  // The workers take no signals: a handler the program installs runs on its
-  // own thread, as it would without compression.
-  sigset_t all;
-  sigset_t previous;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &previous);
   for (unsigned i = 0; i < settings_.workers; ++i) {
     worker& w = s->workers[i];
     w.owner = s;
@@ -348,13 +345,12 @@ bool compressed_output::start_workers() noexcept {
                     : make_bgzf_encoder(settings_.level, error_number);
       if (w.codec == nullptr) break;  // fewer workers, as many as there is memory for
     }
-    if (compression_system.start_thread(&w.thread, &shared::run, &w) != 0) {
+    if (compression_system.start_thread(w.thread, &shared::run, &w) != 0) {
       if (i == 0) own_encoder_ = std::move(w.codec);
       break;
     }
     ++s->worker_count;
   }
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   if (s->worker_count == 0) {
     // No thread could start (a process limit, say): compress here instead.
     delete s;
@@ -556,7 +552,7 @@ void compressed_output::stop_workers(bool abandon) noexcept {
     if (abandon) s.abandon = true;
   }
   s.work_ready.notify_all();
-  for (unsigned i = 0; i < s.worker_count; ++i) ::pthread_join(s.workers[i].thread, nullptr);
+  for (unsigned i = 0; i < s.worker_count; ++i) join_thread(s.workers[i].thread);
   s.worker_count = 0;
   // The stream's end needs an encoder of the right kind: worker 0 had the
   // caller's.
@@ -565,7 +561,7 @@ void compressed_output::stop_workers(bool abandon) noexcept {
 
 int compressed_output::finish() noexcept {
   if (finished_) return error_;
-  if (::getpid() != owner_) {
+  if (process_id() != owner_) {
     // Never wait for the parent's threads, never write the parent's data.
     fail(EPERM, compression_stage::fork);
     return error_;
@@ -594,12 +590,12 @@ void compressed_output::stop_after_failure() noexcept {
   if (!in_child()) stop_workers(true);  // a child has no workers to stop
 }
 
-bool compressed_output::in_child() const noexcept { return ::getpid() != owner_; }
+bool compressed_output::in_child() const noexcept { return process_id() != owner_; }
 
 void compressed_output::abandon() noexcept {
   if (finished_) return;
   finished_ = true;
-  if (::getpid() != owner_) return;  // the destructor lets go of the memory
+  if (process_id() != owner_) return;  // the destructor lets go of the memory
   stop_workers(true);
   release();
 }

@@ -40,35 +40,18 @@
 #include <vector>
 
 #include <fcntl.h>
-#include <linux/falloc.h>
-#include <sys/random.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "platform/system_calls_internal.h"
-
-// O_TMPFILE (glibc 2.19), RENAME_EXCHANGE (2.28) and F_OFD_SETLK (2.20) come
-// from the C library's headers: glibc 2.28 is fastout's floor
-// (docs/platforms.md), and O_TMPFILE's value differs between architectures.
+#include "platform/platform_internal.h"
 
 namespace fastout::detail {
 namespace {
 
-// Linux's limit on the links followed while resolving one path.
+// Linux's limit on the links followed while resolving one path (macOS's
+// is 32, the BSDs' the same or more: the system stops a longer chain first).
 constexpr int max_links = 40;
 
 std::string quoted(const std::string& path) { return "\"" + path + "\""; }
-
-// Calls `call` until it does not fail with EINTR. Never for an open(): a
-// signal must be able to interrupt the open of a FIFO without a reader,
-// and stdio's fopen() reports EINTR too.
-template <typename Call>
-auto retry(Call call) -> decltype(call()) {
-  for (;;) {
-    auto result = call();
-    if (result >= 0 || errno != EINTR) return result;
-  }
-}
 
 [[noreturn]] void throw_error(int error_number, const std::string& message) {
   throw std::system_error(error_number, std::system_category(), message);
@@ -77,7 +60,7 @@ auto retry(Call call) -> decltype(call()) {
 void close_quietly(int fd) noexcept {
   if (fd >= 0) {
     int saved = errno;
-    system_calls.close(fd);
+    platform.close(fd);
     errno = saved;
   }
 }
@@ -143,7 +126,7 @@ std::string read_link(int directory, const std::string& name, const std::string&
                       const std::string& shown) {
   std::string target(256, '\0');
   for (;;) {
-    ssize_t size = system_calls.readlinkat(directory, name.c_str(), &target[0], target.size());
+    ssize_t size = platform.readlinkat(directory, name.c_str(), &target[0], target.size());
     if (size < 0) throw_error(errno, prefix + ": cannot read the symbolic link " + quoted(shown));
     if (static_cast<std::size_t>(size) < target.size()) {
       target.resize(static_cast<std::size_t>(size));
@@ -166,12 +149,12 @@ resolved_path resolve(const std::string& path, bool follow, int directory_flags,
   std::string directory;
   split_path(path, directory, result.name);
   if (names_a_directory(result.name)) throw_error(EISDIR, prefix + ": the path names a directory");
-  scoped_fd dir(system_calls.openat(AT_FDCWD, directory.c_str(), directory_flags, 0));
+  scoped_fd dir(platform.openat(AT_FDCWD, directory.c_str(), directory_flags, 0));
   if (dir.get() < 0)
     throw_error(errno, prefix + ": cannot open its directory " + quoted(directory));
   result.shown = path;
   for (;;) {
-    if (system_calls.fstatat(dir.get(), result.name.c_str(), &result.st, AT_SYMLINK_NOFOLLOW) !=
+    if (platform.fstatat(dir.get(), result.name.c_str(), &result.st, AT_SYMLINK_NOFOLLOW) !=
         0) {
       if (errno != ENOENT) throw_error(errno, prefix + ": cannot look at " + quoted(result.shown));
       result.exists = false;
@@ -196,7 +179,7 @@ resolved_path resolve(const std::string& path, bool follow, int directory_flags,
                               ", a directory, and only a regular file can be replaced");
     if (target.find('/') != std::string::npos) {
       int base = absolute ? AT_FDCWD : dir.get();
-      int next = system_calls.openat(base, link_directory.c_str(), directory_flags, 0);
+      int next = platform.openat(base, link_directory.c_str(), directory_flags, 0);
       if (next < 0)
         throw_error(errno, prefix + ": it links to " + quoted(result.shown) +
                                ", whose directory cannot be opened");
@@ -208,46 +191,17 @@ resolved_path resolve(const std::string& path, bool follow, int directory_flags,
   return result;
 }
 
-// The process's umask. /proc/self/status says it (Linux 4.7 and later)
-// without changing it; umask() can only read it by setting it, which races
-// with other threads creating files, so it is the fallback.
-mode_t current_umask() noexcept {
-  int fd = system_calls.openat(AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC, 0);
-  if (fd >= 0) {
-    char text[4096];
-    std::size_t size = 0;
-    while (size < sizeof text - 1) {
-      ssize_t n = system_calls.read(fd, text + size, sizeof text - 1 - size);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      size += static_cast<std::size_t>(n);
-    }
-    close_quietly(fd);
-    text[size] = '\0';
-    if (const char* line = std::strstr(text, "\nUmask:")) {
-      char* end = nullptr;
-      unsigned long mask = std::strtoul(line + 7, &end, 8);
-      if (end != line + 7 && mask <= 0777) return static_cast<mode_t>(mask);
-    }
-  }
-  mode_t mask = system_calls.umask(022);
-  system_calls.umask(mask);
-  return mask;
-}
-
 std::uint64_t random_u64() noexcept {
   std::uint64_t value = 0;
-  if (system_calls.getrandom(&value, sizeof value, GRND_NONBLOCK) ==
-      static_cast<ssize_t>(sizeof value))
-    return value;
-  // No entropy yet (early boot) or no getrandom(): O_EXCL keeps the name
+  if (platform.random_bytes(&value, sizeof value) == 0) return value;
+  // No entropy yet (early boot) or no such call here: O_EXCL keeps the name
   // safe; this only has to differ from one attempt to the next.
   static std::atomic<std::uint64_t> counter{0};
   struct timespec now = {};
   ::clock_gettime(CLOCK_MONOTONIC, &now);
   std::uint64_t x = (static_cast<std::uint64_t>(now.tv_nsec) << 20) ^
                     static_cast<std::uint64_t>(now.tv_sec) ^
-                    (static_cast<std::uint64_t>(::getpid()) << 40) ^ ++counter;
+                    (static_cast<std::uint64_t>(process_id()) << 40) ^ ++counter;
   x += 0x9E3779B97F4A7C15ull;  // splitmix64's finalizer
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
@@ -302,22 +256,6 @@ bool same_file(const struct stat& a, const struct stat& b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-// A lock on the whole file, for F_OFD_SETLK.
-struct flock whole_file(short type) {
-  struct flock lock = {};
-  lock.l_type = type;
-  lock.l_whence = SEEK_SET;
-  return lock;  // l_start = l_len = 0: every byte, now and later
-}
-
-// The errors of a lock that the kernel or the filesystem cannot take at
-// all: before Linux 3.15 (no open file description locks), NFS without a
-// lock manager, a filesystem without locks.
-bool locks_unavailable(int error_number) {
-  return error_number == EINVAL || error_number == ENOLCK || error_number == EOPNOTSUPP ||
-         error_number == ENOSYS;
-}
-
 // Removes `name` (whose lstat is `seen`) from `directory` if it is what a
 // killed writer left: a regular file on which no live writer holds its
 // lock, or a symbolic link. A regular file is checked with a read lock of
@@ -331,32 +269,21 @@ bool locks_unavailable(int error_number) {
 void remove_if_abandoned(int directory, const std::string& name, const struct stat& seen) noexcept {
   const int saved = errno;
   if (S_ISLNK(seen.st_mode)) {
-    system_calls.unlinkat(directory, name.c_str(), 0);
+    platform.unlinkat(directory, name.c_str(), 0);
   } else if (S_ISREG(seen.st_mode)) {
-    int fd = system_calls.openat(directory, name.c_str(),
-                                 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+    int fd = platform.openat(directory, name.c_str(),
+                             O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
     if (fd >= 0) {
-      struct flock lock = whole_file(F_RDLCK);
       struct stat opened, now;
-      if (system_calls.fstat(fd, &opened) == 0 && same_file(opened, seen) &&
-          system_calls.fcntl_lock(fd, F_OFD_SETLK, &lock) == 0 &&
-          system_calls.fstatat(directory, name.c_str(), &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+      if (platform.fstat(fd, &opened) == 0 && same_file(opened, seen) &&
+          platform.try_lock(fd, false) == 0 &&
+          platform.fstatat(directory, name.c_str(), &now, AT_SYMLINK_NOFOLLOW) == 0 &&
           same_file(now, opened))
-        system_calls.unlinkat(directory, name.c_str(), 0);
+        platform.unlinkat(directory, name.c_str(), 0);
       close_quietly(fd);  // and with it the lock
     }
   }
   errno = saved;
-}
-
-// Gives an O_TMPFILE file a name; it never replaces an existing one (EEXIST).
-int link_unnamed(int fd, int directory, const char* name) noexcept {
-  char proc_path[32];
-  std::snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", fd);
-  int result = system_calls.linkat(AT_FDCWD, proc_path, directory, name, AT_SYMLINK_FOLLOW);
-  if (result != 0 && errno == ENOENT)  // no /proc: needs CAP_DAC_READ_SEARCH before Linux 6.10
-    result = system_calls.linkat(fd, "", directory, name, AT_EMPTY_PATH);
-  return result;
 }
 
 // fchown() refused for reasons that leave the new file the process's own:
@@ -367,35 +294,12 @@ bool owner_not_ours_to_give(int error_number) {
   return error_number == EPERM || error_number == EINVAL;
 }
 
-// renameat2(RENAME_EXCHANGE) refused: EINVAL from a filesystem without it
-// (NFS, FAT, FUSE without it, ...), ENOSYS from a kernel before 3.15.
-bool exchange_unsupported(int error_number) {
-  return error_number == EINVAL || error_number == ENOSYS || error_number == EOPNOTSUPP;
-}
-
-// openat(O_TMPFILE) refused: EOPNOTSUPP from a filesystem without it (NFS,
-// FAT, CIFS, ...), EISDIR from a kernel before 3.11, which takes O_TMPFILE
-// for the O_DIRECTORY bit it includes. EINVAL is what the kernel says of a
-// malformed O_TMPFILE, and what some FUSE filesystems answer.
-bool tmpfile_unsupported(int error_number) {
-  return error_number == EOPNOTSUPP || error_number == EISDIR || error_number == EINVAL;
-}
-
 }  // namespace
 
 // ------------------------------------------------ writing back while writing
 
-namespace {
-// Whether sync_file_range() failed only because it is not available here:
-// ENOSYS (a kernel or a seccomp filter without it), ESPIPE (a pipe or a
-// socket), EINVAL (a file or filesystem that cannot take it).
-bool writeback_unsupported(int error_number) noexcept {
-  return error_number == ENOSYS || error_number == ESPIPE || error_number == EINVAL;
-}
-}  // namespace
-
 int writeback::give_up(int error_number) noexcept {
-  if (!writeback_unsupported(error_number)) return error_number;
+  if (!writeback_refused(error_number)) return error_number;
   enabled_ = false;  // the sync in close() does it all, as before
   return 0;
 }
@@ -405,7 +309,7 @@ int writeback::start(int fd) noexcept {
   unstarted_ = 0;
   // Where the writes ended: the file position, which O_APPEND, a seek or an
   // adopted descriptor's offset keep from being the bytes written.
-  const off_t end = system_calls.lseek(fd, 0, SEEK_CUR);
+  const off_t end = platform.lseek(fd, 0, SEEK_CUR);
   if (end < 0) {
     enabled_ = false;  // ESPIPE: a pipe; writeback is only a hint, never an error
     return 0;
@@ -413,10 +317,8 @@ int writeback::start(int fd) noexcept {
   const range now = {std::max<off_t>(end - unstarted, 0), end};
   if (count_ > 0 && started_[(oldest_ + count_ - 1) % (ranges_in_flight + 1)].end != now.begin)
     count_ = 0;  // the writer seeked: the older ranges are the final sync's
-  if (retry([&] {
-        return system_calls.sync_file_range(fd, now.begin, now.end - now.begin,
-                                            SYNC_FILE_RANGE_WRITE);
-      }) != 0)
+  if (retry_interrupted(
+          [&] { return platform.start_writeback(fd, now.begin, now.end - now.begin); }) != 0)
     return give_up(errno);
   started_[(oldest_ + count_) % (ranges_in_flight + 1)] = now;
   if (++count_ <= ranges_in_flight) return 0;
@@ -426,9 +328,8 @@ int writeback::start(int fd) noexcept {
   const range oldest = started_[oldest_];
   oldest_ = (oldest_ + 1) % (ranges_in_flight + 1);
   --count_;
-  if (retry([&] {
-        return system_calls.sync_file_range(fd, oldest.begin, oldest.end - oldest.begin,
-                                            SYNC_FILE_RANGE_WAIT_BEFORE);
+  if (retry_interrupted([&] {
+        return platform.wait_for_writeback(fd, oldest.begin, oldest.end - oldest.begin);
       }) != 0)
     return give_up(errno);
   return 0;
@@ -459,17 +360,17 @@ sync_and_replace_steps* sync_and_replace_steps::open_path(const std::string& pat
   const std::string prefix = "cannot open " + quoted(path) + " for writing";
   const mode_t mode = static_cast<mode_t>(options.permissions);
   if (!plan->sync_directory_) {
-    fd = system_calls.open(path.c_str(), open_flags, mode);
+    fd = platform.open(path.c_str(), open_flags, mode);
     if (fd < 0) throw_error(errno, prefix);
     return plan.release();
   }
   // The directory to sync is the one that holds the file's name once links
   // are followed, as open() would follow them.
-  resolved_path target = resolve(path, true, O_RDONLY | O_DIRECTORY | O_CLOEXEC, prefix);
+  resolved_path target = resolve(path, true, directory_open_flags(true), prefix);
   plan->directory_ = target.directory;
   plan->name_ = target.name;
   if (target.links_followed > 0) plan->shown_ = target.shown;
-  fd = system_calls.openat(plan->directory_, target.name.c_str(), open_flags, mode);
+  fd = platform.openat(plan->directory_, target.name.c_str(), open_flags, mode);
   if (fd < 0) throw_error(errno, prefix);
   return plan.release();
 }
@@ -492,10 +393,7 @@ sync_and_replace_steps* sync_and_replace_steps::for_descriptor(const std::string
 void sync_and_replace_steps::open_replacement(const std::string& path,
                                               const file_options& options, int& fd) {
   const std::string prefix = "cannot open " + quoted(path) + " to replace it";
-  // O_PATH is enough to create, link and rename in a directory; fsync needs
-  // it open for reading.
-  const int directory_flags =
-      O_DIRECTORY | O_CLOEXEC | (options.sync_directory ? O_RDONLY : O_PATH);
+  const int directory_flags = directory_open_flags(options.sync_directory);
   resolved_path target = resolve(path, follow_links_, directory_flags, prefix);
   directory_ = target.directory;
   name_ = target.name;
@@ -524,30 +422,24 @@ void sync_and_replace_steps::open_replacement(const std::string& path,
 
 void sync_and_replace_steps::create_temporary(const std::string& prefix, int& fd) {
   const std::string cannot_create = prefix + ": cannot create a new file in its directory";
-  int created = system_calls.openat(directory_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  // A file with no name until it is put in place, where the system and
+  // the filesystem have one (Linux's O_TMPFILE): a killed writer leaves
+  // nothing behind.
+  int created = platform.create_unnamed(directory_);
   if (created >= 0) {
-    // Linking it later goes through /proc/self/fd; without /proc, a named
-    // file is the safer way.
-    char proc_path[32];
-    std::snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", created);
-    struct stat st;
-    if (system_calls.fstatat(AT_FDCWD, proc_path, &st, 0) == 0) {
-      if (int error_number = protect(created, false)) {
-        close_quietly(created);
-        throw_error(error_number, cannot_create);
-      }
-      unnamed_ = true;
-      fd = created;
-      return;
+    if (int error_number = protect(created, false)) {
+      close_quietly(created);
+      throw_error(error_number, cannot_create);
     }
-    close_quietly(created);
-  } else if (!tmpfile_unsupported(errno)) {
-    throw_error(errno, cannot_create);
+    unnamed_ = true;
+    fd = created;
+    return;
   }
+  if (errno != EOPNOTSUPP) throw_error(errno, cannot_create);
   int error_number = EEXIST;
   for (int attempt = 0; attempt < 100; ++attempt) {
     temporary_ = temporary_name(random_u64(), name_);
-    created = system_calls.openat(directory_, temporary_.c_str(),
+    created = platform.openat(directory_, temporary_.c_str(),
                                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (created < 0) {
       error_number = errno;
@@ -563,7 +455,7 @@ void sync_and_replace_steps::create_temporary(const std::string& prefix, int& fd
     // Another writer's clean-up took the name before the lock: it removes
     // the file. Any other failure leaves a file of ours to remove.
     if (error_number == EAGAIN || error_number == ENOENT) continue;
-    system_calls.unlinkat(directory_, temporary_.c_str(), 0);
+    platform.unlinkat(directory_, temporary_.c_str(), 0);
     break;
   }
   temporary_.clear();
@@ -579,25 +471,24 @@ void sync_and_replace_steps::create_temporary(const std::string& prefix, int& fd
 // makes close() fail, never lose data silently), EAGAIN or ENOENT when a
 // clean-up got the name first, or the errno of another failure.
 int sync_and_replace_steps::protect(int fd, bool named) noexcept {
-  struct flock lock = whole_file(F_WRLCK);
-  if (system_calls.fcntl_lock(fd, F_OFD_SETLK, &lock) != 0) {
-    if (errno == EAGAIN || errno == EACCES) return EAGAIN;
+  if (platform.try_lock(fd, true) != 0) {
+    if (errno == EAGAIN) return EAGAIN;
     return locks_unavailable(errno) ? 0 : errno;
   }
   if (named) {
     struct stat mine, now;
-    if (system_calls.fstat(fd, &mine) != 0) return errno;
-    if (system_calls.fstatat(directory_, temporary_.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0)
+    if (platform.fstat(fd, &mine) != 0) return errno;
+    if (platform.fstatat(directory_, temporary_.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0)
       return errno;
     if (!same_file(mine, now)) return ENOENT;
   }
-  lock_fd_ = system_calls.dup(fd);
+  lock_fd_ = platform.dup(fd);
   return lock_fd_ < 0 ? errno : 0;
 }
 
 int sync_and_replace_steps::release_lock() noexcept {
   if (lock_fd_ < 0) return 0;
-  int result = system_calls.close(lock_fd_) == 0 || errno == EINTR ? 0 : errno;
+  int result = platform.close(lock_fd_) == 0 || errno == EINTR ? 0 : errno;
   lock_fd_ = -1;
   return result;
 }
@@ -613,43 +504,39 @@ void sync_and_replace_steps::remove_abandoned(const std::string& prefix) {
     for (int slot = 0; slot < link_slots; ++slot) {
       std::string name = temporary_name(static_cast<std::uint64_t>(slot), name_);
       struct stat st;
-      if (system_calls.fstatat(directory_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
+      if (platform.fstatat(directory_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
         remove_if_abandoned(directory_, name, st);
       else if (errno != ENOENT)
         throw_error(errno, prefix + ": cannot look at " + quoted(directory_shown_ + "/" + name));
     }
     return;
   }
-  scoped_fd listing(system_calls.openat(directory_, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
-  if (listing.get() < 0) {
+  const std::string suffix = temporary_suffix(name_);
+  struct listing {
+    const std::string& suffix;
+    const std::string& own;
+    std::vector<std::string> found;
+    bool out_of_memory = false;
+  } l{suffix, temporary_, {}};
+  auto each = [](const char* entry, void* context) {
+    auto& seen = *static_cast<listing*>(context);
+    if (!is_temporary_name(entry, seen.suffix) || entry == seen.own) return;
+    try {
+      seen.found.emplace_back(entry);
+    } catch (const std::bad_alloc&) {
+      seen.out_of_memory = true;
+    }
+  };
+  if (platform.list_directory(directory_, each, &l) != 0) {
+    // A directory that may not be read is not listed.
     if (errno == EACCES || errno == EPERM) return;
     throw_error(errno, prefix + ": cannot read its directory " + quoted(directory_shown_));
   }
-  const std::string suffix = temporary_suffix(name_);
-  std::vector<std::string> found;
-  // struct linux_dirent64: d_ino (8 bytes), d_off (8), d_reclen (2),
-  // d_type (1), then the name, NUL-terminated.
-  constexpr std::size_t reclen_at = 16, name_at = 19, buffer_size = 32768;
-  std::unique_ptr<char[]> buffer(new (std::nothrow) char[buffer_size]);
-  if (buffer == nullptr) throw_error(ENOMEM, prefix);
-  for (;;) {
-    ssize_t size = system_calls.getdents64(listing.get(), buffer.get(), buffer_size);
-    if (size < 0 && errno == EINTR) continue;
-    if (size < 0)
-      throw_error(errno, prefix + ": cannot read its directory " + quoted(directory_shown_));
-    if (size == 0) break;
-    for (std::size_t at = 0; at + name_at < static_cast<std::size_t>(size);) {
-      unsigned short reclen;
-      std::memcpy(&reclen, buffer.get() + at + reclen_at, sizeof reclen);
-      if (reclen == 0) break;
-      const char* entry = buffer.get() + at + name_at;
-      if (is_temporary_name(entry, suffix) && entry != temporary_) found.emplace_back(entry);
-      at += reclen;
-    }
-  }
+  if (l.out_of_memory) throw_error(ENOMEM, prefix);
+  const std::vector<std::string>& found = l.found;
   for (const std::string& name : found) {
     struct stat st;
-    if (system_calls.fstatat(directory_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
+    if (platform.fstatat(directory_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
       remove_if_abandoned(directory_, name, st);
     else if (errno != ENOENT)
       throw_error(errno, prefix + ": cannot look at " + quoted(directory_shown_ + "/" + name));
@@ -669,12 +556,11 @@ void sync_and_replace_steps::close_directory() noexcept {
 void sync_and_replace_steps::preallocate(int fd) noexcept {
   if (preallocate_ == 0) return;
   struct stat st;
-  if (system_calls.fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
+  if (platform.fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
   const auto start = static_cast<std::uint64_t>(st.st_size);
   if (preallocate_ > static_cast<std::uint64_t>(INT64_MAX) - start) return;
-  int result = retry([&] {
-    return system_calls.fallocate(fd, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(start),
-                                  static_cast<off_t>(preallocate_));
+  int result = retry_interrupted([&] {
+    return platform.reserve(fd, static_cast<off_t>(start), static_cast<off_t>(preallocate_));
   });
   // ENOSPC may have reserved part of it: trim() releases that too.
   if (result == 0 || errno == ENOSPC || errno == EDQUOT) reserved_end_ = start + preallocate_;
@@ -691,10 +577,10 @@ int sync_and_replace_steps::fail(close_stage stage, int error_number, std::strin
 int sync_and_replace_steps::trim(int fd) noexcept {
   if (reserved_end_ == 0) return 0;
   struct stat st;
-  if (system_calls.fstat(fd, &st) != 0) return fail(close_stage::trim, errno);
+  if (platform.fstat(fd, &st) != 0) return fail(close_stage::trim, errno);
   // Past the reserved end, someone else has written: leave it.
   if (static_cast<std::uint64_t>(st.st_size) >= reserved_end_) return 0;
-  if (retry([&] { return system_calls.ftruncate(fd, st.st_size); }) != 0)
+  if (retry_interrupted([&] { return platform.ftruncate(fd, st.st_size); }) != 0)
     return fail(close_stage::trim, errno);
   reserved_end_ = 0;
   return 0;
@@ -722,22 +608,21 @@ int sync_and_replace_steps::finish(int fd, bool owns_fd, int error_number, bool 
 int sync_and_replace_steps::finish_plain(int fd, bool owns_fd, int error_number,
                                          close_stage earlier) noexcept {
   int result = error_number != 0 ? fail(earlier, error_number) : trim(fd);
-  if (result == 0 && sync_ && retry([&] { return system_calls.fdatasync(fd); }) != 0)
+  if (result == 0 && sync_ && sync_file(fd, false) != 0)
     result = fail(close_stage::sync, errno);
   if (owns_fd) {
     // Linux releases the descriptor even when close() fails, and EINTR does
     // not put the data in doubt: never retry, report anything else.
-    if (system_calls.close(fd) != 0 && errno != EINTR && result == 0)
+    if (platform.close(fd) != 0 && errno != EINTR && result == 0)
       result = fail(close_stage::close, errno);
   }
-  if (result == 0 && sync_directory_ && directory_ >= 0 &&
-      retry([&] { return system_calls.fsync(directory_); }) != 0)
+  if (result == 0 && sync_directory_ && directory_ >= 0 && detail::sync_directory(directory_) != 0)
     result = fail(close_stage::directory_sync, errno);
   return result;
 }
 
 int sync_and_replace_steps::check_target(bool& exists, struct stat& now) noexcept {
-  if (system_calls.fstatat(directory_, name_.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0) {
+  if (platform.fstatat(directory_, name_.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno != ENOENT) return fail(close_stage::place, errno, ": cannot look at it");
     exists = target_exists_ = false;
     return 0;
@@ -757,15 +642,15 @@ int sync_and_replace_steps::set_owner_and_mode(int fd, const struct stat* target
     // and set-group-ID unless the owner and group were kept.
     bool owner_kept = true;
     struct stat mine;
-    if (system_calls.fstat(fd, &mine) != 0)
+    if (platform.fstat(fd, &mine) != 0)
       return fail(close_stage::place, errno, ": cannot look at the new file");
     if (mine.st_uid != target->st_uid || mine.st_gid != target->st_gid) {
-      if (system_calls.fchown(fd, target->st_uid, target->st_gid) != 0) {
+      if (platform.fchown(fd, target->st_uid, target->st_gid) != 0) {
         if (!owner_not_ours_to_give(errno))
           return fail(close_stage::place, errno, ": cannot give it the owner");
         owner_kept = false;
         if (mine.st_gid != target->st_gid &&
-            system_calls.fchown(fd, static_cast<uid_t>(-1), target->st_gid) != 0 &&
+            platform.fchown(fd, static_cast<uid_t>(-1), target->st_gid) != 0 &&
             !owner_not_ours_to_give(errno))
           return fail(close_stage::place, errno, ": cannot give it the group");
       }
@@ -773,9 +658,9 @@ int sync_and_replace_steps::set_owner_and_mode(int fd, const struct stat* target
     mode = target->st_mode & 07777;
     if (!owner_kept) mode &= static_cast<mode_t>(~(S_ISUID | S_ISGID));
   } else {
-    mode = static_cast<mode_t>(permissions_ & 07777) & ~current_umask();
+    mode = static_cast<mode_t>(permissions_ & 07777) & ~platform.read_umask();
   }
-  if (system_calls.fchmod(fd, mode) != 0)
+  if (platform.fchmod(fd, mode) != 0)
     return fail(close_stage::place, errno, ": cannot give it its permissions");
   return 0;
 }
@@ -786,7 +671,7 @@ int sync_and_replace_steps::link_temporary(int fd) noexcept {
   for (int attempt = 0; attempt < link_slots + 100; ++attempt) {
     std::string name = temporary_name(
         attempt < link_slots ? static_cast<std::uint64_t>(attempt) : random_u64(), name_);
-    if (link_unnamed(fd, directory_, name.c_str()) == 0) {
+    if (platform.link_unnamed(fd, directory_, name.c_str()) == 0) {
       temporary_ = name;
       return 0;
     }
@@ -798,14 +683,14 @@ int sync_and_replace_steps::link_temporary(int fd) noexcept {
 int sync_and_replace_steps::put_in_place(bool target_exists) noexcept {
   const char* from = temporary_.c_str();
   if (target_exists && !sync_) {
-    if (system_calls.renameat2(directory_, from, directory_, name_.c_str(), RENAME_EXCHANGE) == 0) {
+    if (platform.exchange(directory_, from, directory_, name_.c_str()) == 0) {
       // What came out must be what was checked a moment ago: a regular
       // file, or the link itself. Anything else, or something that cannot
       // be checked, goes back.
       struct stat old;
       int error_number = 0;
       std::string why;
-      if (system_calls.fstatat(directory_, from, &old, AT_SYMLINK_NOFOLLOW) != 0) {
+      if (platform.fstatat(directory_, from, &old, AT_SYMLINK_NOFOLLOW) != 0) {
         if (errno == ENOENT) {
           // Another writer's clean-up removed it, which it does only to a
           // regular file or a link: the old content is gone, as it should.
@@ -821,8 +706,7 @@ int sync_and_replace_steps::put_in_place(bool target_exists) noexcept {
               " while the new content was being written";
       }
       if (error_number != 0) {
-        if (system_calls.renameat2(directory_, from, directory_, name_.c_str(), RENAME_EXCHANGE) !=
-            0) {
+        if (platform.exchange(directory_, from, directory_, name_.c_str()) != 0) {
           // Nothing left to do but say where everything is.
           placed_ = true;
           leftover_error_ = errno;
@@ -839,17 +723,17 @@ int sync_and_replace_steps::put_in_place(bool target_exists) noexcept {
       placed_ = true;
       std::string old_content = temporary_;
       temporary_.clear();
-      if (system_calls.unlinkat(directory_, old_content.c_str(), 0) != 0 && errno != ENOENT) {
+      if (platform.unlinkat(directory_, old_content.c_str(), 0) != 0 && errno != ENOENT) {
         leftover_error_ = errno;
         leftover_ = directory_shown_ + "/" + old_content;
         return fail(close_stage::remove_old, errno);
       }
       return 0;
     }
-    if (!exchange_unsupported(errno) && errno != ENOENT) return fail(close_stage::place, errno);
+    if (!exchange_refused(errno) && errno != ENOENT) return fail(close_stage::place, errno);
     // No exchange here, or the target has just gone: rename.
   }
-  if (system_calls.renameat(directory_, from, directory_, name_.c_str()) != 0)
+  if (platform.renameat(directory_, from, directory_, name_.c_str()) != 0)
     return fail(close_stage::place, errno);
   placed_ = true;
   temporary_.clear();
@@ -862,12 +746,12 @@ int sync_and_replace_steps::finish_replacement(int fd, bool owns_fd) noexcept {
   int result = trim(fd);
   if (result == 0) result = check_target(exists, now);
   if (result == 0) result = set_owner_and_mode(fd, exists ? &now : nullptr);
-  if (result == 0 && sync_ && retry([&] { return system_calls.fsync(fd); }) != 0)
+  if (result == 0 && sync_ && sync_file(fd, true) != 0)
     result = fail(close_stage::sync, errno);
   if (result == 0 && unnamed_) {
     if (!exists) {
       // No target: link straight to its name; EEXIST if one has appeared.
-      if (link_unnamed(fd, directory_, name_.c_str()) == 0) {
+      if (platform.link_unnamed(fd, directory_, name_.c_str()) == 0) {
         placed_ = true;
       } else if (errno != EEXIST) {
         result = fail(close_stage::place, errno, ": cannot link the new file");
@@ -883,7 +767,7 @@ int sync_and_replace_steps::finish_replacement(int fd, bool owns_fd) noexcept {
   }
   // Closed before it is put in place: a filesystem (NFS) may report a write
   // error only here. The lock stays, on lock_fd_.
-  if (owns_fd && system_calls.close(fd) != 0 && errno != EINTR) {
+  if (owns_fd && platform.close(fd) != 0 && errno != EINTR) {
     result = fail(close_stage::close, errno);
     if (placed_) {
       release_lock();
@@ -908,7 +792,7 @@ int sync_and_replace_steps::finish_replacement(int fd, bool owns_fd) noexcept {
   // locks: let go at once.
   const int unlock_error = release_lock();
   int sync_error = 0;
-  if (sync_directory_ && retry([&] { return system_calls.fsync(directory_); }) != 0)
+  if (sync_directory_ && detail::sync_directory(directory_) != 0)
     sync_error = errno;
   if (unlock_error != 0) return fail(close_stage::close, unlock_error);
   if (sync_error != 0) return fail(close_stage::directory_sync, sync_error);
@@ -918,7 +802,7 @@ int sync_and_replace_steps::finish_replacement(int fd, bool owns_fd) noexcept {
 void sync_and_replace_steps::discard(int fd, bool owns_fd) noexcept {
   if (owns_fd) close_quietly(fd);
   if (!temporary_.empty()) {
-    if (system_calls.unlinkat(directory_, temporary_.c_str(), 0) != 0 && errno != ENOENT) {
+    if (platform.unlinkat(directory_, temporary_.c_str(), 0) != 0 && errno != ENOENT) {
       leftover_error_ = errno;
       leftover_ = directory_shown_ + "/" + temporary_;
     }

@@ -7,7 +7,7 @@
 // (close_steps_internal.h) only when its options ask for one of these
 // (sync, sync_directory, preallocate, replace): src/open/open.cpp opens the file
 // through them. A plain writer has none. Every system call goes through the table in
-// system_calls_internal.h, so tests can fail any step. This header is
+// platform/platform_internal.h, so tests can fail any step. This header is
 // internal: it is not installed.
 #ifndef FASTOUT_REPLACE_INTERNAL_H_
 #define FASTOUT_REPLACE_INTERNAL_H_
@@ -177,7 +177,7 @@ class sync_and_replace_steps final : public close_steps {
   // open_mode::replace: the new file.
   bool unnamed_ = false;   // O_TMPFILE: no name until it is linked
   std::string temporary_;  // its name in directory_ (a named one, or once linked)
-  // A second descriptor on the new file that holds its lock (F_OFD_SETLK)
+  // A second descriptor on the new file that holds its lock (platform.try_lock())
   // until it is in place or removed: other writers' clean-ups leave a
   // locked file alone. -1 once released, or where locks are unavailable.
   int lock_fd_ = -1;

@@ -16,16 +16,12 @@
 #include <unistd.h>
 
 #include "stages/close_steps_internal.h"
-#include "platform/system_calls_internal.h"
-
-#ifndef RWF_DONTCACHE
-#  define RWF_DONTCACHE 0x00000080  // Linux 6.14's <linux/fs.h>
-#endif
+#include "platform/platform_internal.h"
 
 namespace fastout {
 namespace {
 
-using detail::system_calls;
+using detail::platform;
 
 // Where pos and limit point in a writer that has no buffer (closed or
 // unbuffered). pos == limit, so the hot path never stores here.
@@ -34,6 +30,14 @@ char no_buffer[1];
 std::atomic<error_handler> current_error_handler{nullptr};
 
 std::string quoted(const std::string& path) { return "\"" + path + "\""; }
+
+// The last '\n' in [begin, begin + size), or null (memrchr() is glibc's).
+const char* last_newline_in(const char* begin, std::size_t size) noexcept {
+  for (const char* at = begin + size; at != begin;) {
+    if (*--at == '\n') return at;
+  }
+  return nullptr;
+}
 
 }  // namespace
 
@@ -53,7 +57,7 @@ void default_error_handler(const error_report& report) noexcept {
     const int saved_errno = errno;
     struct stat st;
     const bool exists =
-        system_calls.fstatat(AT_FDCWD, report.path, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+        platform.fstatat(AT_FDCWD, report.path, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
         errno != ENOENT;
     errno = saved_errno;
     length = std::snprintf(
@@ -80,7 +84,7 @@ void default_error_handler(const error_report& report) noexcept {
   if (length <= 0) return;
   size_t size = std::min(static_cast<size_t>(length), sizeof line - 1);
   if (size == sizeof line - 1) line[size - 1] = '\n';
-  ssize_t ignored = system_calls.write(STDERR_FILENO, line, size);
+  ssize_t ignored = platform.write(detail::standard_error_descriptor, line, size);
   (void)ignored;  // nowhere left to report a failure to report
 }
 
@@ -97,7 +101,7 @@ file::file() noexcept
 
 void file::finish_opening(const file_options& options) {
   reports_errors_ = options.errors == write_errors::report;
-  write_flags_ = options.cache == page_cache::drop ? RWF_DONTCACHE : 0;
+  write_flags_ = options.cache == page_cache::drop ? 1 : 0;
   choose_buffering(options.buffer_mode);
 }
 
@@ -126,8 +130,8 @@ void file::choose_buffering(buffering mode) {
       // stdio's rule: a terminal is line-buffered. Only a character device
       // can be one, so files and pipes cost one fstat and no ioctl.
       struct stat st;
-      line_buffered_ = system_calls.fstat(fd_, &st) == 0 && S_ISCHR(st.st_mode) &&
-                       system_calls.isatty(fd_) == 1;
+      line_buffered_ = platform.fstat(fd_, &st) == 0 && S_ISCHR(st.st_mode) &&
+                       platform.is_terminal(fd_) == 1;
       break;
     }
   }
@@ -260,73 +264,30 @@ void file::drop_text(std::size_t size) noexcept {
   reopen_hot_path();
 }
 
-// Writes every byte of iov[0..count) to the descriptor, continuing short
-// writes, retrying EINTR and waiting out EAGAIN. Returns 0, or the errno
-// that stopped it, which then also becomes the sticky error. Called only by
-// drain_buffer(); the one place that chooses a write system call (pwritev2
-// at the file position when there are per-call flags such as RWF_DONTCACHE,
-// write or writev otherwise), and the one place that learns that bytes
-// reached the file (bytes_written_).
+// Writes every byte of iov[0..count) to the descriptor (detail::write_all:
+// short writes continued, EINTR retried, EAGAIN waited out, RWF_DONTCACHE
+// while the system takes it). Returns 0, or the errno that stopped it,
+// which then also becomes the sticky error. Called only by drain_buffer();
+// the one place that learns that bytes reached the file (bytes_written_).
 int file::write_to_file(struct iovec* iov, int count) noexcept {
-  while (count > 0) {
-    if (iov->iov_len == 0) {
-      ++iov;
-      --count;
-      continue;
-    }
-    ++write_calls_;
-    ssize_t result;
-    if (write_flags_ != 0) {
-      result = system_calls.pwritev2(fd_, iov, count, -1, write_flags_);
-      if (result < 0 && detail::unsupported_write_flags(errno)) {
-        // The kernel or this file's filesystem does not take the flag (before
-        // Linux 6.14; tmpfs): nothing was written, so plain writes carry on.
-        write_flags_ = 0;
-        continue;
-      }
-    } else {
-      result = count == 1 ? system_calls.write(fd_, iov->iov_base, iov->iov_len)
-                          : system_calls.writev(fd_, iov, count);
-    }
-    if (result > 0) {
-      size_t written = static_cast<size_t>(result);
-      bytes_written_ += written;
-      if (close_steps_ != nullptr) {
-        // Writeback while writing (durable writers). A failure is final,
-        // as a failed sync() is: the kernel may have dropped those pages,
-        // so a later sync could succeed without them.
-        if (int error_number = close_steps_->reached_file(fd_, written)) {
-          error_ = error_number;
-          sync_failed_ = true;
-          limit = pos;
-          return error_number;
-        }
-      }
-      while (count > 0 && written >= iov->iov_len) {
-        written -= iov->iov_len;
-        ++iov;
-        --count;
-      }
-      if (count > 0) {
-        iov->iov_base = static_cast<char*>(iov->iov_base) + written;
-        iov->iov_len -= written;
-      }
-      continue;
-    }
-    int error_number = result == 0 ? EIO : errno;  // 0 for a non-empty write: no progress
-    if (error_number == EINTR) continue;
-    if (error_number == EAGAIN || error_number == EWOULDBLOCK) {
-      // A non-blocking descriptor (a borrowed pipe, say): wait until it can
-      // take more rather than lose or spin.
-      struct pollfd ready = {fd_, POLLOUT, 0};
-      if (system_calls.poll(&ready, 1, -1) >= 0 || errno == EINTR) continue;
-      error_number = errno;
-    }
+  bool uncached = write_flags_ != 0;
+  detail::write_counts counts;
+  int error_number = detail::write_all(fd_, iov, count, uncached, counts);
+  if (!uncached) write_flags_ = 0;
+  write_calls_ += counts.calls;
+  bytes_written_ += counts.bytes;
+  if (counts.bytes > 0 && close_steps_ != nullptr && error_number == 0) {
+    // Writeback while writing (durable writers). A failure is final, as a
+    // failed sync() is: the kernel may have dropped those pages, so a later
+    // sync could succeed without them.
+    error_number = close_steps_->reached_file(fd_, counts.bytes);
+    if (error_number != 0) sync_failed_ = true;
+  }
+  if (error_number != 0) {
     error_ = error_number;
     limit = pos;  // every later call goes out of line and throws
-    return error_number;
   }
-  return 0;
+  return error_number;
 }
 
 // The one route out of the buffer: every byte that leaves it for the file
@@ -521,10 +482,10 @@ void file::accept_text(const char* text_begin) {
     return;
   }
   if (line_buffered_ && pos != buffer_) {
-    const void* last_newline =
-        ::memrchr(text_begin, '\n', static_cast<std::size_t>(pos - text_begin));
+    const char* last_newline =
+        last_newline_in(text_begin, static_cast<std::size_t>(pos - text_begin));
     if (last_newline != nullptr) {
-      char* partial_line = static_cast<char*>(const_cast<void*>(last_newline)) + 1;
+      char* partial_line = buffer_ + (last_newline - buffer_) + 1;
       std::size_t partial_size = static_cast<std::size_t>(pos - partial_line);
       pos = partial_line;
       int error_number = drain_buffer(nullptr, 0);
@@ -660,9 +621,8 @@ void file::append(const char* data, std::size_t size) {
   }
   // As stdio: everything through the last newline goes to the file now; a
   // trailing partial line waits in the buffer.
-  if (const void* last_newline = ::memrchr(data, '\n', size)) {
-    std::size_t through =
-        static_cast<std::size_t>(static_cast<const char*>(last_newline) - data) + 1;
+  if (const char* last_newline = last_newline_in(data, size)) {
+    std::size_t through = static_cast<std::size_t>(last_newline - data) + 1;
     std::size_t rest = size - through;
     int error_number = append_fully_buffered(data, through);
     if (error_number == 0) error_number = drain_buffer(nullptr, 0);
@@ -698,7 +658,7 @@ int file::flush_and_close(bool commit) noexcept {
     // Sync, trim, close, put in place, sync the directory, ...: the close
     // steps close the descriptor themselves.
     error_number = close_steps_->finish(fd_, owns_fd_, error_number, sync_failed_, commit);
-  } else if (owns_fd_ && system_calls.close(fd_) != 0 && errno != EINTR && error_number == 0) {
+  } else if (owns_fd_ && platform.close(fd_) != 0 && errno != EINTR && error_number == 0) {
     // Linux releases the descriptor even when close() fails, and EINTR does
     // not mean the data is in doubt, so never retry; report anything else.
     error_number = errno;
@@ -778,11 +738,7 @@ void file::sync() {
   if (error_ != 0) return;  // write_errors::report: failed, now or before; nothing to sync
   // A new file that replaces another needs its metadata on disk too.
   const bool full = close_steps_ != nullptr && close_steps_->sync_needs_metadata();
-  int result;
-  do {
-    result = full ? system_calls.fsync(fd_) : system_calls.fdatasync(fd_);
-  } while (result != 0 && errno == EINTR);
-  if (result != 0) {
+  if (detail::sync_file(fd_, full) != 0) {
     // Final: the kernel may have dropped the pages it could not write and
     // marked them clean, so a second sync could succeed without them.
     error_ = errno;

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+// The operations built on the platform table that are the same on every
+// platform: the write loop, and syncing with Apple's full sync where there
+// is one. Everything here calls the system through the table, so tests can
+// fail each call, and the fallbacks of one platform run (with fakes) on
+// every other.
+#include "platform/platform_internal.h"
+
+#include <algorithm>
+#include <climits>
+
+namespace fastout::detail {
+namespace {
+
+// writev() takes at most IOV_MAX segments (1024 on Linux and the BSDs; the
+// callers pass a handful).
+constexpr int max_segments = 1024;
+
+}  // namespace
+
+int write_all(int fd, struct iovec* iov, int count, bool& uncached, write_counts& counts,
+              std::size_t cap) noexcept {
+  if (cap == 0) cap = max_write_size;
+  while (count > 0) {
+    if (iov->iov_len == 0) {
+      ++iov;
+      --count;
+      continue;
+    }
+    // As many whole segments as the cap allows, or the cap's worth of the
+    // first one.
+    struct iovec capped[1] = {{iov->iov_base, std::min(iov->iov_len, cap)}};
+    struct iovec* segments = iov->iov_len > cap ? capped : iov;
+    int segment_count = 1;
+    std::size_t total = segments->iov_len;
+    while (segments == iov && segment_count < count && segment_count < max_segments &&
+           iov[segment_count].iov_len <= cap - total) {
+      total += iov[segment_count].iov_len;
+      ++segment_count;
+    }
+    ++counts.calls;
+    ssize_t result;
+    if (uncached) {
+      result = platform.write_uncached(fd, segments, segment_count);
+      if (result < 0 && uncached_write_refused(errno)) {
+        // Nothing was written: plain writes carry on.
+        uncached = false;
+        continue;
+      }
+    } else if (segment_count == 1) {
+      result = platform.write(fd, segments->iov_base, segments->iov_len);
+    } else {
+      result = platform.writev(fd, segments, segment_count);
+    }
+    if (result > 0) {
+      auto written = static_cast<std::size_t>(result);
+      counts.bytes += written;
+      while (count > 0 && written >= iov->iov_len) {
+        written -= iov->iov_len;
+        ++iov;
+        --count;
+      }
+      if (count > 0) {
+        iov->iov_base = static_cast<char*>(iov->iov_base) + written;
+        iov->iov_len -= written;
+      }
+      continue;
+    }
+    int error_number = result == 0 ? EIO : errno;  // 0 for a non-empty write: no progress
+    if (error_number == EINTR) continue;
+    if (error_number == EAGAIN || error_number == EWOULDBLOCK) {
+      // A non-blocking descriptor (a borrowed pipe, say): wait until it can
+      // take more rather than lose or spin.
+      if (platform.wait_writable(fd) == 0 || errno == EINTR) continue;
+      error_number = errno;
+    }
+    return error_number;
+  }
+  return 0;
+}
+
+int sync_file(int fd, bool metadata) noexcept {
+  // Apple's fsync() leaves the data in the drive's cache; F_FULLFSYNC does
+  // not. A filesystem that refuses it (SMB, some FUSE ones) gets fsync(),
+  // as SQLite and libuv do; a real failure is a failure. Elsewhere
+  // full_fsync() says ENOTSUP at once.
+  if (retry_interrupted([&] { return platform.full_fsync(fd); }) == 0) return 0;
+  if (errno != ENOTSUP && errno != EOPNOTSUPP && errno != EINVAL && errno != ENOTTY) return -1;
+  return retry_interrupted([&] { return metadata ? platform.fsync(fd) : platform.fdatasync(fd); });
+}
+
+const char* common_error_text(int error_number) noexcept {
+  switch (error_number) {
+    case EINVAL: return "Invalid argument";
+    case EBADF: return "Bad file descriptor";
+    case EBUSY: return "Device or resource busy";
+    case ENOMEM: return "Cannot allocate memory";
+    case EOVERFLOW: return "Value too large for defined data type";
+    case EILSEQ: return "Invalid or incomplete multibyte or wide character";
+    case ENOSPC: return "No space left on device";
+    case EFBIG: return "File too large";
+    case EPIPE: return "Broken pipe";
+    case EIO: return "Input/output error";
+    case EDQUOT: return "Disk quota exceeded";
+    case EACCES: return "Permission denied";
+    case ENOENT: return "No such file or directory";
+    case EEXIST: return "File exists";
+    case EISDIR: return "Is a directory";
+    case ENOTDIR: return "Not a directory";
+    case ENOTSUP: return "Operation not supported";
+    case EPERM: return "Operation not permitted";
+    case EINTR: return "Interrupted system call";
+    case EAGAIN: return "Resource temporarily unavailable";
+    case ECANCELED: return "Operation canceled";
+    case ELOOP: return "Too many levels of symbolic links";
+    case ENAMETOOLONG: return "File name too long";
+    case EROFS: return "Read-only file system";
+    case EXDEV: return "Invalid cross-device link";
+    case ENOSYS: return "Function not implemented";
+    case ESPIPE: return "Illegal seek";
+    case EMFILE: return "Too many open files";
+    case ENFILE: return "Too many open files in system";
+    case ENOLCK: return "No locks available";
+    default: return nullptr;
+  }
+}
+
+int sync_directory(int dir) noexcept {
+  return retry_interrupted([&] { return platform.fsync(dir); });
+}
+
+}  // namespace fastout::detail

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+// The one interface between fastout and the operating system.
+//
+// Everything that touches the system -- opening and creating files, writing,
+// syncing, renaming and exchanging, links, permissions and owners, locks,
+// terminals, the process, threads, error texts -- goes through here. Above
+// this folder nothing names a system call, and nothing knows which system it
+// runs on: the differences live in one implementation per platform, chosen
+// at configure time (FASTOUT_PLATFORM):
+//
+//   linux/   Linux with glibc: O_TMPFILE, renameat2(RENAME_EXCHANGE),
+//            sync_file_range, pwritev2(RWF_DONTCACHE), fallocate, getrandom,
+//            open file description locks, fopencookie
+//   posix/   macOS, the BSDs and other Unix systems, with POSIX.1-2008 calls;
+//            Apple's F_FULLFSYNC, F_PREALLOCATE and renameatx_np(RENAME_SWAP),
+//            and BSD's flock, arc4random_buf and funopen where they exist
+//
+// The operations are a table of function pointers, `platform`, so that tests
+// can make any of them fail ({fmt}'s posix-mock-test does the same with a
+// macro): EINTR, short writes, EIO, ENOSPC, a failure at any step of a safe
+// replacement, or a facility a system lacks. Where a platform lacks an
+// operation, its entry fails with the errno its comment names, and the code
+// above falls back as docs/platforms.md says; the operations built from
+// others (create_unnamed() from openat(), read_umask() from read()) call
+// those others through the table too, so that each step can be failed.
+// The table is not thread-safe to change: tests swap it while no writer is
+// in use.
+//
+// The interface speaks POSIX's types: descriptors are ints, flags are the
+// system's O_* and AT_* values, errors are errno values (-1 and errno, as
+// the system calls), and a file's status is a struct stat.
+//
+// This folder depends on nothing of fastout's but <fastout/config.h>. This
+// header is internal: it is not installed.
+#ifndef FASTOUT_PLATFORM_INTERNAL_H_
+#define FASTOUT_PLATFORM_INTERNAL_H_
+
+#include <fastout/config.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+namespace fastout::detail {
+
+struct platform_calls {
+  // ------------------------------------------------- opening and creating
+  int (*open)(const char* path, int flags, mode_t mode);
+  int (*openat)(int dir, const char* path, int flags, mode_t mode);
+  // A new regular file in `dir` that has no name yet (Linux's O_TMPFILE),
+  // open for writing, mode 0600, closed on exec. EOPNOTSUPP where the
+  // system or the filesystem has none, or where it could not be given a
+  // name later (no /proc): the caller then creates a named file.
+  int (*create_unnamed)(int dir);
+  // Gives a file from create_unnamed() the name `name` in `dir`, never
+  // replacing one: EEXIST if the name is taken.
+  int (*link_unnamed)(int fd, int dir, const char* name);
+
+  // ------------------------------------------------------------- writing
+  ssize_t (*write)(int fd, const void* data, size_t size);
+  ssize_t (*writev)(int fd, const struct iovec* iov, int count);
+  // writev() at the file position that leaves nothing of the data in the
+  // page cache once it is on disk (Linux 6.14's pwritev2(RWF_DONTCACHE)).
+  // Fails with EOPNOTSUPP, EINVAL or ENOSYS, having written nothing, where
+  // the system or the file's filesystem does not take it: see
+  // uncached_write_refused().
+  ssize_t (*write_uncached)(int fd, const struct iovec* iov, int count);
+  // Waits until `fd` can take more, after EAGAIN from a non-blocking
+  // descriptor: 0, or -1 and errno (EINTR is retried by the caller).
+  int (*wait_writable)(int fd);
+  int (*close)(int fd);
+
+  // ------------------------------------- what a descriptor or a name is
+  int (*fstat)(int fd, struct stat* st);
+  // `flags`: 0 or AT_SYMLINK_NOFOLLOW.
+  int (*fstatat)(int dir, const char* path, struct stat* st, int flags);
+  ssize_t (*readlinkat)(int dir, const char* path, char* buffer, size_t size);
+  // 1 if `fd` is a terminal, 0 otherwise (isatty()).
+  int (*is_terminal)(int fd);
+  // Where the next write lands: the iostream adapter's tellp(), seekp()
+  // and std::ios::ate, and the writeback's ranges.
+  off_t (*lseek)(int fd, off_t offset, int whence);
+  ssize_t (*read)(int fd, void* data, size_t size);
+
+  // ----------------------------------------------------------- durability
+  int (*fsync)(int fd);
+  int (*fdatasync)(int fd);
+  // fsync() that also has the drive write its cache to the medium (Apple's
+  // fcntl(F_FULLFSYNC): plain fsync() does not there). ENOTSUP where the
+  // system has none; on Apple, ENOTSUP or EINVAL from a filesystem that
+  // refuses it. sync_file() falls back to fsync() then, as SQLite does.
+  int (*full_fsync)(int fd);
+  // Starts writing `size` bytes at `offset` back to the disk without
+  // waiting (sync_file_range(SYNC_FILE_RANGE_WRITE)), and waits until the
+  // writeback started on them is done (SYNC_FILE_RANGE_WAIT_BEFORE). ENOSYS
+  // where the system has none or a seccomp filter refuses it, ESPIPE on a
+  // pipe, EINVAL where the file cannot take it: the sync at close() does it
+  // all then.
+  int (*start_writeback)(int fd, off_t offset, off_t size);
+  int (*wait_for_writeback)(int fd, off_t offset, off_t size);
+
+  // ------------------------------------------------ putting files in place
+  int (*renameat)(int old_dir, const char* old_path, int new_dir, const char* new_path);
+  // Exchanges two names atomically (Linux's renameat2(RENAME_EXCHANGE),
+  // Apple's renameatx_np(RENAME_SWAP)). ENOSYS where the system has none,
+  // EINVAL (Linux) or ENOTSUP (Apple) where the filesystem has none: see
+  // exchange_refused().
+  int (*exchange)(int old_dir, const char* old_path, int new_dir, const char* new_path);
+  int (*linkat)(int old_dir, const char* old_path, int new_dir, const char* new_path, int flags);
+  int (*unlinkat)(int dir, const char* path, int flags);
+  // Calls `each` with the name of every entry of the directory `dir` (which
+  // stays open and unchanged), "." and ".." included. 0, or -1 and errno.
+  int (*list_directory)(int dir, void (*each)(const char* name, void* context), void* context);
+
+  // ---------------------------------------------- permissions and owners
+  int (*fchmod)(int fd, mode_t mode);
+  int (*fchown)(int fd, uid_t owner, gid_t group);
+  mode_t (*umask)(mode_t mask);
+  // The process's umask. Linux reads it from /proc/self/status (4.7 and
+  // later), which does not change it; elsewhere, and where that fails, it
+  // is read with umask(), set and restored, which races with other threads
+  // creating files at that moment.
+  mode_t (*read_umask)();
+
+  // ---------------------------------------------------------------- space
+  // Reserves `length` bytes from `offset` without changing the file's size
+  // (Linux's fallocate(FALLOC_FL_KEEP_SIZE), Apple's F_PREALLOCATE).
+  // EOPNOTSUPP where the system or the filesystem cannot.
+  int (*reserve)(int fd, off_t offset, off_t length);
+  int (*ftruncate)(int fd, off_t length);
+
+  // ----------------------------------------------------- names and locks
+  // Fills `data` with unpredictable bytes without blocking (Linux's
+  // getrandom(GRND_NONBLOCK), arc4random_buf on Apple and the BSDs). 0, or
+  // -1 and errno: ENOSYS where the system has no such call, EAGAIN before
+  // the system has entropy (early boot).
+  int (*random_bytes)(void* data, size_t size);
+  // Takes a lock on the whole file that belongs to `fd`'s open file
+  // description, so that a second descriptor from dup() keeps it after
+  // `fd` is closed, and closing the last one lets it go (Linux's open file
+  // description locks, F_OFD_SETLK; BSD's and Apple's flock()): exclusive
+  // or shared, never waiting. EAGAIN if another description holds a
+  // conflicting lock; EINVAL, ENOLCK or EOPNOTSUPP where locks are not
+  // available (see locks_unavailable()).
+  int (*try_lock)(int fd, bool exclusive);
+  // A second descriptor on the same open file description, closed on exec.
+  int (*dup)(int fd);
+
+  // ---------------------------------------------------------- the process
+  // A stdio stream whose every write goes to `write` with `cookie`
+  // (glibc's fopencookie, BSD's and Apple's funopen); unbuffered. Null
+  // and ENOTSUP where the C library has no such streams.
+  std::FILE* (*open_write_stream)(void* cookie,
+                                  ssize_t (*write)(void* cookie, const char* data, size_t size));
+};
+
+/// The table in use. Starts as the platform's real calls.
+FASTOUT_API extern platform_calls platform;
+/// The real calls, so a test can restore them or delegate to them.
+FASTOUT_API extern const platform_calls real_platform;
+
+// ---------------------------------------------------------------------------
+// What the platform is, and operations that are not in the table (nothing a
+// test needs to fail goes through them).
+
+/// The name of the implementation built: "linux" or "posix".
+FASTOUT_API const char* platform_name() noexcept;
+
+/// The most one write() may be asked to write: Linux writes at most
+/// 0x7ffff000 bytes a call anyway; macOS refuses more than INT_MAX with
+/// EINVAL, so it is capped at INT_MAX - 1 there, as Rust's std does.
+extern const std::size_t max_write_size;
+
+/// The descriptors of standard output and standard error.
+inline constexpr int standard_output_descriptor = 1;
+inline constexpr int standard_error_descriptor = 2;
+
+/// openat() flags for a directory that names are created, linked, renamed
+/// and removed in, and that is also fsync()ed when `synced` (Linux opens
+/// one that is not with O_PATH, which needs no read permission).
+FASTOUT_API int directory_open_flags(bool synced) noexcept;
+
+/// The process's id: a writer inherited through fork() tells the child from
+/// its parent by it.
+FASTOUT_API int process_id() noexcept;
+
+/// A thread of the platform's (compressed output's workers).
+struct thread_handle {
+  void* native = nullptr;
+};
+/// Starts `run(argument)` on a new thread with every signal blocked, so that
+/// a handler the program installs always runs on one of its own threads.
+/// 0, or the errno of the failure (EAGAIN at a process limit).
+FASTOUT_API int start_thread(thread_handle& thread, void* (*run)(void*), void* argument) noexcept;
+/// Waits for a thread from start_thread() to end.
+FASTOUT_API void join_thread(thread_handle& thread) noexcept;
+
+/// A description of `error_number` in English that does not depend on the
+/// locale or change between calls ("No space left on device"), or null if
+/// the system has none for it. Thread-safe.
+FASTOUT_API const char* error_text(int error_number) noexcept;
+
+/// glibc's texts for the errors fastout itself reports, on every platform,
+/// so that a message reads the same everywhere; null for the others.
+const char* common_error_text(int error_number) noexcept;
+
+// ---------------------------------------------------------------------------
+// The platform's answers, read the same way everywhere.
+
+/// Whether a failed write_uncached() only refused to drop the page cache,
+/// having written nothing, so that a plain write can carry on: EOPNOTSUPP
+/// from a kernel before 6.14 (an unknown flag), a filesystem without it
+/// (tmpfs, DAX) or a system without the call, ENOSYS from a seccomp filter,
+/// and EINVAL, which a plain write() then repeats if the call itself was at
+/// fault, so no error is hidden.
+inline bool uncached_write_refused(int error_number) noexcept {
+  return error_number == EOPNOTSUPP || error_number == ENOTSUP || error_number == EINVAL ||
+         error_number == ENOSYS;
+}
+
+/// Whether a failed exchange() only means that there is no exchange here.
+inline bool exchange_refused(int error_number) noexcept {
+  return error_number == EINVAL || error_number == ENOSYS || error_number == ENOTSUP ||
+         error_number == EOPNOTSUPP;
+}
+
+/// Whether a failed try_lock() only means that locks are not available:
+/// Linux before 3.15 (no open file description locks), NFS without a lock
+/// manager, a filesystem or a system without them.
+inline bool locks_unavailable(int error_number) noexcept {
+  return error_number == EINVAL || error_number == ENOLCK || error_number == EOPNOTSUPP ||
+         error_number == ENOTSUP || error_number == ENOSYS;
+}
+
+/// Whether a failed start_writeback() or wait_for_writeback() only means
+/// that this file cannot be written back early.
+inline bool writeback_refused(int error_number) noexcept {
+  return error_number == ENOSYS || error_number == ESPIPE || error_number == EINVAL;
+}
+
+// ---------------------------------------------------------------------------
+// Operations built on the table, the same on every platform
+// (platform/operations.cpp).
+
+/// What write_all() counts: every call made, and every byte the system
+/// reported as written -- exact, also when it fails.
+struct write_counts {
+  std::uint64_t calls = 0;
+  std::uint64_t bytes = 0;
+};
+
+/// Writes every byte of iov[0..count), which it changes, to `fd`: each call
+/// at most max_write_size bytes (or `cap`, for tests), short writes
+/// continued, EINTR retried, EAGAIN waited out with wait_writable(). With
+/// `uncached` it writes with write_uncached() until the system refuses it,
+/// and then clears `uncached` and carries on with plain writes; a refused
+/// call counts as a call. Returns 0, or the errno that stopped it; a write
+/// that makes no progress is EIO.
+FASTOUT_API int write_all(int fd, struct iovec* iov, int count, bool& uncached,
+                          write_counts& counts, std::size_t cap = 0) noexcept;
+
+/// Makes what was written to `fd` durable, retrying EINTR: the data and
+/// what is needed to read it back (fdatasync), or every piece of metadata
+/// too when `metadata` (fsync: a new file that takes another's place). On
+/// Apple systems full_fsync() first, and fsync() where the filesystem
+/// refuses it. 0, or -1 and errno.
+FASTOUT_API int sync_file(int fd, bool metadata) noexcept;
+
+/// fsync() of a directory, so that the names created, renamed or removed in
+/// it survive a power loss, retrying EINTR. 0, or -1 and errno.
+FASTOUT_API int sync_directory(int dir) noexcept;
+
+/// Calls `call` until it does not fail with EINTR. Never for an open(): a
+/// signal must be able to interrupt the open of a FIFO without a reader,
+/// and stdio's fopen() reports EINTR too.
+template <typename Call>
+auto retry_interrupted(Call call) -> decltype(call()) {
+  for (;;) {
+    auto result = call();
+    if (result != -1 || errno != EINTR) return result;
+  }
+}
+
+}  // namespace fastout::detail
+
+#endif  // FASTOUT_PLATFORM_INTERNAL_H_

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+// The platform table for macOS, the BSDs and other Unix systems: POSIX.1-2008
+// calls only, and what a system adds where it has it -- on Apple systems
+// fcntl(F_FULLFSYNC), fcntl(F_PREALLOCATE), renameatx_np(RENAME_SWAP) and a
+// cap on each write(); on Apple's and the BSDs' C libraries arc4random_buf()
+// and funopen(); flock() where <sys/file.h> has it. What a system lacks
+// fails with the errno platform_internal.h names for it, and the code above
+// falls back: a named temporary file and rename() for a replacement, the
+// sync at close() instead of writeback while writing, no preallocation, a
+// replacement's files unlocked (docs/safe-replace.md says what a killed
+// writer then leaves). docs/platforms.md has the whole table.
+//
+// This file is built on Linux too (scripts/test --platform posix), where it
+// must not reach for anything Linux-only: a test reads the built library's
+// undefined symbols to prove it.
+#include "platform/unix_calls_internal.h"
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__has_include)
+#  if __has_include(<sys/file.h>)
+#    include <sys/file.h>  // flock(): the BSDs, Apple (and glibc)
+#  endif
+#endif
+
+#if defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) || \
+    defined(__OpenBSD__) || defined(__DragonFly__)
+#  define FASTOUT_BSD_LIBC 1  // arc4random_buf(), funopen()
+#endif
+
+namespace fastout::detail {
+namespace {
+
+int unsupported(int error_number) {
+  errno = error_number;
+  return -1;
+}
+
+int create_unnamed(int) { return unsupported(EOPNOTSUPP); }
+int link_unnamed(int, int, const char*) { return unsupported(EOPNOTSUPP); }
+
+ssize_t write_uncached(int, const struct iovec*, int) { return unsupported(EOPNOTSUPP); }
+
+int fdatasync(int fd) {
+#if defined(__APPLE__) || !defined(_POSIX_SYNCHRONIZED_IO) || _POSIX_SYNCHRONIZED_IO <= 0
+  // Apple's C library does not declare fdatasync(); fsync() is what there is.
+  return ::fsync(fd);
+#else
+  return ::fdatasync(fd);
+#endif
+}
+
+int full_fsync(int fd) {
+#if defined(__APPLE__) && defined(F_FULLFSYNC)
+  return ::fcntl(fd, F_FULLFSYNC);
+#else
+  (void)fd;
+  return unsupported(ENOTSUP);
+#endif
+}
+
+int start_writeback(int, off_t, off_t) { return unsupported(ENOSYS); }
+int wait_for_writeback(int, off_t, off_t) { return unsupported(ENOSYS); }
+
+int exchange(int old_dir, const char* old_path, int new_dir, const char* new_path) {
+#if defined(__APPLE__) && defined(RENAME_SWAP)
+  // macOS 10.12: ENOTSUP where the filesystem cannot swap.
+  return ::renameatx_np(old_dir, old_path, new_dir, new_path, RENAME_SWAP);
+#else
+  (void)old_dir, (void)old_path, (void)new_dir, (void)new_path;
+  return unsupported(ENOSYS);
+#endif
+}
+
+mode_t read_umask() { return unix_calls::umask_by_setting(); }
+
+int reserve(int fd, off_t offset, off_t length) {
+#if defined(__APPLE__) && defined(F_PREALLOCATE)
+  // From the end of the file, which is where the writer reserves from:
+  // F_PEOFPOSMODE counts fst_offset from there. The size stays as it is.
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return -1;
+  if (offset != st.st_size) return unsupported(EOPNOTSUPP);
+  fstore_t store = {F_ALLOCATECONTIG | F_ALLOCATEALL, F_PEOFPOSMODE, 0, length, 0};
+  if (::fcntl(fd, F_PREALLOCATE, &store) == 0) return 0;
+  store.fst_flags = F_ALLOCATEALL;  // not in one piece, then
+  return ::fcntl(fd, F_PREALLOCATE, &store) == 0 ? 0 : -1;
+#else
+  (void)fd, (void)offset, (void)length;
+  return unsupported(EOPNOTSUPP);
+#endif
+}
+
+int random_bytes(void* data, size_t size) {
+#if defined(FASTOUT_BSD_LIBC)
+  ::arc4random_buf(data, size);  // never fails, never blocks
+  return 0;
+#else
+  (void)data, (void)size;
+  return unsupported(ENOSYS);
+#endif
+}
+
+int try_lock(int fd, bool exclusive) {
+#if defined(LOCK_EX) && defined(LOCK_NB)
+  // flock() locks belong to the open file description, as Linux's OFD
+  // locks do: a dup()ed descriptor keeps one after the first is closed.
+  if (::flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0) return 0;
+  if (errno == EWOULDBLOCK) errno = EAGAIN;
+  return -1;
+#else
+  // POSIX's fcntl() locks belong to the process and go away when any of
+  // its descriptors on the file is closed: no use here.
+  (void)fd, (void)exclusive;
+  return unsupported(ENOLCK);
+#endif
+}
+
+#if defined(FASTOUT_BSD_LIBC)
+// funopen() passes only its cookie: the caller's cookie and function travel
+// in one, freed when the stream is closed.
+struct write_stream_cookie {
+  void* cookie;
+  ssize_t (*write)(void* cookie, const char* data, size_t size);
+};
+int write_stream_write(void* cookie, const char* data, int size) {
+  auto* c = static_cast<write_stream_cookie*>(cookie);
+  const ssize_t written = c->write(c->cookie, data, static_cast<size_t>(size));
+  return written < 0 ? -1 : static_cast<int>(written);
+}
+int write_stream_close(void* cookie) {
+  delete static_cast<write_stream_cookie*>(cookie);
+  return 0;
+}
+#endif
+
+std::FILE* open_write_stream(void* cookie,
+                             ssize_t (*write)(void* cookie, const char* data, size_t size)) {
+#if defined(FASTOUT_BSD_LIBC)
+  auto* c = new (std::nothrow) write_stream_cookie{cookie, write};
+  if (c == nullptr) {
+    errno = ENOMEM;
+    return nullptr;
+  }
+  std::FILE* stream =
+      ::funopen(c, nullptr, write_stream_write, nullptr, write_stream_close);
+  if (stream == nullptr) {
+    delete c;
+    return nullptr;
+  }
+  std::setvbuf(stream, nullptr, _IONBF, 0);
+  return stream;
+#else
+  (void)cookie, (void)write;
+  errno = ENOTSUP;
+  return nullptr;
+#endif
+}
+
+// strerror_r() is POSIX's (returns int) or glibc's own (returns the text).
+[[maybe_unused]] const char* strerror_result(int result, const char* buffer) {
+  return result == 0 ? buffer : nullptr;
+}
+[[maybe_unused]] const char* strerror_result(const char* result, const char*) { return result; }
+
+}  // namespace
+
+// Spelled out twice rather than copied so that both are constant-initialized:
+// a writer used during static initialization works.
+#define FASTOUT_POSIX_PLATFORM                                                               \
+  {                                                                                          \
+    unix_calls::open, unix_calls::openat, create_unnamed, link_unnamed, unix_calls::write,  \
+        unix_calls::writev, write_uncached, unix_calls::wait_writable, unix_calls::close,   \
+        unix_calls::fstat, unix_calls::fstatat, unix_calls::readlinkat,                     \
+        unix_calls::is_terminal, unix_calls::lseek, unix_calls::read, unix_calls::fsync,    \
+        fdatasync, full_fsync, start_writeback, wait_for_writeback, unix_calls::renameat,   \
+        exchange, unix_calls::linkat, unix_calls::unlinkat, unix_calls::list_directory,     \
+        unix_calls::fchmod, unix_calls::fchown, unix_calls::umask, read_umask, reserve,     \
+        unix_calls::ftruncate, random_bytes, try_lock, unix_calls::dup, open_write_stream,  \
+  }
+
+const platform_calls real_platform = FASTOUT_POSIX_PLATFORM;
+platform_calls platform = FASTOUT_POSIX_PLATFORM;
+
+const char* platform_name() noexcept { return "posix"; }
+
+#if defined(__APPLE__)
+// macOS's write() refuses more than INT_MAX bytes with EINVAL.
+const std::size_t max_write_size = INT_MAX - 1;
+#else
+// Less than 2 GiB a call, which every system takes whole or in part.
+const std::size_t max_write_size = 0x7ffff000;
+#endif
+
+int directory_open_flags(bool) noexcept { return O_RDONLY | O_DIRECTORY | O_CLOEXEC; }
+
+int process_id() noexcept { return unix_process_id(); }
+
+int start_thread(thread_handle& thread, void* (*run)(void*), void* argument) noexcept {
+  return unix_start_thread(thread, run, argument);
+}
+
+void join_thread(thread_handle& thread) noexcept { unix_join_thread(thread); }
+
+const char* error_text(int error_number) noexcept {
+  if (const char* text = common_error_text(error_number)) return text;
+  // Anything else: the C library's words, copied per thread; none for an
+  // error it does not know ("Unknown error 99999", "Unknown error: 99999").
+  thread_local char buffer[128];
+  const char* text = strerror_result(::strerror_r(error_number, buffer, sizeof buffer), buffer);
+  if (text == nullptr || std::strncmp(text, "Unknown error", 13) == 0) return nullptr;
+  return text;
+}
+
+}  // namespace fastout::detail
