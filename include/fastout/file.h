@@ -28,6 +28,7 @@
 #include <fastout/config.h>
 #include <fastout/detail/fmt_compat.h>
 #include <fastout/detail/hot_path.h>
+#include <fastout/detail/stand_ins.h>
 #include <fastout/options.h>
 
 struct iovec;
@@ -41,7 +42,6 @@ namespace fastout {
 inline constexpr std::size_t streaming_chunk_size = 64 * 1024;
 
 class file;
-class cursor;
 
 /// Counters a writer keeps; reading them costs nothing on the hot path.
 ///
