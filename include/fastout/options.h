@@ -126,10 +126,11 @@ struct file_options {
   symlinks symlink_mode = symlinks::follow;
   /// Compressed output (<fastout/compression.h>, docs/compression.md):
   /// zstd{level}, gzip{level} or by_extension{}, and the worker threads that
-  /// compress. None by default. A compressing writer keeps buffer_size as
-  /// the size of each buffer it hands to a worker (0 is refused: it needs a
-  /// buffer); on a terminal it is fully buffered unless buffering::line is
-  /// asked for.
+  /// compress. None by default. `compression = zstd{5}` keeps the workers
+  /// set before it (`compression.workers = n`), so either may come first.
+  /// A compressing writer keeps buffer_size as the size of each buffer it
+  /// hands to a worker (0 is refused: it needs a buffer); on a terminal it
+  /// is fully buffered unless buffering::line is asked for.
   compression_options compression;
 };
 
