@@ -108,11 +108,13 @@ struct file_options {
   /// open_mode::replace), wait until the file's data is on disk:
   /// fdatasync(), or fsync() in replace mode, where the new file's metadata
   /// matters too. A failed sync is final: the error is sticky and a
-  /// replacement whose sync failed is never put in place.
+  /// replacement whose sync failed is never put in place. Until close(), a
+  /// power loss leaves what it would without sync (docs/safe-replace.md).
   bool sync = false;
-  /// After close() creates or replaces the file, fsync() the directory that
-  /// holds it, so that its name survives a power loss too. With sync, that
-  /// makes the file durable once close() returns.
+  /// In close(), once the file is complete (and in place, with
+  /// open_mode::replace), fsync() the directory that holds it, so that the
+  /// name of a file the writer created or replaced survives a power loss
+  /// too. With sync, that makes the file durable once close() returns.
   bool sync_directory = false;
   /// What the page cache keeps of the written data (page_cache::drop: for
   /// large output not read back soon, with sync the fast durable mode).
