@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <system_error>
 
@@ -320,6 +321,181 @@ TEST(compressed_file, ofstream_takes_the_compression_keys) {
     }
     EXPECT_TRUE(decode(format, read_file(path)) == expected);
   }
+}
+
+// ------------------------------------------------- asking for workers
+
+// What a writer asked for two workers must have: compression() says so,
+// writing 1 MiB through 64 KiB buffers starts two threads, and the file
+// decodes to what was written.
+void expect_two_workers(fastout::file& writer, compression_format format, int level,
+                        const std::function<void(const std::string&)>& write,
+                        const std::function<void()>& close, const std::string& path) {
+  const std::string data = log_text(1 << 20, 7);
+  const int before = fastout_test::thread_count_before_workers();
+  EXPECT_EQ(writer.compression().workers, 2u);
+  EXPECT_EQ(writer.compression().format, format);
+  EXPECT_EQ(writer.compression().level, level);
+  write(data);
+  EXPECT_EQ(fastout_test::thread_count(), before + 2);
+  close();
+  EXPECT_EQ(fastout_test::thread_count_once_settled(before), before);
+  EXPECT_TRUE(decode(format, read_file(path)) == data);
+}
+
+fastout::compression_options gzip_with_workers(unsigned workers) {
+  fastout::compression_options options = fastout::gzip{1};
+  options.workers = workers;
+  return options;
+}
+
+// Every way of asking for a format and two workers, in either order, gets
+// both: a format assigned or given as a parameter keeps the workers set
+// before it, and compression_workers = n wins wherever it stands.
+TEST(compressed_file, every_way_of_asking_for_workers_gets_them) {
+  temp_dir dir;
+  struct file_way {
+    const char* name;
+    fastout::file (*open)(const std::string& path);
+    compression_format format;
+    int level;
+  };
+  const file_way file_ways[] = {
+      {"file_options: workers, then = zstd{5}",
+       [](const std::string& path) {
+         fastout::file_options options;
+         options.buffer_size = 1 << 16;
+         options.compression.workers = 2;
+         options.compression = fastout::zstd{5};
+         return fastout::file(path, options);
+       },
+       compression_format::zstd, 5},
+      {"file_options: = gzip{1}, then workers",
+       [](const std::string& path) {
+         fastout::file_options options;
+         options.buffer_size = 1 << 16;
+         options.compression = fastout::gzip{1};
+         options.compression.workers = 2;
+         return fastout::file(path, options);
+       },
+       compression_format::gzip, 1},
+      {"file_options: workers, then = by_extension{2, 1}",
+       [](const std::string& path) {
+         fastout::file_options options;
+         options.buffer_size = 1 << 16;
+         options.compression.workers = 2;
+         options.compression = fastout::by_extension{2, 1};
+         return fastout::file(path, options);
+       },
+       compression_format::zstd, 2},
+      {"output_file: compression_workers = 2, compression = zstd{5}",
+       [](const std::string& path) {
+         return fastout::output_file(path, fastout::compression_workers = 2,
+                                     fastout::compression = fastout::zstd{5},
+                                     fastout::buffer_size = 1 << 16);
+       },
+       compression_format::zstd, 5},
+      {"output_file: compression = gzip{1}, compression_workers = 2",
+       [](const std::string& path) {
+         return fastout::output_file(path, fastout::compression = fastout::gzip{1},
+                                     fastout::compression_workers = 2,
+                                     fastout::buffer_size = 1 << 16);
+       },
+       compression_format::gzip, 1},
+      {"output_file: compression = options with 2 workers",
+       [](const std::string& path) {
+         return fastout::output_file(path, fastout::compression = gzip_with_workers(2),
+                                     fastout::buffer_size = 1 << 16);
+       },
+       compression_format::gzip, 1},
+      {"output_file: compression = options with 3 workers, compression_workers = 2",
+       [](const std::string& path) {
+         return fastout::output_file(path, fastout::compression = gzip_with_workers(3),
+                                     fastout::compression_workers = 2,
+                                     fastout::buffer_size = 1 << 16);
+       },
+       compression_format::gzip, 1},
+      {"output_file: compression = options with 2 workers, then compression = zstd{5}",
+       [](const std::string& path) {
+         return fastout::output_file(path, fastout::compression = gzip_with_workers(2),
+                                     fastout::compression = fastout::zstd{5},
+                                     fastout::buffer_size = 1 << 16);
+       },
+       compression_format::zstd, 5},
+  };
+  for (const file_way& way : file_ways) {
+    SCOPED_TRACE(way.name);
+    const std::string path = dir.file("way.zst");
+    fastout::file out = way.open(path);
+    expect_two_workers(
+        out, way.format, way.level, [&](const std::string& data) { out.write(data); },
+        [&] { out.close(); }, path);
+  }
+
+  struct stream_way {
+    const char* name;
+    void (*open)(fastout::ofstream& out, const std::string& path);
+    compression_format format;
+    int level;
+  };
+  const stream_way stream_ways[] = {
+      {"stream_options: workers, then = zstd{5}",
+       [](fastout::ofstream& out, const std::string& path) {
+         fastout::stream_options options;
+         options.buffer_size = 1 << 16;
+         options.compression.workers = 2;
+         options.compression = fastout::zstd{5};
+         out.open(path, options);
+       },
+       compression_format::zstd, 5},
+      {"ofstream: stream_options with 2 workers, then compression = zstd{5}",
+       [](fastout::ofstream& out, const std::string& path) {
+         fastout::stream_options options;
+         options.buffer_size = 1 << 16;
+         options.compression.workers = 2;
+         out.open(path, options, fastout::compression = fastout::zstd{5});
+       },
+       compression_format::zstd, 5},
+      {"ofstream: compression = gzip{1}, compression_workers = 2",
+       [](fastout::ofstream& out, const std::string& path) {
+         out.open(path, fastout::compression = fastout::gzip{1}, fastout::compression_workers = 2,
+                  fastout::buffer_size = 1 << 16);
+       },
+       compression_format::gzip, 1},
+  };
+  for (const stream_way& way : stream_ways) {
+    SCOPED_TRACE(way.name);
+    const std::string path = dir.file("way.zst");
+    fastout::ofstream out;
+    way.open(out, path);
+    ASSERT_TRUE(out.is_open());
+    expect_two_workers(
+        out.rdbuf()->writer(), way.format, way.level,
+        [&](const std::string& data) { out << data; },
+        [&] {
+          out.close();
+          EXPECT_FALSE(out.fail());
+        },
+        path);
+  }
+}
+
+// C++20's designated initializers: the format in the initializer, the
+// workers after it.
+TEST(compressed_file, designated_initializers_get_the_format_and_the_workers) {
+#if __cplusplus >= 202002L
+  temp_dir dir;
+  const std::string path = dir.file("designated");
+  fastout::file_options options{.buffer_size = 1 << 16, .compression = fastout::zstd{5}};
+  EXPECT_EQ(options.compression.workers, fastout::default_compression_workers);
+  options.compression.workers = 2;
+  fastout::file out(path, options);
+  expect_two_workers(
+      out, compression_format::zstd, 5, [&](const std::string& data) { out.write(data); },
+      [&] { out.close(); }, path);
+#else
+  GTEST_SKIP() << "designated initializers need C++20; scripts/test --std 20 runs this test";
+#endif
 }
 
 TEST(compressed_file, replace_holds_the_whole_stream_in_the_temporary) {

@@ -900,6 +900,80 @@ TEST(compression_options, extension_picks_the_format) {
   SUCCEED();
 }
 
+// `options.compression = zstd{5}` is about the format: the workers set
+// before it stay, and setting them after works as well.
+TEST(compression_options, assigning_a_format_keeps_the_workers) {
+  using fastout::compression_options;
+  struct format_case {
+    const char* name;
+    void (*assign)(compression_options&);
+    compression_format format;
+    int level;
+    bool from_extension;
+  };
+  const format_case cases[] = {
+      {"zstd{5}", [](compression_options& o) { o = fastout::zstd{5}; }, compression_format::zstd, 5,
+       false},
+      {"gzip{1}", [](compression_options& o) { o = fastout::gzip{1}; }, compression_format::gzip, 1,
+       false},
+      {"by_extension{19, 9}", [](compression_options& o) { o = fastout::by_extension{19, 9}; },
+       compression_format::none, 0, true},
+      // The key's result, kept in a variable and assigned later.
+      {"(compression = zstd{7})",
+       [](compression_options& o) { o = (fastout::compression = fastout::zstd{7}); },
+       compression_format::zstd, 7, false},
+  };
+  for (const format_case& c : cases) {
+    SCOPED_TRACE(c.name);
+    for (unsigned workers : {0u, 3u}) {
+      // Workers first, then the format; then the other way round.
+      compression_options before;
+      before.workers = workers;
+      c.assign(before);
+      compression_options after;
+      c.assign(after);
+      after.workers = workers;
+      for (const compression_options& o : {before, after}) {
+        EXPECT_EQ(o.workers, workers);
+        EXPECT_EQ(o.format, c.format);
+        EXPECT_EQ(o.level, c.level);
+        EXPECT_EQ(o.from_extension, c.from_extension);
+      }
+    }
+  }
+  // A format after by_extension is no longer chosen by the path; its
+  // levels for the extension are what a format on its own has.
+  compression_options o = fastout::by_extension{19, 9};
+  o.workers = 2;
+  o = fastout::gzip{4};
+  EXPECT_FALSE(o.from_extension);
+  EXPECT_EQ(fastout::resolve_compression(o, "x.zst").format, compression_format::gzip);
+  EXPECT_EQ(o.zstd_level, fastout::zstd{}.level);
+  EXPECT_EQ(o.workers, 2u);
+  // And in a constant expression.
+  constexpr compression_options kept = [] {
+    compression_options options;
+    options.workers = 4;
+    options = fastout::zstd{9};
+    return options;
+  }();
+  static_assert(kept.workers == 4 && kept.format == compression_format::zstd && kept.level == 9);
+}
+
+// Assigning a whole compression_options replaces all of it, as assigning
+// any struct does: `= {}` is plain output with the default workers.
+TEST(compression_options, assigning_whole_options_replaces_the_workers) {
+  fastout::compression_options o;
+  o.workers = 3;
+  o = fastout::compression_options(fastout::zstd{5});
+  EXPECT_EQ(o.workers, fastout::default_compression_workers);
+  EXPECT_EQ(o.level, 5);
+  o.workers = 3;
+  o = {};
+  EXPECT_EQ(o.workers, fastout::default_compression_workers);
+  EXPECT_EQ(o.format, compression_format::none);
+}
+
 TEST(compression_options, keys_in_fmt_style) {
   constexpr fastout::compression_options z = (fastout::compression = fastout::zstd{7});
   static_assert(z.format == compression_format::zstd && z.level == 7 &&

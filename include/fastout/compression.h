@@ -26,6 +26,7 @@
 #else
 
 #include <string_view>
+#include <type_traits>
 
 #include <fastout/config.h>
 
@@ -68,6 +69,17 @@ struct by_extension {
 /// compressor is slower than the formatting and cores are free.
 inline constexpr unsigned default_compression_workers = 1;
 
+namespace detail {
+struct compression_choice_param;
+
+// What may be assigned to a compression_options keeping its workers.
+template <typename T>
+using is_compression_choice =
+    std::integral_constant<bool, std::is_same<T, zstd>::value || std::is_same<T, gzip>::value ||
+                                     std::is_same<T, by_extension>::value ||
+                                     std::is_same<T, compression_choice_param>::value>;
+}  // namespace detail
+
 /// How a writer compresses: one of zstd, gzip or by_extension (or none),
 /// and how many threads do it.
 struct compression_options {
@@ -90,6 +102,20 @@ struct compression_options {
       : format(compression_format::gzip), level(g.level) {}
   constexpr compression_options(by_extension e) noexcept  // NOLINT: implicit, as above
       : from_extension(true), zstd_level(e.zstd_level), gzip_level(e.gzip_level) {}
+
+  /// `options.compression = zstd{5}` (or gzip{...}, by_extension{...})
+  /// chooses the format and level and keeps `workers`, so that it may come
+  /// before or after `options.compression.workers = n`, as
+  /// compression_workers = n may in output_file(). Assigning a whole
+  /// compression_options (`= {}` included) replaces everything, workers too.
+  template <typename Format,
+            typename = std::enable_if_t<detail::is_compression_choice<Format>::value>>
+  constexpr compression_options& operator=(const Format& choice) noexcept {
+    const unsigned kept = workers;
+    *this = compression_options(choice);
+    workers = kept;
+    return *this;
+  }
 };
 
 /// The format a path's extension names: ".zst" is zstd, ".gz" and ".bgz"
@@ -136,9 +162,23 @@ constexpr const char* format_name(compression_format format) noexcept {
 }
 
 namespace detail {
+// `compression = zstd{...}` (gzip, by_extension) as a parameter: a format
+// and level, applied as `options.compression = zstd{...}` is, keeping the
+// workers that parameters before it set (a stream_options' say). A whole
+// compression_options given as `compression = options` replaces them.
+struct compression_choice_param {
+  compression_options value;  // its workers are never used
+  // For code that keeps the key's result: (compression = zstd{3}) was a
+  // compression_options.
+  constexpr operator compression_options() const noexcept { return value; }  // NOLINT: implicit
+};
 struct compression_key {
   constexpr compression_options operator=(compression_options options) const noexcept {
     return options;
+  }
+  template <typename Format, typename = std::enable_if_t<is_compression_choice<Format>::value>>
+  constexpr compression_choice_param operator=(const Format& choice) const noexcept {
+    return {compression_options(choice)};
   }
 };
 struct compression_workers_param {
@@ -151,8 +191,10 @@ struct compression_workers_key {
 
 /// `fastout::compression = fastout::zstd{3}` (or gzip{6}, by_extension{}),
 /// {fmt} style, as a parameter of output_file() and fastout::ofstream: the
-/// format and level (the workers of a compression_options given this way
-/// are used unless compression_workers is given too, in any order).
+/// format and level, as `options.compression = zstd{3}` sets them, keeping
+/// the workers. A whole compression_options may be given too
+/// (`compression = options`): its workers are used unless
+/// compression_workers is given, in any order.
 inline constexpr detail::compression_key compression{};
 /// `fastout::compression_workers = n`: compression_options::workers,
 /// whatever the order of the parameters.

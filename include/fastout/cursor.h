@@ -12,8 +12,12 @@
 #include <string_view>
 
 namespace fastout {
+namespace detail {
 
-/// A copy of a writer's buffer cursor in local variables, for tight loops.
+/// fastout::cursor: a copy of a writer's buffer cursor in local variables,
+/// for tight loops. (<fastout/file.h> names fastout::cursor as this
+/// specialization, so that using it without this header fails with a
+/// message naming it: detail/stand_ins.h.)
 ///
 /// file::put() must reload the buffer pointer after every byte, because a
 /// `char` store may alias the writer itself. A cursor is a local object whose
@@ -27,15 +31,16 @@ namespace fastout {
 /// close, ...) throws std::system_error(EBUSY) instead of losing the
 /// cursor's bytes, and stats() counts them once the cursor commits. The
 /// cursor hands its position back in commit() and in its destructor.
-class cursor {
+template <>
+class basic_cursor<cursor_h> {
  public:
   /// Throws std::system_error(EBUSY) if another cursor is alive on `f`.
-  explicit cursor(file& f) : file_(&f) { borrow(); }
-  ~cursor() {
+  explicit basic_cursor(file& f) : file_(&f) { borrow(); }
+  ~basic_cursor() {
     if (space_.pos != nullptr) file_->take_back_from_cursor(space_.pos);
   }
-  cursor(const cursor&) = delete;
-  cursor& operator=(const cursor&) = delete;
+  basic_cursor(const basic_cursor&) = delete;
+  basic_cursor& operator=(const basic_cursor&) = delete;
 
   FASTOUT_ALWAYS_INLINE void put(char c) {
     if (FASTOUT_LIKELY(fastout_buffer_put(&space_, c))) return;
@@ -70,8 +75,10 @@ class cursor {
   }
 
   file* file_;
-  detail::buffer_state space_ = {nullptr, nullptr};
+  buffer_state space_ = {nullptr, nullptr};
 };
+
+}  // namespace detail
 
 inline cursor file::make_cursor() { return cursor(*this); }
 

@@ -28,6 +28,7 @@
 #include <fastout/config.h>
 #include <fastout/detail/fmt_compat.h>
 #include <fastout/detail/hot_path.h>
+#include <fastout/detail/stand_ins.h>
 #include <fastout/options.h>
 
 struct iovec;
@@ -41,7 +42,6 @@ namespace fastout {
 inline constexpr std::size_t streaming_chunk_size = 64 * 1024;
 
 class file;
-class cursor;
 
 /// Counters a writer keeps; reading them costs nothing on the hot path.
 ///
@@ -606,8 +606,11 @@ void apply_param(file_options& o, const P& p) {
     o.cache = p;
   } else if constexpr (std::is_same<P, symlinks>::value) {
     o.symlink_mode = p;
-  } else if constexpr (std::is_same<P, compression_options>::value) {
-    o.compression = p;  // compression_workers, if given, is applied after every parameter
+  } else if constexpr (std::is_same<P, compression_options>::value ||
+                       std::is_same<P, compression_choice_param>::value) {
+    // A choice (zstd{...}) keeps the workers; compression_workers, if
+    // given, is applied after every parameter.
+    o.compression = p;
   } else if constexpr (std::is_same<P, compression_workers_param>::value) {
     o.compression.workers = p.value;
   } else if constexpr (std::is_integral<P>::value ||

@@ -191,8 +191,11 @@ void apply_stream_param(std::ios_base::openmode& mode, stream_options& options, 
     options.buffer_mode = p;
   } else if constexpr (std::is_same<P, permissions_param>::value) {
     options.permissions = p.value;
-  } else if constexpr (std::is_same<P, compression_options>::value) {
-    options.compression = p;  // compression_workers, if given, is applied after every parameter
+  } else if constexpr (std::is_same<P, compression_options>::value ||
+                       std::is_same<P, compression_choice_param>::value) {
+    // A choice (zstd{...}) keeps the workers, a stream_options' before it
+    // say; compression_workers, if given, is applied after every parameter.
+    options.compression = p;
   } else if constexpr (std::is_same<P, compression_workers_param>::value) {
     options.compression.workers = p.value;
   } else if constexpr (std::is_same<P, stream_options>::value) {

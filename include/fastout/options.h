@@ -108,11 +108,13 @@ struct file_options {
   /// open_mode::replace), wait until the file's data is on disk:
   /// fdatasync(), or fsync() in replace mode, where the new file's metadata
   /// matters too. A failed sync is final: the error is sticky and a
-  /// replacement whose sync failed is never put in place.
+  /// replacement whose sync failed is never put in place. Until close(), a
+  /// power loss leaves what it would without sync (docs/safe-replace.md).
   bool sync = false;
-  /// After close() creates or replaces the file, fsync() the directory that
-  /// holds it, so that its name survives a power loss too. With sync, that
-  /// makes the file durable once close() returns.
+  /// In close(), once the file is complete (and in place, with
+  /// open_mode::replace), fsync() the directory that holds it, so that the
+  /// name of a file the writer created or replaced survives a power loss
+  /// too. With sync, that makes the file durable once close() returns.
   bool sync_directory = false;
   /// What the page cache keeps of the written data (page_cache::drop: for
   /// large output not read back soon, with sync the fast durable mode).
@@ -126,10 +128,11 @@ struct file_options {
   symlinks symlink_mode = symlinks::follow;
   /// Compressed output (<fastout/compression.h>, docs/compression.md):
   /// zstd{level}, gzip{level} or by_extension{}, and the worker threads that
-  /// compress. None by default. A compressing writer keeps buffer_size as
-  /// the size of each buffer it hands to a worker (0 is refused: it needs a
-  /// buffer); on a terminal it is fully buffered unless buffering::line is
-  /// asked for.
+  /// compress. None by default. `compression = zstd{5}` keeps the workers
+  /// set before it (`compression.workers = n`), so either may come first.
+  /// A compressing writer keeps buffer_size as the size of each buffer it
+  /// hands to a worker (0 is refused: it needs a buffer); on a terminal it
+  /// is fully buffered unless buffering::line is asked for.
   compression_options compression;
 };
 

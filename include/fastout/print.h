@@ -46,16 +46,20 @@
 #include <fastout/detail/format_cache.h>
 
 namespace fastout {
-
-/// Writes an integer as hexadecimal digits, as fmt's "{:x}": `out << hex(255)`
-/// writes "ff".
-template <typename T>
-constexpr detail::hex_value<T> hex(T value) noexcept {
-  static_assert(std::is_integral<T>::value, "fastout::hex takes an integer");
-  return detail::hex_value<T>{value};
-}
-
 namespace detail {
+
+// fastout::hex(x), which writes an integer as hexadecimal digits, as fmt's
+// "{:x}": `out << hex(255)` writes "ff". <fastout/file.h> declares hex() so
+// that without this header it fails with a message naming it
+// (detail/stand_ins.h); here is what it makes.
+template <>
+struct hex_maker<print_h> {
+  template <typename T>
+  static constexpr hex_value<T> make(T value) noexcept {
+    static_assert(std::is_integral<T>::value, "fastout::hex takes an integer");
+    return hex_value<T>{value};
+  }
+};
 
 // fmt's buffer over a piece of text in a writer, for one print. It starts
 // either over the free space of a writer whose hot path is open (the inline
