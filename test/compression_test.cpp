@@ -44,7 +44,7 @@ namespace {
 using fastout::compression_format;
 using fastout::detail::compressed_output;
 using fastout::detail::compression_settings;
-using fastout::detail::compression_stage;
+using fastout::detail::compression_step;
 using fastout_test::fd_output_sink;
 using fastout_test::bgzf_block_size;
 using fastout_test::bgzf_decode;
@@ -272,7 +272,7 @@ TEST(compression, misuse_is_an_error_not_a_crash) {
     char other[16] = {};
     EXPECT_EQ(out.hand_over(other, 1), nullptr);
     EXPECT_EQ(out.error(), EINVAL);
-    EXPECT_EQ(out.failed_stage(), compression_stage::none);
+    EXPECT_EQ(out.failed_step(), compression_step::none);
     EXPECT_TRUE(fastout_test::contains(out.describe_failure(), "not the one")) << out.describe_failure();
     EXPECT_EQ(out.finish(), EINVAL);
   }
@@ -570,7 +570,7 @@ TEST(compression_faults, write_failure_is_sticky_with_exact_counts) {
           if (result == 0) result = out.finish();
           EXPECT_EQ(result, error);
           EXPECT_EQ(out.error(), error);
-          EXPECT_EQ(out.failed_stage(), compression_stage::write);
+          EXPECT_EQ(out.failed_step(), compression_step::write);
           fastout::detail::compression_stats stats = out.stats();
           std::string compressed = read_file(file.path);
           EXPECT_EQ(stats.bytes_out, compressed.size());
@@ -650,7 +650,7 @@ TEST(compression_faults, failure_writing_the_end_of_the_stream_is_reported) {
       if (result == 0) result = out.finish();
       EXPECT_EQ(result, ENOSPC);
       EXPECT_EQ(out.finish(), ENOSPC);
-      EXPECT_EQ(out.failed_stage(), compression_stage::write);
+      EXPECT_EQ(out.failed_step(), compression_step::write);
       EXPECT_EQ(out.stats().bytes_out, whole - 1);
       EXPECT_EQ(fastout_test::file_size_at(file.path), static_cast<long long>(whole - 1));
     }
@@ -802,7 +802,7 @@ TEST(compression_faults, allocation_failure_at_every_allocation) {
         } else {
           ++reported;
           EXPECT_EQ(result, ENOMEM);
-          EXPECT_EQ(out->failed_stage(), compression_stage::compress);
+          EXPECT_EQ(out->failed_step(), compression_step::compress);
           EXPECT_TRUE(fastout_test::contains(out->describe_failure(), "compressing with"))
               << out->describe_failure();
           // All may be in the file when only the stream's end failed.
@@ -860,7 +860,7 @@ TEST(compression_fork, child_gets_an_error_and_the_parent_goes_on) {
       long long size_at_fork = fastout_test::file_size(file.fd);
       int status = fastout_test::run_in_child([&] {
         if (out->hand_over(buffer, 10) != nullptr) return 2;
-        if (out->error() != EPERM || out->failed_stage() != compression_stage::fork) return 3;
+        if (out->error() != EPERM || out->failed_step() != compression_step::fork) return 3;
         if (!fastout_test::contains(out->describe_failure(), "fork")) return 4;
         if (out->flush() != EPERM || out->finish() != EPERM) return 5;
         out.reset();  // the destructor neither joins nor writes

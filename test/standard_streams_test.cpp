@@ -161,7 +161,7 @@ TEST(standard_streams, one_writer_for_stdout_and_one_for_stderr) {
   EXPECT_EQ(err.buffer_capacity(), 0u);
   // stdout_file() still makes a writer of its own, with its own buffer.
   fastout::file own = fastout::stdout_file();
-  EXPECT_NE(own.buffer_begin(), out.buffer_begin());
+  EXPECT_NE(fastout::detail::writer_of(own).buffer_begin(), fastout::detail::writer_of(out).buffer_begin());
 }
 
 TEST(standard_streams, buffering_on_a_file_and_on_a_terminal_is_stdios) {

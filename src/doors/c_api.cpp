@@ -5,7 +5,8 @@
 // A handle is a pointer to the writer's hot state (fastout_buffer_state, the
 // writer's first base), so the header's inline fastout_putc() and the C++
 // writer's inline put() advance the same pointer. Everything here reaches the
-// writer through its public and internal interfaces (file.h), and catches
+// writer through its public and internal interfaces (file.h, and
+// detail/writer.h through detail::writer_of()), and catches
 // every exception at the boundary: a C caller gets a negative errno, never an
 // exception and never an abort.
 #include <fastout/c_api.h>
@@ -31,11 +32,12 @@
 namespace fastout {
 
 fastout_file* c_handle(file& f) noexcept {
-  return reinterpret_cast<fastout_file*>(&f.hot_state());
+  return reinterpret_cast<fastout_file*>(&detail::writer_of(f).hot_state());
 }
 
 file& from_c_handle(fastout_file* handle) noexcept {
-  return file::from_hot_state(*reinterpret_cast<fastout_buffer_state*>(handle));
+  return detail::file_of(
+      detail::writer::from_hot_state(*reinterpret_cast<fastout_buffer_state*>(handle)));
 }
 
 namespace {
@@ -78,7 +80,7 @@ FASTOUT_ALWAYS_INLINE int guarded(Call&& call) noexcept {
 // A call on `writer` that failed: errno, the result, and the handle's
 // fastout_last_error().
 int call_failed(file& writer, int error_number) noexcept {
-  writer.set_last_call_error(-error_number);
+  detail::writer_of(writer).set_last_call_error(-error_number);
   return failure(error_number);
 }
 
@@ -404,7 +406,7 @@ namespace {
 fastout_buffer_state stopped(int* error, int error_number, file* writer = nullptr) noexcept {
   errno = error_number;
   *error = -error_number;
-  if (writer != nullptr) writer->set_last_call_error(-error_number);
+  if (writer != nullptr) fastout::detail::writer_of(*writer).set_last_call_error(-error_number);
   return fastout_buffer_state{nullptr, nullptr};
 }
 }  // namespace
@@ -414,10 +416,10 @@ fastout_buffer_state fastout_cursor_begin_slow(fastout_file* handle, int* error)
   file& writer = writer_of(handle);
   try {
     // Lending alone would lend a closed or failed writer's (empty) space.
-    writer.take_back_and_check();
+    fastout::detail::writer_of(writer).take_back_and_check();
     // A writer with write_errors::report does not throw its error.
     if (std::error_code failed = writer.error()) return stopped(error, failed.value(), &writer);
-    return writer.lend_to_cursor();
+    return fastout::detail::writer_of(writer).lend_to_cursor();
   } catch (...) {
     return stopped(error, fastout::error_number_of(std::current_exception()), &writer);
   }
@@ -440,18 +442,18 @@ fastout_buffer_state fastout_cursor_putc_slow(int c, fastout_file* handle, char*
         // Lent to a C++ cursor, or closed: the byte was refused.
       }
     }
-    writer.set_last_call_error(*error);
+    fastout::detail::writer_of(writer).set_last_call_error(*error);
     errno = -*error;
     return fastout_buffer_state{nullptr, nullptr};
   }
   // The writer's own put() flushes a full buffer and meets line buffering
   // and errors; the cursor borrows again afterwards. If put() throws, the
   // writer's position is the truth and the cursor is stopped.
-  writer.take_back_from_cursor(pos);
+  fastout::detail::writer_of(writer).take_back_from_cursor(pos);
   try {
     writer.put(static_cast<char>(c));
     if (std::error_code failed = writer.error()) return stopped(error, failed.value(), &writer);
-    return writer.lend_to_cursor();
+    return fastout::detail::writer_of(writer).lend_to_cursor();
   } catch (...) {
     return stopped(error, fastout::error_number_of(std::current_exception()), &writer);
   }
@@ -462,7 +464,7 @@ int fastout_cursor_end_slow(fastout_file* handle, char* pos, int error) noexcept
   // position back before it failed.
   if (error < 0) return failure(-error);
   if (handle == nullptr) return failure(EINVAL);
-  writer_of(handle).take_back_from_cursor(pos);
+  fastout::detail::writer_of(writer_of(handle)).take_back_from_cursor(pos);
   return 0;
 }
 
@@ -483,7 +485,7 @@ int fastout_close(fastout_file* handle) noexcept {
   // write_errors.
   int result = 0;
   try {
-    writer->close_checked();
+    fastout::detail::writer_of(*writer).close_checked();
   } catch (...) {
     result = fastout::call_failed(*writer, fastout::error_number_of(std::current_exception()));
   }
@@ -525,7 +527,7 @@ int fastout_error(const fastout_file* handle) noexcept {
 
 int fastout_last_error(const fastout_file* handle) noexcept {
   if (handle == nullptr) return -EINVAL;  // what a call with a NULL handle returned
-  return writer_of(handle).last_call_error();
+  return fastout::detail::writer_of(writer_of(handle)).last_call_error();
 }
 
 const char* fastout_error_name(int code) noexcept {
