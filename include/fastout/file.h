@@ -327,6 +327,10 @@ class FASTOUT_API file : private detail::writer {
   /// write_errors::report (never automatic).
   using writer::error_mode;
   using writer::stats;
+  /// How this writer compresses, settled at open (by_extension resolved to
+  /// the path's format; the workers it was given); format is
+  /// compression_format::none for a plain writer.
+  using writer::compression;
 
  private:
   // The writer's internal interface (detail/writer.h), for fastout's own
