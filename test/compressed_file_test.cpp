@@ -284,7 +284,7 @@ TEST(compressed_file, c_api_handle_writes_into_the_same_stream) {
   fastout_file* handle = fastout::c_handle(out);
   std::string expected;
   for (int i = 0; i < 20000; ++i) {
-    fastout_printf(handle, "%d c\n", i);
+    fastout_fprintf(handle, "%d c\n", i);
     out.print("{} c++\n", i);
     expected += std::to_string(i) + " c\n" + std::to_string(i) + " c++\n";
   }

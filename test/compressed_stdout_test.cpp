@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Compressed standard output (`tool > out.zst`, `tool | ...`), C++'s
-// standard_output() and C's fastout_open_stdout(), seen from outside:
-// compressed_stdout_helper runs as a process of its own with its stdout on a
+// standard_output(), and C's fastout_open_stdout() and
+// fastout_set_stdout_options(), seen from outside: compressed_stdout_helper
+// runs as a process of its own with its stdout on a
 // file or a pipe, and `| head` behaves as for plain output (SIGPIPE by
 // default kills it; ignored, one report and exit status 1).
 #include <gtest/gtest.h>
@@ -100,7 +101,7 @@ int count_lines(const std::string& text) {
 }
 
 TEST(compressed_standard_output, to_a_file_and_a_pipe_through_both_apis) {
-  for (const char* door : {"cxx", "c"}) {
+  for (const char* door : {"cxx", "c", "c_first"}) {
     for (compression_format format : {compression_format::zstd, compression_format::gzip}) {
       for (const char* workers : {"0", "1", "2"}) {
         SCOPED_TRACE(std::string(door) + " " + fastout::format_name(format) + " workers " +

@@ -24,10 +24,12 @@
 
 #include <fastout/compression.h>
 #include <fastout/file.h>
+#include <fastout/iostream.h>
 #include <fastout/standard_streams.h>
 
 #include "doors/printf_internal.h"
 #include "platform/platform_internal.h"
+#include "doors/standard_streams_internal.h"
 
 namespace fastout {
 
@@ -325,6 +327,45 @@ fastout_file* fastout_open_stderr(const fastout_options* options) noexcept {
                                 fastout::set_standard_error_options, 0);
 }
 
+// ----------------------------------------------------- standard output
+
+namespace fastout {
+namespace {
+// The handle of standard_output() or standard_error() in `handle`, made at
+// the first call: 0, or a negative error code (ENOMEM) with errno set.
+int standard_handle(file& (*writer)(), fastout_file*& handle) noexcept {
+  return guarded([&] {
+    handle = c_handle(writer());
+    return 0;
+  });
+}
+}  // namespace
+}  // namespace fastout
+
+fastout_file* fastout_stdout(void) noexcept {
+  fastout_file* handle = nullptr;
+  return fastout::standard_handle(fastout::standard_output, handle) < 0 ? nullptr : handle;
+}
+
+fastout_file* fastout_stderr(void) noexcept {
+  fastout_file* handle = nullptr;
+  return fastout::standard_handle(fastout::standard_error, handle) < 0 ? nullptr : handle;
+}
+
+int fastout_set_stdout_options(const fastout_options* options) noexcept {
+  fastout::file_options chosen;
+  if (options == nullptr) return failure(EINVAL);
+  if (int error_number = fastout::convert(options, chosen, nullptr)) return failure(error_number);
+  return guarded([&] {
+    int error_number = fastout::detail::set_standard_output_options_before_use(chosen);
+    return error_number != 0 ? failure(error_number) : 0;
+  });
+}
+
+int fastout_sync_with_stdio(int on) noexcept {
+  return guarded([&] { return fastout::sync_with_stdio(on != 0) ? 1 : 0; });
+}
+
 // -------------------------------------------------------------- output
 
 int fastout_putc_slow(int c, fastout_file* handle) noexcept {
@@ -359,7 +400,7 @@ size_t fastout_write_slow(const void* data, size_t size, size_t count,
   return result < 0 ? 0 : count;
 }
 
-int fastout_puts_slow(const char* text, fastout_file* handle) noexcept {
+int fastout_fputs_slow(const char* text, fastout_file* handle) noexcept {
   if (handle == nullptr) return failure(EINVAL);
   file& writer = writer_of(handle);
   if (text == nullptr) return fastout::call_failed(writer, EINVAL);
@@ -371,9 +412,28 @@ int fastout_puts_slow(const char* text, fastout_file* handle) noexcept {
   });
 }
 
+int fastout_putchar_slow(int c) noexcept {
+  fastout_file* handle = nullptr;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
+  return fastout_putc_slow(c, handle);
+}
+
+int fastout_puts_slow(const char* text) noexcept {
+  fastout_file* handle = nullptr;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
+  file& writer = writer_of(handle);
+  if (text == nullptr) return fastout::call_failed(writer, EINVAL);
+  return guarded(writer, [&] {
+    // One call, as puts(): on a line-buffered writer the newline sends the
+    // line with its text.
+    writer.write(text, std::strlen(text));
+    writer.put('\n');
+    return 1;
+  });
+}
+
 namespace {
-// fastout_printf() and fastout_vprintf(), without a second hop for the
-// va_list.
+// fastout_fprintf() and its siblings, without a second hop for the va_list.
 FASTOUT_ALWAYS_INLINE int print_formatted(fastout_file* handle, const char* format,
                                           va_list args) noexcept {
   if (handle == nullptr) return failure(EINVAL);
@@ -386,7 +446,7 @@ FASTOUT_ALWAYS_INLINE int print_formatted(fastout_file* handle, const char* form
 }
 }  // namespace
 
-int fastout_printf(fastout_file* handle, const char* format, ...) noexcept {
+int fastout_fprintf(fastout_file* handle, const char* format, ...) noexcept {
   va_list args;
   va_start(args, format);
   int result = print_formatted(handle, format, args);
@@ -394,7 +454,23 @@ int fastout_printf(fastout_file* handle, const char* format, ...) noexcept {
   return result;
 }
 
-int fastout_vprintf(fastout_file* handle, const char* format, va_list args) noexcept {
+int fastout_vfprintf(fastout_file* handle, const char* format, va_list args) noexcept {
+  return print_formatted(handle, format, args);
+}
+
+int fastout_printf(const char* format, ...) noexcept {
+  fastout_file* handle = nullptr;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
+  va_list args;
+  va_start(args, format);
+  int result = print_formatted(handle, format, args);
+  va_end(args);
+  return result;
+}
+
+int fastout_vprintf(const char* format, va_list args) noexcept {
+  fastout_file* handle = nullptr;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
   return print_formatted(handle, format, args);
 }
 

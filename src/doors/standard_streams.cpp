@@ -18,7 +18,10 @@
 // the program's but C destructor functions and shared libraries' finalizers.
 #include <fastout/standard_streams.h>
 
+#include "doors/standard_streams_internal.h"
+
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -37,10 +40,13 @@ struct standard_stream {
   alignas(file) unsigned char storage[sizeof(file)];
   // Set once the writer is made; read by the exit handler.
   std::atomic<file*> writer;
+  // Options were given (set_options()): a writer that may compress, whose
+  // replacement could end a stream. Only the program's thread reads it.
+  bool options_given;
 };
 
-standard_stream output{STDOUT_FILENO, "<stdout>", default_buffer_size, {}, {nullptr}};
-standard_stream error_output{STDERR_FILENO, "<stderr>", 0, {}, {nullptr}};
+standard_stream output{STDOUT_FILENO, "<stdout>", default_buffer_size, {}, {nullptr}, false};
+standard_stream error_output{STDERR_FILENO, "<stderr>", 0, {}, {nullptr}, false};
 
 // Once the exit handler has run, a writer made or remade after it (by a
 // destructor that runs later) is unbuffered: nothing would flush it.
@@ -60,7 +66,7 @@ file& make(standard_stream& stream) {
   return *writer;
 }
 
-void set_options(file& writer, const standard_stream& stream, const file_options& options) {
+void set_options(file& writer, standard_stream& stream, const file_options& options) {
   file_options chosen = options;
   if (exit_handler_ran.load()) chosen.buffer_size = 0;
   if (chosen.errors == write_errors::automatic) chosen.errors = write_errors::report;
@@ -69,6 +75,7 @@ void set_options(file& writer, const standard_stream& stream, const file_options
   // writer (the C API's fastout_close()) has nothing to flush.
   if (writer.is_open()) writer.flush();
   writer = std::move(fresh);  // the old one has nothing left to write
+  stream.options_given = true;
 }
 
 // Flushes one writer at exit. Returns true if it has failed, now or before.
@@ -151,6 +158,26 @@ void set_standard_output_options(const file_options& options) {
 
 void set_standard_error_options(const file_options& options) {
   set_options(standard_error(), error_output, options);
+}
+
+int detail::set_standard_output_options_before_use(const file_options& options) {
+  if (exit_handler_ran.load()) return EALREADY;
+  file& writer = standard_output();
+  // Closed (fastout_close()) or given options: too late, whatever it holds.
+  if (output.options_given || !writer.is_open()) return EALREADY;
+  try {
+    // Text that a stream buffer (std::cout after sync_with_stdio()) holds
+    // in lent space is the writer's, and counted, once taken back.
+    writer.take_back_and_check();
+  } catch (const std::system_error& e) {
+    if (e.code().value() == EBUSY) return EBUSY;
+    throw;
+  }
+  if (writer.stats().bytes_accepted != 0) return EALREADY;
+  // Nothing to flush, and a plain writer that has written nothing writes
+  // nothing as it goes: only the options change.
+  set_options(writer, output, options);
+  return 0;
 }
 
 }  // namespace fastout
