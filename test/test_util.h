@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Small helpers shared by fastout's tests: temporary directories, reading a
 // file back and its mode, the umask and the error handler for a scope,
-// swapping the system-call table, capturing a descriptor, and running checks
-// in a forked child.
+// swapping the system-call table, capturing a descriptor, running checks
+// in a forked child, and starting a program the build made (through the
+// emulator of a cross-compiled build).
 #ifndef FASTOUT_TEST_UTIL_H_
 #define FASTOUT_TEST_UTIL_H_
 
@@ -30,6 +31,10 @@
 #include <fastout/file.h>
 
 #include "platform/system_calls_internal.h"
+
+#ifndef FASTOUT_TEST_EMULATOR
+#  error "test/CMakeLists.txt defines FASTOUT_TEST_EMULATOR (empty for a native build)"
+#endif
 
 namespace fastout_test {
 
@@ -303,6 +308,20 @@ inline bool read_syscw(std::uint64_t& value) {
   if (field == nullptr) return false;
   value = std::strtoull(field + 6, nullptr, 10);
   return true;
+}
+
+// The command line that starts `program`, a program this build made (a
+// test's helper), with `args`: the program itself, or in a cross-compiled
+// build (scripts/test --target aarch64) the emulator first -- CMake's
+// CMAKE_CROSSCOMPILING_EMULATOR, which test/CMakeLists.txt gives as
+// FASTOUT_TEST_EMULATOR -- since the host cannot run the program itself.
+// Its first word is a path, for execv().
+inline std::vector<std::string> built_program_command(const std::string& program,
+                                                      const std::vector<std::string>& args) {
+  std::vector<std::string> command = {FASTOUT_TEST_EMULATOR};
+  command.push_back(program);
+  command.insert(command.end(), args.begin(), args.end());
+  return command;
 }
 
 }  // namespace fastout_test
