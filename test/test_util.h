@@ -2,8 +2,8 @@
 // Small helpers shared by fastout's tests: temporary directories, reading a
 // file back and its mode, the umask and the error handler for a scope,
 // swapping the system-call table, capturing a descriptor, running checks
-// in a forked child, and starting a program the build made (through the
-// emulator of a cross-compiled build).
+// in a forked child, starting a program the build made (through the
+// emulator of a cross-compiled build), and what an emulator lacks.
 #ifndef FASTOUT_TEST_UTIL_H_
 #define FASTOUT_TEST_UTIL_H_
 
@@ -25,6 +25,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -323,6 +324,23 @@ inline std::vector<std::string> built_program_command(const std::string& program
   command.insert(command.end(), args.begin(), args.end());
   return command;
 }
+
+// Whether there is no pwritev2() system call here at all: ENOSYS, which
+// glibc's pwritev2() turns into EOPNOTSUPP for any flag. So it is under
+// qemu-user 7.2, which runs the aarch64 build's tests (scripts/test --target
+// aarch64), and on kernels before 4.6. There page_cache::drop always takes
+// its fallback, plain writes, whatever the kernel and filesystem below could
+// do; the tests of that path say so in their output (`pwritev2_missing_note`)
+// and check the fallback.
+inline bool pwritev2_is_missing() {
+  errno = 0;
+  const long result = ::syscall(SYS_pwritev2, -1, nullptr, 0, 0L, 0L, 0);
+  return result == -1 && errno == ENOSYS;
+}
+inline const char* const pwritev2_missing_note =
+    "pwritev2() is not implemented here (ENOSYS: qemu-user, or a kernel before 4.6), so "
+    "RWF_DONTCACHE is refused with EOPNOTSUPP whatever the filesystem: page_cache::drop's "
+    "fallback (plain writes) is what runs and is checked";
 
 }  // namespace fastout_test
 
