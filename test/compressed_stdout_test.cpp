@@ -51,8 +51,8 @@ run_result run_helper(const std::vector<std::string>& args, bool to_pipe = false
   int ends[2] = {-1, -1};
   if (to_pipe && ::pipe2(ends, O_CLOEXEC) != 0)
     throw std::system_error(errno, std::system_category(), "pipe");
-  std::vector<std::string> strings = {FASTOUT_COMPRESSED_STDOUT_HELPER};
-  strings.insert(strings.end(), args.begin(), args.end());
+  std::vector<std::string> strings =
+      fastout_test::built_program_command(FASTOUT_COMPRESSED_STDOUT_HELPER, args);
   std::vector<char*> argv;
   for (auto& s : strings) argv.push_back(s.data());
   argv.push_back(nullptr);

@@ -64,8 +64,8 @@ helper_result run_helper(const std::vector<std::string>& args, const helper_setu
   int out = setup.stdout_fd >= 0 ? -1 : ::open(out_path.c_str(), create, 0600);
   int err = setup.stderr_fd >= 0 ? -1 : ::open(err_path.c_str(), create, 0600);
   int null_in = ::open("/dev/null", O_RDONLY);
-  std::vector<std::string> argv_strings = {FASTOUT_STANDARD_STREAMS_HELPER};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<std::string> argv_strings =
+      fastout_test::built_program_command(FASTOUT_STANDARD_STREAMS_HELPER, args);
   std::vector<char*> argv;
   for (auto& a : argv_strings) argv.push_back(a.data());
   argv.push_back(nullptr);

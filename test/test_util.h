@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Small helpers shared by fastout's tests: temporary directories, reading a
 // file back and its mode, the umask and the error handler for a scope,
-// swapping the system-call table, capturing a descriptor, and running checks
-// in a forked child.
+// swapping the system-call table, capturing a descriptor, running checks
+// in a forked child, starting a program the build made (through the
+// emulator of a cross-compiled build), and what an emulator lacks.
 #ifndef FASTOUT_TEST_UTIL_H_
 #define FASTOUT_TEST_UTIL_H_
 
@@ -24,12 +25,17 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fastout/file.h>
 
 #include "platform/platform_internal.h"
+
+#ifndef FASTOUT_TEST_EMULATOR
+#  error "test/CMakeLists.txt defines FASTOUT_TEST_EMULATOR (empty for a native build)"
+#endif
 
 namespace fastout_test {
 
@@ -326,6 +332,37 @@ inline bool read_syscw(std::uint64_t& value) {
   value = std::strtoull(field + 6, nullptr, 10);
   return true;
 }
+
+// The command line that starts `program`, a program this build made (a
+// test's helper), with `args`: the program itself, or in a cross-compiled
+// build (scripts/test --target aarch64) the emulator first -- CMake's
+// CMAKE_CROSSCOMPILING_EMULATOR, which test/CMakeLists.txt gives as
+// FASTOUT_TEST_EMULATOR -- since the host cannot run the program itself.
+// Its first word is a path, for execv().
+inline std::vector<std::string> built_program_command(const std::string& program,
+                                                      const std::vector<std::string>& args) {
+  std::vector<std::string> command = {FASTOUT_TEST_EMULATOR};
+  command.push_back(program);
+  command.insert(command.end(), args.begin(), args.end());
+  return command;
+}
+
+// Whether there is no pwritev2() system call here at all: ENOSYS, which
+// glibc's pwritev2() turns into EOPNOTSUPP for any flag. So it is under
+// qemu-user 7.2, which runs the aarch64 build's tests (scripts/test --target
+// aarch64), and on kernels before 4.6. There page_cache::drop always takes
+// its fallback, plain writes, whatever the kernel and filesystem below could
+// do; the tests of that path say so in their output (`pwritev2_missing_note`)
+// and check the fallback.
+inline bool pwritev2_is_missing() {
+  errno = 0;
+  const long result = ::syscall(SYS_pwritev2, -1, nullptr, 0, 0L, 0L, 0);
+  return result == -1 && errno == ENOSYS;
+}
+inline const char* const pwritev2_missing_note =
+    "pwritev2() is not implemented here (ENOSYS: qemu-user, or a kernel before 4.6), so "
+    "RWF_DONTCACHE is refused with EOPNOTSUPP whatever the filesystem: page_cache::drop's "
+    "fallback (plain writes) is what runs and is checked";
 
 }  // namespace fastout_test
 

@@ -11,11 +11,14 @@
 // the program asks for exceptions: a program that never catches anything
 // must end with one report and a failing status, never with an abort.
 //
-// The handler is registered with on_exit(), which passes it the exit status,
-// from a constructor that runs before any other of the program's, so that it
+// The handler is registered through the platform layer (glibc's on_exit(),
+// which passes it the exit status; atexit() elsewhere, which does not), from
+// a constructor that runs before any other of the program's, so that it
 // runs after every handler and static destructor registered later: text
 // those write is flushed too, and a failing exit (_exit) skips nothing of
 // the program's but C destructor functions and shared libraries' finalizers.
+// Where the status is not known, a failure at exit ends the process with
+// status 1 even if main() returned another failing status.
 #include <fastout/standard_streams.h>
 
 #include "doors/standard_streams_internal.h"
@@ -27,7 +30,7 @@
 #include <new>
 #include <system_error>
 
-#include <unistd.h>
+#include "platform/platform_internal.h"
 
 namespace fastout {
 namespace {
@@ -118,8 +121,10 @@ bool finish_at_exit(standard_stream& stream, int status) noexcept {
   return failed;
 }
 
-void flush_at_exit(int status, void*) noexcept {
+void flush_at_exit(int status, bool status_known) noexcept {
   exit_handler_ran.store(true);
+  // Without the status, the program may have meant success: as status 0.
+  if (!status_known) status = 0;
   bool failed = finish_at_exit(output, status);
   failed = finish_at_exit(error_output, status) || failed;
   if (failed && status == 0) {
@@ -128,7 +133,7 @@ void flush_at_exit(int status, void*) noexcept {
     // exit handler; stdio's own flush, which exit() would have done after
     // this handler, is done first.
     std::fflush(nullptr);
-    ::_exit(EXIT_FAILURE);
+    detail::exit_now(EXIT_FAILURE);
   }
 }
 
@@ -137,7 +142,7 @@ void flush_at_exit(int status, void*) noexcept {
 // handler. The handler stays registered for the life of the process, so
 // libfastout.so is linked with -z nodelete: dlclose() never unmaps it.
 __attribute__((constructor(101))) void register_flush_at_exit() {
-  ::on_exit(flush_at_exit, nullptr);
+  detail::run_at_exit(flush_at_exit);
 }
 
 }  // namespace
@@ -168,7 +173,7 @@ int detail::set_standard_output_options_before_use(const file_options& options) 
   try {
     // Text that a stream buffer (std::cout after sync_with_stdio()) holds
     // in lent space is the writer's, and counted, once taken back.
-    writer.take_back_and_check();
+    writer_of(writer).take_back_and_check();
   } catch (const std::system_error& e) {
     if (e.code().value() == EBUSY) return EBUSY;
     throw;

@@ -201,6 +201,15 @@ FASTOUT_API int start_thread(thread_handle& thread, void* (*run)(void*), void* a
 /// Waits for a thread from start_thread() to end.
 FASTOUT_API void join_thread(thread_handle& thread) noexcept;
 
+/// Runs `handler` when the process exits (exit(), or a return from main()),
+/// after every handler registered later, with the exit status where the C
+/// library passes it (glibc's on_exit(): `status_known`), or without it
+/// (atexit(): `status` 0 and `status_known` false). Once per process.
+FASTOUT_API void run_at_exit(void (*handler)(int status, bool status_known)) noexcept;
+/// Ends the process at once with `status`, running no more exit handlers
+/// (_exit()): the only way an exit handler can change the status.
+[[noreturn]] FASTOUT_API void exit_now(int status) noexcept;
+
 /// A description of `error_number` in English that does not depend on the
 /// locale or change between calls ("No space left on device"), or null if
 /// the system has none for it. Thread-safe.

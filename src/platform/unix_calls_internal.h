@@ -106,6 +106,8 @@ namespace fastout::detail {
 
 inline int unix_process_id() noexcept { return static_cast<int>(::getpid()); }
 
+[[noreturn]] inline void unix_exit_now(int status) noexcept { ::_exit(status); }
+
 inline int unix_start_thread(thread_handle& thread, void* (*run)(void*), void* argument) noexcept {
   auto* native = new (std::nothrow) pthread_t;
   if (native == nullptr) return ENOMEM;

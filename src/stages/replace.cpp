@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstring>
@@ -41,7 +42,6 @@
 #include <vector>
 
 #include <fcntl.h>
-#include <time.h>
 
 #include "platform/platform_internal.h"
 
@@ -198,10 +198,9 @@ std::uint64_t random_u64() noexcept {
   // No entropy yet (early boot) or no such call here: O_EXCL keeps the name
   // safe; this only has to differ from one attempt to the next.
   static std::atomic<std::uint64_t> counter{0};
-  struct timespec now = {};
-  ::clock_gettime(CLOCK_MONOTONIC, &now);
-  std::uint64_t x = (static_cast<std::uint64_t>(now.tv_nsec) << 20) ^
-                    static_cast<std::uint64_t>(now.tv_sec) ^
+  const auto now = static_cast<std::uint64_t>(
+      std::chrono::steady_clock::now().time_since_epoch().count());
+  std::uint64_t x = (now << 20) ^ (now >> 44) ^
                     (static_cast<std::uint64_t>(process_id()) << 40) ^ ++counter;
   x += 0x9E3779B97F4A7C15ull;  // splitmix64's finalizer
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
