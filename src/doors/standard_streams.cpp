@@ -48,8 +48,8 @@ struct standard_stream {
   bool options_given;
 };
 
-standard_stream output{STDOUT_FILENO, "<stdout>", default_buffer_size, {}, {nullptr}, false};
-standard_stream error_output{STDERR_FILENO, "<stderr>", 0, {}, {nullptr}, false};
+standard_stream output{detail::standard_output_descriptor, "<stdout>", default_buffer_size, {}, {nullptr}, false};
+standard_stream error_output{detail::standard_error_descriptor, "<stderr>", 0, {}, {nullptr}, false};
 
 // Once the exit handler has run, a writer made or remade after it (by a
 // destructor that runs later) is unbuffered: nothing would flush it.

@@ -207,7 +207,9 @@ std::size_t writer::bytes_pending() const noexcept {
 
 int writer::descriptor() const noexcept { return open_ ? route_->descriptor() : -1; }
 
-bool writer::drops_page_cache() const noexcept { return open_ && route_->drops_page_cache(); }
+bool writer::drops_page_cache() const noexcept {
+  return route_ != nullptr && route_->drops_page_cache();
+}
 
 compression_options writer::compression() const noexcept {
   if (route_ != nullptr) return route_->compression();
