@@ -280,7 +280,6 @@ class call {
   const char* const text_;  // the plan's copy of the format
   const plan& plan_;
   const int saved_errno_;  // for %m
-  int error_ = 0;          // the call fails: a positive errno
   signed char plain_point_ = -1;  // -1: not asked yet
   signed char groups_ = -1;
   signed char plain_digits_ = -1;
@@ -318,8 +317,11 @@ int call::run_first(std::size_t index, char* pos, std::va_list& args, std::va_li
   for (const directive *d = plan_.first.data() + index, *end = plan_.first.data() + plan_.first.size();
        d != end; ++d) {
     pos = directive_text(*d, in_order, pos);
-    if (FASTOUT_UNLIKELY(error_ != 0)) return out_.fail(pos, error_);
+    if (FASTOUT_UNLIKELY(out_.error != 0)) return out_.fail(pos, out_.error);
     pos = literal(pos, d->end, d->next);
+    // glibc counts in an int, and stops where the count overflows.
+    if (FASTOUT_UNLIKELY(out_.count(pos) > static_cast<std::size_t>(INT_MAX)))
+      return out_.fail(pos, EOVERFLOW);
   }
   switch (plan_.after_first) {
     case stop::at_end: return out_.finish(pos);
@@ -390,8 +392,10 @@ int call::run_positional(char* pos, std::va_list original) {
   for (std::size_t i = plan_.first.size(); i < plan_.second.size(); ++i) {
     const directive& d = plan_.second[i];
     pos = directive_text(d, by_position, pos);
-    if (FASTOUT_UNLIKELY(error_ != 0)) return out_.fail(pos, error_);
+    if (FASTOUT_UNLIKELY(out_.error != 0)) return out_.fail(pos, out_.error);
     pos = literal(pos, d.end, d.next);
+    if (FASTOUT_UNLIKELY(out_.count(pos) > static_cast<std::size_t>(INT_MAX)))
+      return out_.fail(pos, EOVERFLOW);
   }
   return out_.finish(pos);
 }
@@ -429,7 +433,7 @@ char* call::directive_text(const directive& d, Args& args, char* pos) {
         return put_wide_char(pos, args.template get<wchar_t>(d), width, flags);
       {
         const char c = static_cast<char>(static_cast<unsigned char>(args.template get<int>(d)));
-        if (FASTOUT_LIKELY(width <= 1)) return out_.put(pos, c);
+        if (FASTOUT_LIKELY(width >= 0 && width <= 1)) return out_.put(pos, c);
         return put_padded(pos, &c, 1, width, flags);
       }
     case action::string:
@@ -525,7 +529,7 @@ char* call::integer(const directive& d, Args& args, char* pos, int width, int pr
         ((flags & flag_i18n) && d.base == 10 && !plain_digits())) {
       const int result =
           locale_integer(out_, pos, d, flags, width, precision, negative, magnitude);
-      if (result < 0) error_ = -result;
+      if (result < 0) out_.error = -result;
       return pos;
     }
   }
@@ -565,10 +569,9 @@ char* call::put_number(char* pos, const directive& d, int width, int precision,
                     : (flags & flag_showsign)     ? '+'
                     : (flags & flag_space)        ? ' '
                                                   : '\0';
-  // What is left of the width once the number is laid out; may be negative.
-  long long rest = static_cast<long long>(width) - static_cast<long long>(length + zeros) -
-                   (prefix ? 2 : 0) - (sign != '\0' ? 1 : 0);
-  const std::size_t padding = rest > 0 ? static_cast<std::size_t>(rest) : 0;
+  // What is left of the width once the number is laid out.
+  const std::size_t padding =
+      output::padding(width, length + zeros + (prefix ? 2 : 0) + (sign != '\0' ? 1 : 0));
   const bool left = (flags & flag_left) != 0;
   std::size_t spaces_before = 0, spaces_after = 0, all_zeros = zeros;
   if (left)
@@ -579,6 +582,7 @@ char* call::put_number(char* pos, const directive& d, int width, int precision,
     spaces_before = padding;
   const std::size_t size =
       spaces_before + (sign != '\0') + (prefix ? 2 : 0) + all_zeros + length + spaces_after;
+  if (FASTOUT_UNLIKELY(out_.too_long(pos, size))) return pos;
   if (FASTOUT_UNLIKELY(size > out_.room(pos))) pos = out_.make_room(pos, size);
   if (FASTOUT_LIKELY(size <= out_.room(pos))) {
     std::memset(pos, ' ', spaces_before);
@@ -628,7 +632,7 @@ char* call::floating(const directive& d, Args& args, char* pos, int width, int p
     float_spec spec_of_value{d.conversion, flags, width, precision};
     if (!plain_point()) {
       const int result = locale_double(out_, pos, spec_of_value, d.length, value);
-      if (result < 0) error_ = -result;
+      if (result < 0) out_.error = -result;
       return pos;
     }
     return put_double(out_, pos, spec_of_value, value);
@@ -650,7 +654,7 @@ char* call::floating(const directive& d, Args& args, char* pos, int width, int p
     else
       pos = put_double(out_, pos, spec, value);
   }
-  if (result < 0) error_ = -result;
+  if (result < 0) out_.error = -result;
   return pos;
 }
 
@@ -659,9 +663,9 @@ char* call::floating(const directive& d, Args& args, char* pos, int width, int p
 // `text` padded to `width` with spaces, before it or, with '-', after it.
 char* call::put_padded(char* pos, const char* text, std::size_t size, int width,
                        std::uint16_t flags) {
-  const std::size_t padding =
-      width > 0 && static_cast<std::size_t>(width) > size ? static_cast<std::size_t>(width) - size : 0;
+  const std::size_t padding = output::padding(width, size);
   const bool left = (flags & flag_left) != 0;
+  if (FASTOUT_UNLIKELY(out_.too_long(pos, size + padding))) return pos;
   if (FASTOUT_LIKELY(size + padding <= out_.room(pos))) {
     if (!left) {
       std::memset(pos, ' ', padding);
@@ -696,8 +700,10 @@ char* call::put_string(char* pos, const char* s, int width, int precision,
   } else {
     size = precision >= 0 ? ::strnlen(s, static_cast<std::size_t>(precision)) : std::strlen(s);
   }
-  if (FASTOUT_LIKELY(width <= 0 || static_cast<std::size_t>(width) <= size))
+  if (FASTOUT_LIKELY(width >= 0 && static_cast<std::size_t>(width) <= size)) {
+    if (FASTOUT_UNLIKELY(out_.too_long(pos, size))) return pos;
     return out_.append(pos, s, size);
+  }
   return put_padded(pos, s, size, width, flags);
 }
 
@@ -725,23 +731,27 @@ char* call::put_wide_string(char* pos, const wchar_t* s, int width, int precisio
       if (n > limit - total) break;
       total += n;
     }
-    if (total != static_cast<std::size_t>(-1) && total < static_cast<std::size_t>(width))
+    if (total != static_cast<std::size_t>(-1) && total < static_cast<std::size_t>(width)) {
+      if (out_.too_long(pos, static_cast<std::size_t>(width) - total)) return pos;
       pos = out_.fill(pos, ' ', static_cast<std::size_t>(width) - total);
+    }
   }
   std::mbstate_t state{};
   std::size_t total = 0;
   for (const wchar_t* p = s; *p != L'\0' && total < limit; ++p) {
     const std::size_t n = std::wcrtomb(bytes, *p, &state);
     if (n == static_cast<std::size_t>(-1)) {
-      error_ = errno != 0 ? errno : EILSEQ;
+      out_.error = errno != 0 ? errno : EILSEQ;
       return pos;
     }
     if (n > limit - total) break;
     pos = out_.append(pos, bytes, n);
     total += n;
   }
-  if (width > 0 && left && total < static_cast<std::size_t>(width))
+  if (width > 0 && left && total < static_cast<std::size_t>(width)) {
+    if (out_.too_long(pos, static_cast<std::size_t>(width) - total)) return pos;
     pos = out_.fill(pos, ' ', static_cast<std::size_t>(width) - total);
+  }
   return pos;
 }
 
@@ -750,7 +760,7 @@ char* call::put_wide_char(char* pos, wchar_t c, int width, std::uint16_t flags) 
   std::mbstate_t state{};
   const std::size_t n = std::wcrtomb(bytes, c, &state);
   if (n == static_cast<std::size_t>(-1)) {
-    error_ = errno != 0 ? errno : EILSEQ;
+    out_.error = errno != 0 ? errno : EILSEQ;
     return pos;
   }
   return put_padded(pos, bytes, n, width, flags);

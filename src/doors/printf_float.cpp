@@ -85,6 +85,7 @@ struct binary_value {
   bool zero = false;
   // For %a.
   bool hex_zero = false;  // printf_fphex's zero_mantissa
+  std::uint64_t hex_bits = 0;  // x87: the mantissa's bits as they are
   char leading = '0';
   int fraction_bits = 0;  // how many bits of (hi, lo) are the fraction's
   int hex_exponent = 0;   // with its sign
@@ -132,9 +133,13 @@ binary_value decompose(long double value) {
   v.lo = mantissa;
   v.zero = mantissa == 0;
   v.hex_zero = mantissa == 0;  // the explicit bit included
-  // A biased exponent of 0 is the minimum's (denormals, and the x87's
-  // pseudo-denormals whose leading bit is set).
+  v.hex_bits = mantissa;
+  // A biased exponent of 0 is the minimum's, for denormals, and for the
+  // x87's pseudo-denormals (leading bit set), whose leading bit glibc
+  // clears, as invalid, unless it is the only one (then 2^-16382).
   v.exponent = (biased == 0 ? 1 : biased) - 16383 - 63;
+  constexpr std::uint64_t leading_bit = std::uint64_t{1} << 63;
+  if (biased == 0 && (mantissa & ~leading_bit) != 0) v.lo = mantissa & ~leading_bit;
   // printf_fphex: a whole nibble for the leading digit (3 bits of the
   // fraction in it), and the bias raised by 3.
   v.fraction_bits = 60;
@@ -395,6 +400,7 @@ class decimal {
   char* digits = local_;
   std::size_t size = 0;
   int exponent = 0;
+  bool carried = false;  // rounding made the digits "10..0" and the exponent one more
 
   decimal() = default;
   decimal(const decimal&) = delete;
@@ -427,6 +433,7 @@ void increment(decimal& d) {
   d.digits[0] = '1';
   ++d.size;
   ++d.exponent;
+  d.carried = true;
 }
 
 // The digits of v down to 10^last (fixed: last = -precision), or its first
@@ -546,9 +553,7 @@ char* pad_and_emit(output& out, char* pos, const float_spec& spec, bool negative
                     : (flags & flag_showsign)  ? '+'
                     : (flags & flag_space)     ? ' '
                                                : '\0';
-  long long rest = static_cast<long long>(spec.width) - (sign != '\0' ? 1 : 0) -
-                   static_cast<long long>(body.size);
-  const std::size_t padding = rest > 0 ? static_cast<std::size_t>(rest) : 0;
+  const std::size_t padding = output::padding(spec.width, (sign != '\0' ? 1 : 0) + body.size);
   const bool left = (flags & flag_left) != 0;
   const bool pad_zero = (flags & flag_pad_zero) != 0;
   std::size_t before = 0, zeros = 0, after = 0;
@@ -568,6 +573,7 @@ char* pad_and_emit(output& out, char* pos, const float_spec& spec, bool negative
   }
   const std::size_t prefix = hex ? 2 : 0;  // "0x" goes before the zeros
   const std::size_t total = before + (sign != '\0') + zeros + body.size + after;
+  if (FASTOUT_UNLIKELY(out.too_long(pos, total))) return pos;
   if (FASTOUT_UNLIKELY(total > out.room(pos))) pos = out.make_room(pos, total);
   pos = out.fill(pos, ' ', before);
   if (sign != '\0') pos = out.put(pos, sign);
@@ -700,12 +706,22 @@ char* decimal_conversion(output& out, char* pos, const float_spec& spec, const b
     else
       exact(v, false, 0, significant, mode, d);
     const int x = d.size == 0 ? 0 : d.exponent;
+    // glibc chooses %f's layout from the exponent before rounding, and
+    // keeps '#''s zeros by the count it had then: a value whose P integer
+    // digits round up to 10^P ("%#.2g" of 99.6) is printed "1.e+02".
+    bool carried = d.carried;
+    if (by_fmt && x == p && !carried) {
+      static const double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+      carried = p <= 22 && magnitude < powers[p];
+    }
     std::size_t kept = d.size;
-    if (!alt)
+    if (!alt || (carried && x == p))
       while (kept > 0 && d.digits[kept - 1] == '0') --kept;
     if (x < -4 || x >= p) {
       int decimals = p - 1;
-      if (!alt) decimals = kept > 0 ? static_cast<int>(kept) - 1 : 0;
+      if (!alt || (carried && x == p)) decimals = kept > 0 ? static_cast<int>(kept) - 1 : 0;
       const std::size_t size = d.size;
       d.size = std::min(kept, size);
       exponent_parts(d, decimals, alt, is_upper(c) ? 'E' : 'e', exponent, body);
@@ -732,13 +748,14 @@ char* hex_conversion(output& out, char* pos, const float_spec& spec, const binar
   const int count = v.fraction_bits / 4;
   for (int i = 0; i < count; ++i) {
     const int shift = v.fraction_bits - 4 * (i + 1);
+    const std::uint64_t lo = v.fraction_bits == 60 ? v.hex_bits : v.lo;  // x87: as it is
     std::uint64_t bits;
     if (shift >= 64)
       bits = v.hi >> (shift - 64);
     else if (shift == 0)
-      bits = v.lo;
+      bits = lo;
     else
-      bits = v.lo >> shift | v.hi << (64 - shift);
+      bits = lo >> shift | v.hi << (64 - shift);
     fraction[i] = hex[bits & 15];
   }
   char leading = v.leading;

@@ -27,7 +27,9 @@
 
 #include <cstdarg>
 #include <cstddef>
+#include <climits>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -240,9 +242,30 @@ class output {
   FASTOUT_NOINLINE char* append_slow(char* pos, const char* data, std::size_t size);
   FASTOUT_NOINLINE char* fill(char* pos, char c, std::size_t size);
 
+  /// Whether `size` more bytes would make the call's text longer than
+  /// INT_MAX, which printf cannot count: then the call fails with
+  /// EOVERFLOW (set here), and the directive writes nothing.
+  bool too_long(const char* pos, std::size_t size) noexcept {
+    if (FASTOUT_LIKELY(size <= static_cast<std::size_t>(INT_MAX) - count(pos))) return false;
+    error = EOVERFLOW;
+    return true;
+  }
+  /// A directive's padding, as glibc computes it: `width` less what the
+  /// directive writes, in int arithmetic that wraps (INT_MIN, a width of
+  /// "*" that was -INT_MIN, leaves a huge padding and EOVERFLOW); none if
+  /// that is not positive.
+  static std::size_t padding(long long width, std::size_t size) noexcept {
+    const auto rest = static_cast<int>(
+        static_cast<std::uint32_t>(static_cast<unsigned long long>(width) - size));
+    return rest > 0 ? static_cast<std::size_t>(rest) : 0;
+  }
+
   /// The call's text is the writer's: its length, or -EOVERFLOW (the text
   /// is then dropped, as for fail()) if it exceeds INT_MAX.
   int finish(char* pos);
+
+  /// Set by a directive that fails the call (a positive errno).
+  int error = 0;
   /// The call fails: none of its text is added, unless some was sent
   /// already; then, as glibc's vfprintf, what was made before stays.
   /// Returns -error_number.
@@ -257,7 +280,7 @@ class output {
   std::size_t sent_ = 0;  // bytes of the text sent already (streaming)
   bool in_piece_ = false;
   piece piece_{};
-  char spare_[1024];  // the piece of a writer with no buffer
+  char spare_[4096];  // the piece of a writer with no buffer
 };
 
 // ------------------------------------------------------- floating point
