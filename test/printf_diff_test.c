@@ -318,6 +318,7 @@ struct run {
   char (*formats)[80];
   size_t cases, capacity;
   char mismatch[1024]; /* the first case whose result differed */
+  unsigned long long accepted; /* the writer's bytes_accepted after the last case */
 };
 
 static char glibc_text[1 << 18];
@@ -325,6 +326,7 @@ static int glibc_errno; /* errno after snprintf */
 static int fixed_errno; /* errno before each call, for %m */
 
 static void record(struct run* r, const char* format, int expected, int actual) {
+  const int glibc_result = expected;
   if (r->cases == r->capacity) {
     r->capacity = r->capacity * 2 + 1024;
     r->offsets = (size_t*)realloc(r->offsets, r->capacity * sizeof *r->offsets);
@@ -338,6 +340,33 @@ static void record(struct run* r, const char* format, int expected, int actual) 
     fprintf(stderr, "a case made %d bytes, more than the test's buffer: %s\n", expected, format);
     exit(2);
   }
+  {
+    /* What the writer took: all of the text, or, for a call that fails,
+     * nothing unless part of it had streamed to the file already, which
+     * must be glibc's text so far (snprintf leaves it in its buffer). */
+    fastout_stats stats;
+    unsigned long long accepted;
+    fastout_get_stats(r->out, &stats);
+    accepted = stats.bytes_accepted - r->accepted;
+    r->accepted = stats.bytes_accepted;
+    if (expected < 0) {
+      if (accepted > strlen(glibc_text) && r->mismatch[0] == '\0')
+        snprintf(r->mismatch, sizeof r->mismatch,
+                 "case %lu, buffer size %lu: fastout_printf(\"%s\") failed as glibc's, but sent "
+                 "%llu bytes, more than glibc made (%lu)",
+                 (unsigned long)r->cases - 1, (unsigned long)r->buffer_size, format, accepted,
+                 (unsigned long)strlen(glibc_text));
+      else
+        expected = (int)accepted; /* those bytes, compared with the file */
+    } else if (accepted != (unsigned long long)expected && r->mismatch[0] == '\0' &&
+               actual == expected) {
+      snprintf(r->mismatch, sizeof r->mismatch,
+               "case %lu, buffer size %lu: fastout_printf(\"%s\") returned %d but the writer "
+               "took %llu bytes",
+               (unsigned long)r->cases - 1, (unsigned long)r->buffer_size, format, actual,
+               accepted);
+    }
+  }
   if (expected > 0) {
     size_t n = (size_t)expected;
     if (r->expected_size + n > r->expected_capacity) {
@@ -348,11 +377,11 @@ static void record(struct run* r, const char* format, int expected, int actual) 
     memcpy(r->expected + r->expected_size, glibc_text, n);
     r->expected_size += n;
   }
-  if (r->mismatch[0] == '\0' && (expected < 0 ? actual != -glibc_errno : actual != expected)) {
+  if (r->mismatch[0] == '\0' && (glibc_result < 0 ? actual != -glibc_errno : actual != expected)) {
     snprintf(r->mismatch, sizeof r->mismatch,
              "case %lu, buffer size %lu: fastout_printf(\"%s\") returned %d, snprintf %d (errno %d)",
-             (unsigned long)r->cases - 1, (unsigned long)r->buffer_size, format, actual, expected,
-             glibc_errno);
+             (unsigned long)r->cases - 1, (unsigned long)r->buffer_size, format, actual,
+             glibc_result, glibc_errno);
   }
 }
 
@@ -773,6 +802,9 @@ static int soup_is_safe(const char* format) {
   int types[64], prefix_types[64], count, kinds[2] = {0, 0}, k;
   size_t i;
   char prefix[1024];
+  /* Gaps are ints, as glibc's printf takes them (parse_printf_format()
+   * leaves them as they were). */
+  memset(types, 0, sizeof types);
   count = (int)parse_printf_format(format, 64, types);
   if (count > 64) return 0;
   for (k = 0; k < count; ++k) {
@@ -786,6 +818,7 @@ static int soup_is_safe(const char* format) {
     if (format[i] != '%') continue;
     memcpy(prefix, format, i);
     prefix[i] = '\0';
+    memset(prefix_types, 0, sizeof prefix_types);
     n = (int)parse_printf_format(prefix, 64, prefix_types);
     for (k = 0; k < n && k < count; ++k)
       if (prefix_types[k] != types[k]) return 0;
