@@ -837,11 +837,7 @@ char* call::put_unknown(char* pos, const directive& d, int width, int precision,
 // Two plans per set of addresses, the one used less recently replaced.
 constexpr std::size_t cache_ways = 2;
 constexpr std::size_t cache_sets = 32;
-// Formats longer than this, or with more directives, are parsed at every
-// call: the cache holds at most 64 plans of at most 256 bytes of format and
-// 32 directives each (docs/c-api.md states the memory).
-constexpr std::size_t longest_cached_format = 256;
-constexpr std::size_t most_cached_directives = 32;
+static_assert(cache_sets * cache_ways == cache_plans, "printf_internal.h's bound");
 
 struct cache_slot {
   const char* key = nullptr;
@@ -902,11 +898,17 @@ const plan& new_plan(const char* format, std::unique_ptr<plan>& local) {
   plan_cache* cache = this_thread_cache;
   const bool cacheable = size <= longest_cached_format &&
                          parsed->first.size() <= most_cached_directives &&
-                         parsed->second.size() <= most_cached_directives;
+                         parsed->second.size() <= most_cached_directives &&
+                         parsed->arg_types.size() <= most_cached_arguments;
   if (!cacheable || cache == cache_gone) {
     local = std::move(parsed);
     return *local;
   }
+  // Kept: no more memory than it needs.
+  parsed->text.shrink_to_fit();
+  parsed->first.shrink_to_fit();
+  parsed->second.shrink_to_fit();
+  parsed->arg_types.shrink_to_fit();
   if (cache == nullptr) {
     static thread_local cache_owner owner;  // deletes it when the thread exits
     (void)owner;
@@ -924,6 +926,20 @@ const plan& new_plan(const char* format, std::unique_ptr<plan>& local) {
   cache->recent[set] = static_cast<unsigned char>(way);
   return *slot.cached;
 }
+
+}  // namespace
+
+std::size_t cache_memory() noexcept {
+  const plan_cache* cache = this_thread_cache;
+  if (cache == nullptr || cache == cache_gone) return 0;
+  std::size_t total = sizeof(plan_cache);
+  for (const auto& set : cache->slots)
+    for (const cache_slot& slot : set)
+      if (slot.cached) total += slot.cached->memory();
+  return total;
+}
+
+namespace {
 
 // --------------------------------------------------------- the fast path
 

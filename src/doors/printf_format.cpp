@@ -512,7 +512,7 @@ void parse_second_all(const char* format, plan& p) {
   }
   const std::size_t count = std::max(next_arg, largest_position);
   if (count > most_positional_arguments) {
-    p.after_first = stop::overflow;
+    p.after_first = stop::invalid;
     p.second.clear();
     return;
   }
@@ -529,7 +529,10 @@ void parse_second_all(const char* format, plan& p) {
 }  // namespace
 
 std::size_t plan::memory() const noexcept {
-  return sizeof(plan) + text.capacity() + 1 + first.capacity() * sizeof(directive) +
+  // The text's heap block (none while it is short enough for the string
+  // itself), and the vectors'.
+  const std::size_t text_heap = text.capacity() > 15 ? text.capacity() + 1 : 0;
+  return sizeof(plan) + text_heap + first.capacity() * sizeof(directive) +
          second.capacity() * sizeof(directive) + arg_types.capacity() * sizeof(arg_type);
 }
 

@@ -196,6 +196,24 @@ struct plan {
 /// Parses `format` (strlen(format) == size) into `p`, as glibc 2.36 would.
 void parse(const char* format, std::size_t size, plan& p);
 
+// The per-thread cache of plans (printf.cpp): at most cache_plans plans, of
+// formats of at most longest_cached_format bytes with at most
+// most_cached_directives directives and most_cached_arguments positional
+// arguments; other formats are parsed at every call. Its memory, in the
+// worst case, is cache_memory_bound bytes per thread that prints (a usual
+// format's plan takes a few hundred).
+constexpr std::size_t cache_plans = 64;
+constexpr std::size_t longest_cached_format = 256;
+constexpr std::size_t most_cached_directives = 32;
+constexpr std::size_t most_cached_arguments = 64;
+constexpr std::size_t largest_cached_plan =
+    sizeof(plan) + longest_cached_format + 18 + 2 * most_cached_directives * sizeof(directive) +
+    most_cached_arguments * sizeof(arg_type);
+constexpr std::size_t cache_memory_bound =
+    cache_plans * (largest_cached_plan + 2 * sizeof(void*)) + 64;
+/// The memory the calling thread's cache holds now (for tests).
+std::size_t cache_memory() noexcept;
+
 // ------------------------------------------------------------ the output
 
 // One call's text on its way into the writer: a piece the writer began
