@@ -15,6 +15,7 @@
 #include <climits>
 #include <clocale>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -128,20 +129,51 @@ int locale_integer(output& out, char*& pos, const directive& d, std::uint16_t fl
   return format_one(out, pos, format, magnitude);
 }
 
-int locale_double(output& out, char*& pos, const float_spec& spec, std::uint8_t,
-                  double value) {
-  return format_one(out, pos,
-                    directive_text(spec.flags, spec.width < 0 ? 0 : spec.width, spec.precision,
-                                   "", spec.conversion),
-                    value);
+namespace {
+// A floating-point directive through snprintf. glibc's second parser leaves
+// the '0' flag on where a negative width from an argument turned '-' on,
+// which one directive's text cannot say: then printf_fphex pads nothing,
+// and printf_fp pads with zeros after the number, up to the width counted
+// in characters (its decimal point and separators are one each).
+template <typename T>
+int locale_float(output& out, char*& pos, const float_spec& spec, const char* length, T value) {
+  const int width = spec.width < 0 ? 0 : spec.width;
+  // (inf and nan are padded with spaces whatever the flags.)
+  const bool zeros_after = (spec.flags & flag_left) && (spec.flags & flag_pad_zero) &&
+                           value - value == 0;
+  if (!zeros_after)
+    return format_one(out, pos,
+                      directive_text(spec.flags, width, spec.precision, length, spec.conversion),
+                      value);
+  const auto flags = static_cast<std::uint16_t>(spec.flags & ~flag_pad_zero);
+  char* const start = pos;
+  int size = format_one(out, pos, directive_text(flags, 0, spec.precision, length, spec.conversion),
+                        value);
+  if (size < 0 || spec.conversion == 'a' || spec.conversion == 'A') return size;
+  // The characters of what was written (contiguous unless it streamed:
+  // then counted as bytes, as in the "C" locale).
+  std::size_t characters = static_cast<std::size_t>(size);
+  if (pos - start == size) {
+    const std::string text(start, static_cast<std::size_t>(size));
+    const std::size_t n = std::mbstowcs(nullptr, text.c_str(), 0);
+    if (n != static_cast<std::size_t>(-1)) characters = n;
+  }
+  if (static_cast<std::size_t>(width) > characters) {
+    const std::size_t zeros = static_cast<std::size_t>(width) - characters;
+    pos = out.fill(pos, '0', zeros);
+    size += static_cast<int>(zeros);
+  }
+  return size;
+}
+}  // namespace
+
+int locale_double(output& out, char*& pos, const float_spec& spec, std::uint8_t, double value) {
+  return locale_float(out, pos, spec, "", value);
 }
 
 int locale_long_double(output& out, char*& pos, const float_spec& spec, std::uint8_t,
                        long double value) {
-  return format_one(out, pos,
-                    directive_text(spec.flags, spec.width < 0 ? 0 : spec.width, spec.precision,
-                                   "L", spec.conversion),
-                    value);
+  return locale_float(out, pos, spec, "L", value);
 }
 
 namespace {
