@@ -889,6 +889,8 @@ FASTOUT_ALWAYS_INLINE const plan* cached_plan(const char* format) {
   return nullptr;
 }
 
+int (*one_number_runner(const plan& p))(file&, const plan&, std::va_list);
+
 // Parses `format`, and keeps the plan in the thread's cache if it is small
 // enough (else in `local`).
 const plan& new_plan(const char* format, std::unique_ptr<plan>& local) {
@@ -904,6 +906,7 @@ const plan& new_plan(const char* format, std::unique_ptr<plan>& local) {
     local = std::move(parsed);
     return *local;
   }
+  parsed->run_one = one_number_runner(*parsed);
   // Kept: no more memory than it needs.
   parsed->text.shrink_to_fit();
   parsed->first.shrink_to_fit();
@@ -1006,9 +1009,10 @@ FASTOUT_ALWAYS_INLINE int run_fast(file& writer, const plan& p, std::va_list ap)
   }
   signed char plain_floats = -1;  // the locale and rounding mode, once asked
   const directive* const first = p.first.data();
-  const std::size_t count = p.first.size();
-  for (std::size_t i = 0; i < count; ++i) {
-    const directive& d = first[i];
+  const directive* const last = first + p.first.size();
+  for (const directive* at = first; at != last; ++at) {
+    const directive& d = *at;
+    const auto i = static_cast<std::size_t>(at - first);
     if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) < d.fast_room))
       return continue_in_general(writer, p, i, pos, ap);
     switch (d.fast) {
@@ -1068,6 +1072,62 @@ FASTOUT_ALWAYS_INLINE int run_fast(file& writer, const plan& p, std::va_list ap)
   return static_cast<int>(total);
 }
 
+// The fast executor for a plan of one number between two literal texts of
+// up to 16 bytes (plan::run_one): run_fast() with nothing left to choose.
+template <directive::fast_kind kind>
+int run_one(file& writer, const plan& p, std::va_list ap) {
+  using fast_kind = directive::fast_kind;
+  const buffer_state room = writer.room();
+  char* pos = room.pos;
+  const directive& d = p.first[0];
+  // Both texts in one 16-byte copy each, and the number's room.
+  if (FASTOUT_UNLIKELY(static_cast<std::size_t>(room.limit - pos) < 16 + d.fast_room))
+    return continue_in_general(writer, p, static_cast<std::size_t>(-1), pos, ap);
+  const char* const text = p.text.data();
+  if (p.lead != 0) {
+    std::memcpy(pos, text, 16);
+    pos += p.lead;
+  }
+  switch (kind) {
+    case fast_kind::int_value: pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, int)); break;
+    case fast_kind::long_long_value:
+      pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, long long));
+      break;
+    case fast_kind::unsigned_value:
+      pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, unsigned));
+      break;
+    case fast_kind::unsigned_long_long_value:
+      pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, unsigned long long));
+      break;
+    default:  // double_value
+      if (FASTOUT_UNLIKELY(!decimal_point_is_dot() || rounding_mode() != FE_TONEAREST))
+        return continue_in_general(writer, p, static_cast<std::size_t>(-1), room.pos, ap);
+      pos = put_plain_double(pos, d.conversion, d.precision, va_arg(ap, double));
+      break;
+  }
+  std::memcpy(pos, text + d.end, 16);
+  pos += d.next - d.end;
+  writer.commit_room(pos);
+  return static_cast<int>(pos - room.pos);
+}
+
+// The plan::run_one for `p`, if it is one number between short texts.
+int (*one_number_runner(const plan& p))(file&, const plan&, std::va_list) {
+  using fast_kind = directive::fast_kind;
+  if (!p.fast || p.first.size() != 1 || p.lead > 16) return nullptr;
+  const directive& d = p.first[0];
+  if (d.next - d.end > 16) return nullptr;
+  switch (d.fast) {
+    case fast_kind::int_value: return &run_one<fast_kind::int_value>;
+    case fast_kind::long_long_value: return &run_one<fast_kind::long_long_value>;
+    case fast_kind::unsigned_value: return &run_one<fast_kind::unsigned_value>;
+    case fast_kind::unsigned_long_long_value:
+      return &run_one<fast_kind::unsigned_long_long_value>;
+    case fast_kind::double_value: return &run_one<fast_kind::double_value>;
+    default: return nullptr;
+  }
+}
+
 }  // namespace
 }  // namespace printf_engine
 
@@ -1093,8 +1153,10 @@ FASTOUT_NOINLINE int run_general(file& writer, const char* format, const plan* p
 int vprintf_to(file& writer, const char* format, std::va_list args) {
   using namespace printf_engine;
   const plan* p = cached_plan(format);
-  if (FASTOUT_LIKELY(p != nullptr && p->fast && writer.room().pos != writer.room().limit))
-    return run_fast(writer, *p, args);
+  if (FASTOUT_LIKELY(p != nullptr && writer.room().pos != writer.room().limit)) {
+    if (FASTOUT_LIKELY(p->run_one != nullptr)) return p->run_one(writer, *p, args);
+    if (FASTOUT_LIKELY(p->fast)) return run_fast(writer, *p, args);
+  }
   return run_general(writer, format, p, args);
 }
 

@@ -188,6 +188,10 @@ struct plan {
   bool uses_errno = false;
   // Whether the fast executor can take every directive (stop::at_end).
   bool fast = false;
+  // For a fast plan of one number between two literal texts of up to 16
+  // bytes ("%lld\n", "%.17g\n"), the fast executor made for its kind
+  // (printf.cpp sets it when it caches the plan); nullptr otherwise.
+  int (*run_one)(file& writer, const plan& p, std::va_list args) = nullptr;
 
   /// The heap memory this plan holds, for the cache's budget.
   std::size_t memory() const noexcept;
