@@ -61,6 +61,13 @@ static uint64_t next64(void) { /* splitmix64 */
 }
 static unsigned below(unsigned n) { return (unsigned)(next64() % n); }
 static int chance(unsigned percent) { return below(100) < percent; }
+/* (The random calls are one to a statement, or sequenced by ?: and &&: the
+ * order of a function's arguments is the compiler's, and the corpus must
+ * come out the same from every build of the generator.) */
+static uint64_t random_bits(void) {
+  const unsigned shift = below(64);
+  return next64() >> shift;
+}
 
 /* -------------------------------------------------------------- a case */
 
@@ -329,7 +336,7 @@ static long long random_integer(void) {
     return (long long)(chance(50) ? e : 0 - e);
   }
   if (pick < 6) return chance(50) ? (long long)below(2001) : -(long long)below(2001);
-  return (long long)(next64() >> below(64));
+  return (long long)random_bits();
 }
 
 static double random_double(void) {
@@ -347,10 +354,18 @@ static double random_double(void) {
   }
   if (pick < 8) value = edges[below(sizeof edges / sizeof edges[0])];
   else if (pick < 9) value = below(2) ? HUGE_VAL : NAN;
-  else if (pick < 12) value = (double)(long long)below(2000001) * pow(10.0, (int)below(61) - 30);
-  else if (pick < 15) value = ldexp((double)below(4096) + 0.5, -(int)below(12));
-  else if (pick < 18) value = ldexp((double)(next64() >> 11), (int)below(2100) - 1100);
-  else value = (double)(long long)(next64() >> below(64)) / 1000.0;
+  else if (pick < 12) {
+    const double digits = (double)(long long)below(2000001);
+    value = digits * pow(10.0, (int)below(61) - 30);
+  } else if (pick < 15) {
+    const double tie = (double)below(4096) + 0.5;
+    value = ldexp(tie, -(int)below(12));
+  } else if (pick < 18) {
+    const double mantissa = (double)(next64() >> 11);
+    value = ldexp(mantissa, (int)below(2100) - 1100);
+  } else {
+    value = (double)(long long)random_bits() / 1000.0;
+  }
   return chance(30) ? -value : value;
 }
 
@@ -358,7 +373,7 @@ static double random_double(void) {
 static long double random_x87(void) {
   long double value = 0;
   unsigned char bytes[sizeof(long double)];
-  uint64_t mantissa = next64() >> below(64);
+  uint64_t mantissa = random_bits();
   unsigned exponent = chance(20) ? (chance(50) ? 0u : 0x7fffu) : below(0x8000);
   if (chance(80) && exponent != 0) mantissa |= (uint64_t)1 << 63;
   memset(bytes, 0, sizeof bytes);
@@ -508,12 +523,13 @@ static void random_case(void) {
     }
   } else if (which < 76) {
     add(c.format, "c");
-    add_argument(&c, A_INT)->integer = (long long)below(256) - (chance(10) ? 128 : 0);
+    const long long byte = (long long)below(256);
+    add_argument(&c, A_INT)->integer = byte - (chance(10) ? 128 : 0);
   } else if (which < 80) {
     struct argument* a;
     add(c.format, "p");
     a = add_argument(&c, A_POINTER);
-    a->integer = chance(10) ? 0 : (long long)(next64() >> below(64));
+    a->integer = chance(10) ? 0 : (long long)random_bits();
   } else if (which < 83) {
     add(c.format, "%");
   } else if (which < 88) {
