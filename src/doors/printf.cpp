@@ -834,7 +834,7 @@ char* call::put_unknown(char* pos, const directive& d, int width, int precision,
 // and checked against a copy of the format's text, byte by byte up to the
 // null: a format changed in place, or another one at a freed format's
 // address, is parsed again, and a shorter one is never read past its end.
-// Two plans per set of addresses, the one used less recently replaced.
+// Two plans per set of addresses; a new one replaces the older.
 constexpr std::size_t cache_ways = 2;
 constexpr std::size_t cache_sets = 32;
 static_assert(cache_sets * cache_ways == cache_plans, "printf_internal.h's bound");
@@ -846,7 +846,7 @@ struct cache_slot {
 
 struct plan_cache {
   cache_slot slots[cache_sets][cache_ways];
-  unsigned char recent[cache_sets] = {};  // the way used last in each set
+  unsigned char recent[cache_sets] = {};  // the way filled last in each set
 };
 
 // The cache is made on a thread's first call (threads that never print pay
@@ -876,15 +876,14 @@ FASTOUT_ALWAYS_INLINE bool same_text(const plan& p, const char* format) {
 FASTOUT_ALWAYS_INLINE const plan* cached_plan(const char* format) {
   plan_cache* cache = this_thread_cache;
   if (FASTOUT_UNLIKELY(cache == nullptr || cache == cache_gone)) return nullptr;
-  const std::size_t set = set_of(format);
-  cache_slot* slots = cache->slots[set];
-  if (FASTOUT_LIKELY(slots[0].key == format) && same_text(*slots[0].cached, format)) {
-    cache->recent[set] = 0;
-    return slots[0].cached.get();
+  const cache_slot* slots = cache->slots[set_of(format)];
+  if (FASTOUT_LIKELY(slots[0].key == format)) {
+    const plan* p = slots[0].cached.get();
+    return same_text(*p, format) ? p : nullptr;
   }
-  if (slots[1].key == format && same_text(*slots[1].cached, format)) {
-    cache->recent[set] = 1;
-    return slots[1].cached.get();
+  if (slots[1].key == format) {
+    const plan* p = slots[1].cached.get();
+    return same_text(*p, format) ? p : nullptr;
   }
   return nullptr;
 }
@@ -919,7 +918,7 @@ const plan& new_plan(const char* format, std::unique_ptr<plan>& local) {
   }
   const std::size_t set = set_of(format);
   // The way with this key (its text changed), else an empty one, else the
-  // one used less recently.
+  // one filled earlier.
   std::size_t way = cache->slots[set][0].key == nullptr ? 0 : cache->recent[set] ^ 1u;
   for (std::size_t w = 0; w < cache_ways; ++w)
     if (cache->slots[set][w].key == format) way = w;
@@ -987,7 +986,7 @@ FASTOUT_ALWAYS_INLINE char* put_hex(char* pos, unsigned long long value, bool up
 // takes the call over from that directive with the text so far.
 // `ap` is taken by value (on x86-64, a pointer to the caller's va_list):
 // the arguments are consumed as vfprintf consumes its va_list.
-FASTOUT_ALWAYS_INLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
+FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
   using fast_kind = directive::fast_kind;
   const buffer_state room = writer.room();
   char* pos = room.pos;
