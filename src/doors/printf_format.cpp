@@ -384,23 +384,28 @@ std::size_t parse_second(const char* format, const char* percent, std::size_t ne
   }
   if (pad_zero && !(d.flags & flag_left)) d.flags |= flag_pad_zero;
   // The width.
-  if (*f == '*') {
+  // A '*', after it either "N$" (the Nth argument) or the next argument in
+  // order: which one goes to `arg`.
+  const auto read_star = [&](std::int32_t& arg) {
     const char* begin = ++f;
     if (is_digit(*f)) {
       const int n = read_int(f);
       if (n != 0 && *f == '$') {
         if (n != -1) {
-          d.width_arg = n - 1;
+          arg = n - 1;
           largest_position = std::max(largest_position, static_cast<std::size_t>(n));
         }
         ++f;
       }
     }
-    if (d.width_arg < 0) {
-      d.width_arg = static_cast<std::int32_t>(next_arg++);
+    if (arg < 0) {
+      arg = static_cast<std::int32_t>(next_arg++);
       ++taken;
       f = begin;
     }
+  };
+  if (*f == '*') {
+    read_star(d.width_arg);
   } else if (is_digit(*f)) {
     const int n = read_int(f);
     if (n != -1) d.width = n;
@@ -409,22 +414,7 @@ std::size_t parse_second(const char* format, const char* percent, std::size_t ne
   if (*f == '.') {
     ++f;
     if (*f == '*') {
-      const char* begin = ++f;
-      if (is_digit(*f)) {
-        const int n = read_int(f);
-        if (n != 0 && *f == '$') {
-          if (n != -1) {
-            d.precision_arg = n - 1;
-            largest_position = std::max(largest_position, static_cast<std::size_t>(n));
-          }
-          ++f;
-        }
-      }
-      if (d.precision_arg < 0) {
-        d.precision_arg = static_cast<std::int32_t>(next_arg++);
-        ++taken;
-        f = begin;
-      }
+      read_star(d.precision_arg);
     } else if (is_digit(*f)) {
       const int n = read_int(f);
       if (n != -1) d.precision = n;
