@@ -870,6 +870,10 @@ TEST(stdout_on_a_full_disk_ends_with_one_report_and_a_failing_status) {
   CHECK_EQ(WEXITSTATUS(status), 1);
   CHECK_FILE_TEXT(c_test_path("stderr"),
                   "fastout: lost 10000000 bytes writing \"<stdout>\": No space left on device\n");
+  if (strcmp(FASTOUT_TEST_PLATFORM, "linux") != 0) {
+    c_test_skip("a failing status kept at exit: atexit() passes no status (glibc's on_exit() does), so on this platform layer a failing status becomes 1 (docs/platforms.md)");
+    return;
+  }
   status = c_test_run_in_child(full_stdout_status_3_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 3);
@@ -883,6 +887,10 @@ TEST(stdout_into_a_pipe_without_reader_ends_with_one_report_and_a_failing_status
   CHECK_EQ(WEXITSTATUS(status), 1);
   CHECK_FILE_TEXT(c_test_path("stderr"),
                   "fastout: lost 10000000 bytes writing \"<stdout>\": Broken pipe\n");
+  if (strcmp(FASTOUT_TEST_PLATFORM, "linux") != 0) {
+    c_test_skip("a failing status kept at exit: atexit() passes no status (glibc's on_exit() does), so on this platform layer a failing status becomes 1 (docs/platforms.md)");
+    return;
+  }
   status = c_test_run_in_child(broken_pipe_stdout_status_4_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 4);
