@@ -81,11 +81,8 @@ void set_options(file& writer, standard_stream& stream, const file_options& opti
   stream.options_given = true;
 }
 
-// Flushes one writer at exit. Returns true if the process must not end
-// with success: the writer has failed, now or before, except, where the
-// status is not known, an error thrown to the program before, which it is
-// taken to have answered.
-bool finish_at_exit(standard_stream& stream, int status, bool status_known) noexcept {
+// Flushes one writer at exit. Returns true if it has failed, now or before.
+bool finish_at_exit(standard_stream& stream, int status) noexcept {
   file* writer = stream.writer.load();
   if (writer == nullptr) return false;
   const bool failed_before = static_cast<bool>(writer->error());
@@ -97,13 +94,8 @@ bool finish_at_exit(standard_stream& stream, int status, bool status_known) noex
     // exit, is not: its text was never handed over).
   }
   const bool failed = static_cast<bool>(writer->error());
-  // Where the status is not known (POSIX's atexit()), an error thrown to the
-  // program before is taken as answered, as it is on Linux by a failing
-  // status: reported once, by the program.
-  const bool told_and_answered =
-      failed_before && mode == write_errors::throw_exception && (!status_known || status != 0);
   try {
-    if (failed && !told_and_answered) {
+    if (failed && (mode == write_errors::report || !failed_before || status == 0)) {
       // Reported, not thrown, while the program ran; or met now; or thrown
       // to a program that went on to exit with 0 as if all was well: the
       // writer's destructor reports it through the error handler, with
@@ -126,15 +118,15 @@ bool finish_at_exit(standard_stream& stream, int status, bool status_known) noex
     *writer = file::borrow(stream.fd, unbuffered, stream.name);
   } catch (const std::exception&) {
   }
-  return failed && (status_known || !told_and_answered);
+  return failed;
 }
 
 void flush_at_exit(int status, bool status_known) noexcept {
   exit_handler_ran.store(true);
-  bool failed = finish_at_exit(output, status, status_known);
-  failed = finish_at_exit(error_output, status, status_known) || failed;
   // Without the status, the program may have meant success: as status 0.
   if (!status_known) status = 0;
+  bool failed = finish_at_exit(output, status);
+  failed = finish_at_exit(error_output, status) || failed;
   if (failed && status == 0) {
     // As coreutils' close_stdout(): a process that lost output must not
     // report success. _exit() is the only way to change the status from an
