@@ -48,8 +48,6 @@
 #include <exception>
 #include <type_traits>
 
-#include <langinfo.h>
-#include <sys/types.h>
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -59,6 +57,10 @@
 namespace fastout {
 namespace detail {
 namespace {
+
+// wint_t as it travels through `...`: itself where it is as wide as int
+// (glibc), int where it is narrower (Windows' 16-bit wint_t is promoted).
+using promoted_wint = decltype(+std::wint_t{});
 
 enum : unsigned {
   flag_minus = 1,
@@ -565,7 +567,7 @@ char* printf_call::put_padded(char* pos, const directive& d, char sign, std::siz
 // decimal point and the rounding mode.
 bool printf_call::floats_are_plain() {
   if (float_state_ < 0) {
-    const char* point = ::nl_langinfo(RADIXCHAR);
+    const char* point = detail::decimal_point();
     float_state_ = point != nullptr && point[0] == '.' && point[1] == '\0' &&
                    std::fegetround() == FE_TONEAREST;
   }
@@ -687,9 +689,9 @@ char* printf_call::glibc_argument(char* pos, const directive& d) {
           return glibc_value(pos, d, va_arg(args_, std::make_unsigned_t<std::ptrdiff_t>));
         default: return glibc_value(pos, d, va_arg(args_, unsigned));
       }
-    case 'c': return is_long ? glibc_value(pos, d, va_arg(args_, std::wint_t))
+    case 'c': return is_long ? glibc_value(pos, d, va_arg(args_, promoted_wint))
                              : glibc_value(pos, d, va_arg(args_, int));
-    case 'C': return glibc_value(pos, d, va_arg(args_, std::wint_t));
+    case 'C': return glibc_value(pos, d, va_arg(args_, promoted_wint));
     case 's': return is_long ? glibc_value(pos, d, va_arg(args_, const wchar_t*))
                              : glibc_value(pos, d, va_arg(args_, const char*));
     case 'S': return glibc_value(pos, d, va_arg(args_, const wchar_t*));

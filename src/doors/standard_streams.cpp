@@ -11,8 +11,9 @@
 // the program asks for exceptions: a program that never catches anything
 // must end with one report and a failing status, never with an abort.
 //
-// The handler is registered with on_exit(), which passes it the exit status,
-// from a constructor that runs before any other of the program's, so that it
+// The handler is registered with detail::at_process_exit() (on_exit() with
+// glibc, which passes it the exit status; atexit() elsewhere, where it is
+// taken as 0: see the platform interface), from a constructor that runs before any other of the program's, so that it
 // runs after every handler and static destructor registered later: text
 // those write is flushed too, and a failing exit (_exit) skips nothing of
 // the program's but C destructor functions and shared libraries' finalizers.
@@ -24,7 +25,7 @@
 #include <new>
 #include <system_error>
 
-#include <unistd.h>
+#include "platform/platform_internal.h"
 
 namespace fastout {
 namespace {
@@ -39,8 +40,8 @@ struct standard_stream {
   std::atomic<file*> writer;
 };
 
-standard_stream output{STDOUT_FILENO, "<stdout>", default_buffer_size, {}, {nullptr}};
-standard_stream error_output{STDERR_FILENO, "<stderr>", 0, {}, {nullptr}};
+standard_stream output{detail::standard_output_descriptor, "<stdout>", default_buffer_size, {}, {nullptr}};
+standard_stream error_output{detail::standard_error_descriptor, "<stderr>", 0, {}, {nullptr}};
 
 // Once the exit handler has run, a writer made or remade after it (by a
 // destructor that runs later) is unbuffered: nothing would flush it.
@@ -117,11 +118,11 @@ void flush_at_exit(int status, void*) noexcept {
   failed = finish_at_exit(error_output, status) || failed;
   if (failed && status == 0) {
     // As coreutils' close_stdout(): a process that lost output must not
-    // report success. _exit() is the only way to change the status from an
+    // report success. _Exit() is the only way to change the status from an
     // exit handler; stdio's own flush, which exit() would have done after
     // this handler, is done first.
     std::fflush(nullptr);
-    ::_exit(EXIT_FAILURE);
+    std::_Exit(EXIT_FAILURE);
   }
 }
 
@@ -130,7 +131,7 @@ void flush_at_exit(int status, void*) noexcept {
 // handler. The handler stays registered for the life of the process, so
 // libfastout.so is linked with -z nodelete: dlclose() never unmaps it.
 __attribute__((constructor(101))) void register_flush_at_exit() {
-  ::on_exit(flush_at_exit, nullptr);
+  detail::at_process_exit(flush_at_exit, nullptr);
 }
 
 }  // namespace

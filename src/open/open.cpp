@@ -11,8 +11,6 @@
 #include <system_error>
 #include <utility>
 
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "stages/replace_internal.h"
 #include "platform/platform_internal.h"
@@ -62,18 +60,18 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   // std::getenv() of an unset variable, say: std::string would call
   // strlen(nullptr) on it.
   if (path.c_str() == nullptr)
-    throw std::system_error(EINVAL, std::system_category(),
+    throw std::system_error(EINVAL, detail::error_category(),
                             "cannot open a file for writing: the path is a null pointer");
   path_ = path.c_str();
   if (options.mode == open_mode::replace && options.flags != -1)
-    throw std::system_error(EINVAL, std::system_category(),
+    throw std::system_error(EINVAL, detail::error_category(),
                             "cannot open " + quoted(path_) + " to replace it: {fmt}-style open "
                             "flags " + fmt::format("{:#o}", options.flags) +
                                 " cannot be combined with open_mode::replace (for O_SYNC, "
                                 "use fastout::sync = true)");
   int flags = open_flags(options);
   if (flags == -1)
-    throw std::system_error(EINVAL, std::system_category(),
+    throw std::system_error(EINVAL, detail::error_category(),
                             "cannot open " + quoted(path_) + " for writing: open flags " +
                                 fmt::format("{:#o}", options.flags) +
                                 " are not a combination of fastout::file's");
@@ -95,7 +93,7 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
     // the open of a FIFO that has no reader (alarm() around it, say).
     fd = platform.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
     if (fd < 0)
-      throw std::system_error(errno, std::system_category(),
+      throw std::system_error(errno, detail::error_category(),
                               "cannot open " + quoted(path_) + " for writing");
   }
   fd_ = fd;
@@ -108,7 +106,7 @@ file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::strin
     : file() {
   path_ = name.empty() ? "<fd " + std::to_string(fd) + ">" : std::move(name);
   if (fd < 0)
-    throw std::system_error(EBADF, std::system_category(),
+    throw std::system_error(EBADF, detail::error_category(),
                             "cannot write to " + quoted(path_));
   // The descriptor first: if the buffer cannot be had, the destructor
   // closes an adopted descriptor, as it would have closed it later.
@@ -133,7 +131,7 @@ file file::borrow(int fd, const file_options& options, std::string name) {
 }
 
 file stdout_file(const file_options& options) {
-  return file::borrow(STDOUT_FILENO, options, "<stdout>");
+  return file::borrow(detail::standard_output_descriptor, options, "<stdout>");
 }
 
 file stderr_file() {
@@ -143,7 +141,7 @@ file stderr_file() {
 }
 
 file stderr_file(const file_options& options) {
-  return file::borrow(STDERR_FILENO, options, "<stderr>");
+  return file::borrow(detail::standard_error_descriptor, options, "<stderr>");
 }
 
 

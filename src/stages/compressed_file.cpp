@@ -16,7 +16,6 @@
 #include <string>
 #include <system_error>
 
-#include <unistd.h>
 
 #include "stages/close_steps_internal.h"
 #include "stages/compression_internal.h"
@@ -123,7 +122,7 @@ bool file::open_compression(const file_options& options) {
   // (ENOTSUP), a level out of range or no buffer (EINVAL), no memory.
   auto* made = new (std::nothrow) compression_room(*this, chosen, options.buffer_size);
   if (made == nullptr)
-    throw std::system_error(ENOMEM, std::system_category(),
+    throw std::system_error(ENOMEM, detail::error_category(),
                             "cannot allocate the compressor for " + quoted(path_));
   made->inner_ = close_steps_;  // steps made before this one (a descriptor's)
   close_steps_ = made;

@@ -21,8 +21,7 @@
 #include <cstdint>
 #include <string>
 
-#include <sys/stat.h>
-#include <sys/types.h>
+#include "platform/platform_internal.h"  // struct stat, mode_t
 
 namespace fastout::detail {
 

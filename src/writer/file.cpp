@@ -11,9 +11,6 @@
 #include <cstdio>
 #include <new>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "stages/close_steps_internal.h"
 #include "platform/platform_internal.h"
@@ -109,7 +106,7 @@ void file::allocate_buffer(std::size_t size) {
   if (size == 0) return;  // unbuffered: buffer_ stays the shared empty spot
   char* buffer = new (std::nothrow) char[size];
   if (buffer == nullptr)
-    throw std::system_error(ENOMEM, std::system_category(),
+    throw std::system_error(ENOMEM, detail::error_category(),
                             "cannot allocate a " + std::to_string(size) + "-byte buffer for " +
                                 quoted(path_));
   buffer_ = buffer;
@@ -195,7 +192,7 @@ void file::reopen_hot_path() noexcept {
 }
 
 std::error_code file::error() const noexcept {
-  return error_ != 0 ? std::error_code(error_, std::system_category()) : std::error_code();
+  return error_ != 0 ? std::error_code(error_, detail::error_category()) : std::error_code();
 }
 
 std::size_t file::bytes_pending() const noexcept {
@@ -228,7 +225,7 @@ void file::throw_unusable() const {
   // With write_errors::report only a closed writer gets here: its write
   // error was reported when it was closed, and a write now is a mistake.
   if (error_ != 0 && !reports_errors_)
-    throw std::system_error(error_, std::system_category(),
+    throw std::system_error(error_, detail::error_category(),
                             failure_message("write to") + " after an earlier error");
   std::string why;
   if (moved_from_) {
@@ -240,7 +237,7 @@ void file::throw_unusable() const {
   } else {
     why = "cannot write to " + quoted(path_) + ": the writer is closed";
   }
-  throw std::system_error(EBADF, std::system_category(), why);
+  throw std::system_error(EBADF, detail::error_category(), why);
 }
 
 // A write error met by the current call, which has counted its bytes: thrown,
@@ -250,9 +247,9 @@ void file::throw_unusable() const {
 void file::fail_call(int error_number) {
   if (reports_errors_) return;
   if (sync_failed_)  // what reached the file could not be written back
-    throw std::system_error(error_number, std::system_category(),
+    throw std::system_error(error_number, detail::error_category(),
                             failure_message("sync") + ", but may not survive a power loss");
-  throw std::system_error(error_number, std::system_category(), failure_message("write to"));
+  throw std::system_error(error_number, detail::error_category(), failure_message("write to"));
 }
 
 // write_errors::report after an error: what the buffer holds and the
@@ -338,7 +335,7 @@ void file::take_back_from_borrower() {
 }
 
 void file::throw_lent_to_cursor() const {
-  throw std::system_error(EBUSY, std::system_category(),
+  throw std::system_error(EBUSY, detail::error_category(),
                           "cannot use " + quoted(path_) +
                               " directly while a fastout::cursor is writing to it: destroy the "
                               "cursor or call its commit() first");
@@ -700,14 +697,14 @@ void file::close_or_report(bool throw_error) {
     }
   }
   if (int error_number = flush_and_close(true)) {
-    throw std::system_error(error_number, std::system_category(), close_failure_message());
+    throw std::system_error(error_number, detail::error_category(), close_failure_message());
   }
 }
 
 void file::cancel() {
   if (fd_ < 0) return;
   if (close_steps_ == nullptr || !close_steps_->provisional())
-    throw std::system_error(EINVAL, std::system_category(),
+    throw std::system_error(EINVAL, detail::error_category(),
                             "cannot cancel " + quoted(path_) +
                                 ": only a writer opened with open_mode::replace can be canceled, "
                                 "and what this one wrote is already in its file");
@@ -725,7 +722,7 @@ void file::cancel() {
   error_ = earlier_error;
   if (int error_number = close_steps_->abandon_error()) {
     file_stats s = stats();
-    throw std::system_error(error_number, std::system_category(),
+    throw std::system_error(error_number, detail::error_category(),
                             close_steps_->describe_failure(path_, s.bytes_written,
                                                           s.bytes_accepted));
   }
@@ -745,7 +742,7 @@ void file::sync() {
     sync_failed_ = true;
     limit = pos;
     if (reports_errors_) return;
-    throw std::system_error(error_, std::system_category(),
+    throw std::system_error(error_, detail::error_category(),
                             failure_message("sync") + ", but may not survive a power loss");
   }
 }
@@ -767,7 +764,7 @@ void file::close_and_report(bool commit) noexcept {
     error_handler handler = current_error_handler.load();
     if (handler == nullptr) handler = default_error_handler;
     file_stats s = stats();
-    error_report report{path_.c_str(), std::error_code(error_number, std::system_category()),
+    error_report report{path_.c_str(), std::error_code(error_number, detail::error_category()),
                         s.bytes_accepted - s.bytes_delivered, closing_failed_};
     report.sync_failed = sync_failed_;
     if (close_steps_ != nullptr) close_steps_->complete_report(report, s.bytes_accepted);
