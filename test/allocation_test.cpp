@@ -50,13 +50,29 @@ void* counted_allocate_aligned(std::size_t size, std::align_val_t alignment) {
   ++allocations;
   std::size_t align = static_cast<std::size_t>(alignment);
   std::size_t rounded = (size + align - 1) / align * align;
+#if defined(_WIN32)
+  // The Windows C runtime has no aligned_alloc(): _aligned_malloc(), freed
+  // with _aligned_free().
+  return ::_aligned_malloc(rounded == 0 ? align : rounded, align);
+#else
   return std::aligned_alloc(align, rounded == 0 ? align : rounded);
+#endif
 }
 
 void counted_free(void* p) {
   if (p == nullptr) return;
   ++deallocations;
   std::free(p);
+}
+
+void counted_free_aligned(void* p) {
+#if defined(_WIN32)
+  if (p == nullptr) return;
+  ++deallocations;
+  ::_aligned_free(p);
+#else
+  counted_free(p);
+#endif
 }
 
 }  // namespace
@@ -96,15 +112,15 @@ void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
 void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
 void operator delete(void* p, const std::nothrow_t&) noexcept { counted_free(p); }
 void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { counted_free_aligned(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { counted_free_aligned(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free_aligned(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free_aligned(p); }
 void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
-  counted_free(p);
+  counted_free_aligned(p);
 }
 void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
-  counted_free(p);
+  counted_free_aligned(p);
 }
 
 namespace {

@@ -295,7 +295,7 @@ TEST(open_modes_and_permissions) {
   fastout_options o;
   fastout_file* f;
   struct stat st;
-  mode_t mask = umask(022);
+  mode_t mask = (mode_t)umask(022);
   fastout_options_init(&o);
   o.permissions = 0640;
   o.mode = FASTOUT_EXCLUSIVE;

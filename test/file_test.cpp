@@ -39,6 +39,8 @@ using fastout::file;
 using fastout::file_options;
 using fastout::open_mode;
 using fastout_test::contains;
+using fastout_test::nobody;
+using fastout_test::nobody_group;
 using fastout_test::read_file;
 using fastout_test::read_syscw;
 using fastout_test::temp_dir;
@@ -448,8 +450,8 @@ TEST(bad_input, no_permission_is_eacces_naming_the_path) {
   std::string denied = locked + "/out.txt";
   std::string allowed = open_dir + "/out.txt";
   int status = fastout_test::run_in_child([&] {
-    if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) return 10;
-    if (::geteuid() != 65534) return 11;
+    if (::setgroups(0, nullptr) != 0 || ::setgid(nobody_group) != 0 || ::setuid(nobody) != 0) return 10;
+    if (::geteuid() != nobody) return 11;
     {
       // The control: as nobody, a writable directory works.
       file ok(allowed);

@@ -303,7 +303,7 @@ TEST(ofstream, parameters_are_taken_in_any_order) {
   fastout::ofstream created(dir.file("mode"), fastout::permissions = 0640);
   struct stat st;
   ASSERT_EQ(::stat(dir.file("mode").c_str(), &st), 0);
-  mode_t mask = ::umask(0);
+  mode_t mask = static_cast<mode_t>(::umask(0));
   ::umask(mask);
   EXPECT_EQ(st.st_mode & 0777, 0640u & ~mask);
 }

@@ -44,6 +44,8 @@ using fastout::file;
 using fastout::file_options;
 using fastout::open_mode;
 using fastout_test::contains;
+using fastout_test::nobody;
+using fastout_test::nobody_group;
 using fastout_test::read_file;
 using fastout_test::temp_dir;
 using fastout_test::temporaries_in;
@@ -222,7 +224,7 @@ TEST(platform_proc, missing_proc_gives_a_named_file_and_the_umask_from_umask) {
     ++refusal.passed;
     return real().umask(mask);
   };
-  const mode_t saved = ::umask(027);
+  const mode_t saved = static_cast<mode_t>(::umask(027));
   file_options options;
   options.permissions = 0666;
   expect_a_whole_replacement(dir, target, true, options);
@@ -257,7 +259,7 @@ TEST(platform_proc, a_status_without_the_umask_line_gives_the_umask_from_umask) 
     ++refusal.passed;
     return real().umask(mask);
   };
-  const mode_t saved = ::umask(077);
+  const mode_t saved = static_cast<mode_t>(::umask(077));
   expect_a_whole_replacement(dir, target, false);
   ::umask(saved);
   EXPECT_EQ(mode_of(target), 0600u);
@@ -533,7 +535,7 @@ TEST(platform_fchown, an_owner_that_cannot_be_mapped_is_not_kept) {
     temp_dir dir;
     const std::string target = dir.file("target");
     write_file(target, old_content);
-    ASSERT_EQ(::chown(target.c_str(), 65534, 65534), 0);
+    ASSERT_EQ(::chown(target.c_str(), nobody, nobody_group), 0);
     ASSERT_EQ(::chmod(target.c_str(), 06750), 0);
     fastout_test::scoped_platform restore;
     refusal = refusals();
@@ -574,10 +576,10 @@ TEST(platform_fchown, a_user_namespace_refuses_an_unmapped_owner_for_real) {
         !write_to("/proc/self/gid_map", "0 0 1"))
       return 77;
     struct stat st;
-    if (::stat(target.c_str(), &st) != 0 || st.st_uid != 65534) return 2;  // unmapped
+    if (::stat(target.c_str(), &st) != 0 || st.st_uid != nobody) return 2;  // unmapped
     int probe = ::open(dir.file("probe").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
     if (probe < 0) return 3;
-    const bool refused = ::fchown(probe, 65534, 65534) != 0 && errno == EINVAL;
+    const bool refused = ::fchown(probe, nobody, nobody_group) != 0 && errno == EINVAL;
     ::close(probe);
     ::unlink(dir.file("probe").c_str());
     if (!refused) return 4;

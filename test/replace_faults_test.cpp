@@ -40,6 +40,8 @@ using fastout::buffering;
 using fastout::file;
 using fastout::file_options;
 using fastout_test::contains;
+using fastout_test::nobody;
+using fastout_test::nobody_group;
 using fastout_test::describe_status;
 using fastout_test::read_file;
 using fastout_test::temp_dir;
@@ -393,14 +395,14 @@ TEST_F(replace_faults, a_directory_sync_that_fails_after_replacing_says_the_cont
 
 TEST_F(replace_faults, an_unreadable_proc_falls_back_to_the_umask) {
   plan.read.error = EIO;
-  mode_t mask = ::umask(027);
+  mode_t mask = static_cast<mode_t>(::umask(027));
   std::string target = path("new");
   {
     file f = fastout::output_file(target, fastout::open_mode::replace, fastout::permissions = 0666);
     f.write("x");
     f.close();
   }
-  mode_t after = ::umask(mask);
+  mode_t after = static_cast<mode_t>(::umask(mask));
   EXPECT_EQ(after, 027u);  // set and put back
   EXPECT_EQ(plan.umask_calls, 2);
   struct stat st;
@@ -412,7 +414,7 @@ TEST_F(replace_faults, an_owner_that_cannot_be_set_keeps_no_set_id_bits) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to give the target another owner";
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
-  ASSERT_EQ(::chown(target.c_str(), 65534, 65534), 0);
+  ASSERT_EQ(::chown(target.c_str(), nobody, nobody_group), 0);
   ASSERT_EQ(::chmod(target.c_str(), 06755), 0);
   plan.fchown.error = EPERM;  // as for a process that may not give files away
   {
@@ -428,7 +430,7 @@ TEST_F(replace_faults, an_owner_that_cannot_be_set_keeps_no_set_id_bits) {
   EXPECT_EQ(read_file(target), "new");
 
   // Any other failure to set the owner fails the replacement.
-  ASSERT_EQ(::chown(target.c_str(), 65534, 65534), 0);
+  ASSERT_EQ(::chown(target.c_str(), nobody, nobody_group), 0);
   plan = fake_plan();
   plan.fchown.error = EIO;
   file f = fastout::output_file(target, fastout::open_mode::replace);

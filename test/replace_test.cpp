@@ -39,6 +39,8 @@ using fastout::file;
 using fastout::file_options;
 using fastout::open_mode;
 using fastout_test::contains;
+using fastout_test::nobody;
+using fastout_test::nobody_group;
 using fastout_test::read_file;
 using fastout_test::temp_dir;
 using fastout_test::temporaries_in;
@@ -416,7 +418,8 @@ TEST(replace, only_a_regular_file_can_be_replaced) {
 TEST(replace, keeps_the_targets_permissions) {
   temp_dir dir;
   scoped_umask mask(077);  // the target's bits win over the umask
-  for (mode_t bits : {0644u, 0600u, 0640u, 0755u, 0444u, 01644u}) {
+  for (mode_t bits : {mode_t{0644}, mode_t{0600}, mode_t{0640}, mode_t{0755}, mode_t{0444},
+                      mode_t{01644}}) {
     SCOPED_TRACE(bits);
     std::string target = dir.file("t");
     std::filesystem::remove(target);  // 0444 cannot be rewritten by a user in place
@@ -456,14 +459,14 @@ TEST(replace, keeps_the_targets_owner_and_group) {
   temp_dir dir;
   std::string target = dir.file("t");
   write_file(target, "old");
-  ASSERT_EQ(::chown(target.c_str(), 65534, 65534), 0);
+  ASSERT_EQ(::chown(target.c_str(), nobody, nobody_group), 0);
   ASSERT_EQ(::chmod(target.c_str(), 04750), 0);  // set-user-ID stays with its owner
   file f = replacing(target);
   f.write("new");
   f.close();
   struct stat st = status_of(target);
-  EXPECT_EQ(st.st_uid, 65534u);
-  EXPECT_EQ(st.st_gid, 65534u);
+  EXPECT_EQ(st.st_uid, nobody);
+  EXPECT_EQ(st.st_gid, nobody_group);
   EXPECT_EQ(st.st_mode & 07777, 04750u);
 }
 
@@ -477,7 +480,7 @@ TEST(replace, an_owner_that_cannot_be_kept_drops_set_id_bits) {
   write_file(target, "old");
   ASSERT_EQ(::chmod(target.c_str(), 04755), 0);
   int status = fastout_test::run_in_child([&] {
-    if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) return 10;
+    if (::setgroups(0, nullptr) != 0 || ::setgid(nobody_group) != 0 || ::setuid(nobody) != 0) return 10;
     file f = replacing(target);
     f.write("new");
     f.close();
@@ -486,7 +489,7 @@ TEST(replace, an_owner_that_cannot_be_kept_drops_set_id_bits) {
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
       << fastout_test::describe_status(status);
   struct stat st = status_of(target);
-  EXPECT_EQ(st.st_uid, 65534u);
+  EXPECT_EQ(st.st_uid, nobody);
   EXPECT_EQ(st.st_mode & 07777, 0755u);
   EXPECT_EQ(read_file(target), "new");
 }
@@ -639,7 +642,7 @@ TEST(replace, a_read_only_directory_refuses_at_open) {
     ASSERT_EQ(::chmod(locked.c_str(), 0555), 0);
   }
   int status = fastout_test::run_in_child([&] {
-    if (root && (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0))
+    if (root && (::setgroups(0, nullptr) != 0 || ::setgid(nobody_group) != 0 || ::setuid(nobody) != 0))
       return 10;
     try {
       file f = replacing(target);
@@ -870,7 +873,7 @@ TEST(durability, preallocation_is_reserved_then_trimmed) {
     file f = fastout::output_file(path, mode, fastout::preallocate = reserve);
     struct stat st;
     ASSERT_EQ(::fstat(f.descriptor(), &st), 0);
-    bool reserved = static_cast<std::uint64_t>(st.st_blocks) * 512 >= reserve;
+    bool reserved = static_cast<std::uint64_t>(fastout_test::allocated_bytes(st)) >= reserve;
     f.write(std::string(10000, 'b'));
     f.close();
     st = status_of(path);
@@ -880,7 +883,7 @@ TEST(durability, preallocation_is_reserved_then_trimmed) {
       std::printf("this filesystem did not preallocate: nothing to trim\n");
       continue;
     }
-    EXPECT_LT(static_cast<std::uint64_t>(st.st_blocks) * 512, expected_size + (1 << 20))
+    EXPECT_LT(static_cast<std::uint64_t>(fastout_test::allocated_bytes(st)), expected_size + (1 << 20))
         << "the unused reservation was not released";
   }
 }

@@ -33,6 +33,10 @@
 
 namespace fastout_test {
 
+// The user and group "nobody" (65534), whom tests that run as root become.
+constexpr uid_t nobody = static_cast<uid_t>(65534);
+constexpr gid_t nobody_group = static_cast<gid_t>(65534);
+
 // Options for a writer with this buffer size and mode.
 inline fastout::file_options with_buffer(std::size_t size,
                                          fastout::buffering mode = fastout::buffering::full) {
@@ -56,7 +60,13 @@ using size_list = std::initializer_list<std::size_t>;
 class temp_dir {
  public:
   temp_dir() {
+#if defined(_WIN32)
+    // The user's %TEMP%, in UTF-8.
+    const std::string base_path = std::filesystem::temp_directory_path().u8string();
+    const char* base = base_path.c_str();
+#else
     const char* base = std::getenv("TMPDIR");
+#endif
     std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
                           "/fastout-test-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr)
@@ -169,7 +179,7 @@ inline std::error_code system_error_code(int error_number) {
 // Sets the umask for the lifetime of the object.
 class scoped_umask {
  public:
-  explicit scoped_umask(mode_t mask) : saved_(::umask(mask)) {}
+  explicit scoped_umask(mode_t mask) : saved_(static_cast<mode_t>(::umask(mask))) {}
   ~scoped_umask() { ::umask(saved_); }
   scoped_umask(const scoped_umask&) = delete;
   scoped_umask& operator=(const scoped_umask&) = delete;
@@ -221,6 +231,27 @@ inline std::vector<bool> named_variants() {
       GTEST_SKIP() << "tests " << (facility) << ", which only the linux platform layer " \
                    << "has; this build's is " << fastout::detail::platform_name();       \
   } while (false)
+
+// Skips a test that needs what Windows has not (fork(), signals, resource
+// limits, POSIX permissions and owners, ...), printing why. The test still
+// compiles there (test/windows/posix_shim.h), and runs everywhere else.
+#if defined(_WIN32)
+#  define FASTOUT_SKIP_ON_WINDOWS(why) GTEST_SKIP() << "not on Windows: " << (why)
+#else
+#  define FASTOUT_SKIP_ON_WINDOWS(why) \
+    do {                               \
+    } while (false)
+#endif
+
+// The bytes a file has on disk (st_blocks, which Windows' struct stat has
+// not: its size there, for tests that skip on Windows anyway).
+inline long long allocated_bytes(const struct stat& st) {
+#if defined(_WIN32)
+  return static_cast<long long>(st.st_size);
+#else
+  return static_cast<long long>(st.st_blocks) * 512;
+#endif
+}
 
 inline const fastout::detail::platform_calls& real() {
   return fastout::detail::real_platform;

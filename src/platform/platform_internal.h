@@ -264,6 +264,12 @@ void set_standard_streams(std::FILE* out, std::FILE* err) noexcept;
 /// the system has none for it. Thread-safe.
 FASTOUT_API const char* error_text(int error_number) noexcept;
 
+#if defined(_WIN32)
+/// The errno value the Windows platform gives a Win32 error code: a stable
+/// table (docs/platforms.md), EIO for a code it does not name.
+FASTOUT_API int errno_of_windows_error(unsigned long code) noexcept;
+#endif
+
 /// glibc's texts for the errors fastout itself reports, on every platform,
 /// so that a message reads the same everywhere; null for the others.
 const char* common_error_text(int error_number) noexcept;

@@ -1117,6 +1117,10 @@ const char* decimal_point() noexcept {
 
 void set_standard_streams(std::FILE*, std::FILE*) noexcept {}
 
+int errno_of_windows_error(unsigned long code) noexcept {
+  return errno_of(static_cast<DWORD>(code));
+}
+
 const char* error_text(int error_number) noexcept { return common_error_text(error_number); }
 
 }  // namespace fastout::detail
