@@ -327,7 +327,7 @@ class out_of_memory : public ::testing::Test {
     return static_cast<std::size_t>(std::distance(begin(fds), end(fds)));
   }
   static void expect_out_of_memory(const std::system_error& e, const std::string& name) {
-    EXPECT_EQ(e.code(), std::error_code(ENOMEM, std::system_category()));
+    EXPECT_EQ(e.code(), fastout_test::system_error_code(ENOMEM));
     EXPECT_TRUE(fastout_test::contains(e.what(), name)) << e.what();
     EXPECT_TRUE(fastout_test::contains(e.what(), std::to_string(huge) + "-byte buffer"))
         << e.what();
@@ -335,6 +335,7 @@ class out_of_memory : public ::testing::Test {
 };
 
 TEST_F(out_of_memory, opening_a_path_touches_nothing) {
+  FASTOUT_SKIP_ON_WINDOWS("counts open descriptors in /proc/self/fd, which Windows has not");
   fastout_test::temp_dir dir;
   std::string existing = dir.file("existing");
   std::string missing = dir.file("missing");

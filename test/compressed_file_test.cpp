@@ -561,6 +561,7 @@ TEST(compressed_file_threads, none_outlives_close_or_the_destructor) {
 }
 
 TEST(compressed_file_fork, child_gets_a_clear_error_and_the_parent_goes_on) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   temp_dir dir;
   for (compression_format format : formats) {
     std::string path = dir.file("forked");
@@ -603,6 +604,7 @@ TEST(compressed_file_fork, child_gets_a_clear_error_and_the_parent_goes_on) {
 // ------------------------------------------------------------ faults
 
 TEST(compressed_file_faults, dev_full_reports_enospc_with_exact_counts) {
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   for (compression_format format : formats) {
     for (unsigned workers : {0u, 1u, 2u}) {
       SCOPED_TRACE(name_of(format, workers));
@@ -628,6 +630,7 @@ TEST(compressed_file_faults, dev_full_reports_enospc_with_exact_counts) {
 }
 
 TEST(compressed_file_faults, report_mode_reports_once_at_close) {
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   scoped_handler handler;
   for (compression_format format : formats) {
     fastout::file_options options = options_for(format, 1, 4096);
@@ -665,6 +668,7 @@ TEST(compressed_file_faults, report_mode_reports_once_at_close) {
 // that were compressing when the file failed. (ASan and TSan watch the
 // buffer the writer keeps.)
 TEST(compressed_file_faults, report_mode_keeps_accepting_every_call_after_a_failure) {
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   scoped_handler handler;
   for (compression_format format : formats) {
     for (unsigned workers : {0u, 2u}) {
@@ -691,6 +695,7 @@ TEST(compressed_file_faults, report_mode_keeps_accepting_every_call_after_a_fail
 }
 
 TEST(compressed_file_faults, file_size_limit_reports_efbig) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   temp_dir dir;
   for (compression_format format : formats) {
     std::string path = dir.file("limited");
@@ -716,6 +721,7 @@ TEST(compressed_file_faults, file_size_limit_reports_efbig) {
 }
 
 TEST(compressed_file_faults, pipe_without_reader_reports_epipe) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   for (compression_format format : formats) {
     int status = fastout_test::run_in_child([&] {
       std::signal(SIGPIPE, SIG_IGN);

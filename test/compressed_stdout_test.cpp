@@ -100,6 +100,7 @@ int count_lines(const std::string& text) {
 }
 
 TEST(compressed_standard_output, to_a_file_and_a_pipe_through_both_apis) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   for (const char* door : {"cxx", "c"}) {
     for (compression_format format : {compression_format::zstd, compression_format::gzip}) {
       for (const char* workers : {"0", "1", "2"}) {
@@ -121,6 +122,7 @@ TEST(compressed_standard_output, to_a_file_and_a_pipe_through_both_apis) {
 }
 
 TEST(compressed_standard_output, empty_output_is_a_valid_stream) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   for (compression_format format : {compression_format::zstd, compression_format::gzip}) {
     run_result r = run_helper({"cxx", fastout::format_name(format), "1", "0"});
     EXPECT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0) << describe_status(r.status);
@@ -130,6 +132,7 @@ TEST(compressed_standard_output, empty_output_is_a_valid_stream) {
 }
 
 TEST(compressed_standard_output, head_kills_it_with_sigpipe_by_default) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   for (const char* door : {"cxx", "c"}) {
     for (const char* workers : {"0", "1"}) {
       run_result r = run_helper({door, "zstd", workers, "5000000"}, true, 1000);
@@ -141,6 +144,7 @@ TEST(compressed_standard_output, head_kills_it_with_sigpipe_by_default) {
 }
 
 TEST(compressed_standard_output, head_with_sigpipe_ignored_gives_one_report_and_status_1) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   for (const char* door : {"cxx", "c"}) {
     for (const char* workers : {"0", "1"}) {
       SCOPED_TRACE(std::string(door) + " workers " + workers);

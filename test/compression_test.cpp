@@ -439,6 +439,7 @@ TEST(compression_threads, destructor_without_finish_joins_them) {
 }
 
 TEST(compression_threads, workers_take_no_signals) {
+  FASTOUT_SKIP_ON_WINDOWS("needs /proc, which Windows has not");
   temp_dir dir;
   // Threads of the runtime's own (a sanitizer's) are not the engine's.
   thread_count_before_workers();
@@ -660,6 +661,7 @@ TEST(compression_faults, failure_writing_the_end_of_the_stream_is_reported) {
 // ------------------------------------------------------------ real failures
 
 TEST(compression_faults, dev_full_reports_enospc) {
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   std::string data = log_text(300000, 11);
   for (compression_format format : formats) {
     for (unsigned workers : {0u, 2u}) {
@@ -679,6 +681,7 @@ TEST(compression_faults, dev_full_reports_enospc) {
 }
 
 TEST(compression_faults, file_size_limit_reports_efbig) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   temp_dir dir;
   std::string path = dir.file("limited");
   int status = fastout_test::run_in_child([&] {
@@ -704,6 +707,7 @@ TEST(compression_faults, file_size_limit_reports_efbig) {
 }
 
 TEST(compression_faults, pipe_without_reader_reports_epipe) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   int status = fastout_test::run_in_child([] {
     std::signal(SIGPIPE, SIG_IGN);
     std::string data = log_text(500000, 13);
@@ -845,6 +849,7 @@ TEST(compression_faults, no_thread_means_compressing_on_the_caller) {
 // A child that uses the engine it inherited gets EPERM at once: it never
 // waits for the parent's threads and writes nothing; the parent goes on.
 TEST(compression_fork, child_gets_an_error_and_the_parent_goes_on) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   temp_dir dir;
   std::string data = log_text(500000, 16);
   for (compression_format format : formats) {

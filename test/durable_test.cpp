@@ -340,6 +340,7 @@ TEST_F(durable_writeback, a_writer_that_is_not_durable_makes_no_extra_call) {
 // calls (syscw) for a plain writer is its writes, nothing more, with the
 // real calls in place (fastout_test::read_syscw).
 TEST(durable_writeback_counts, a_plain_writer_makes_only_its_writes) {
+  FASTOUT_SKIP_ON_WINDOWS("needs /proc, which Windows has not");
   temp_dir dir;
   const std::string data = pieces(20);
   file f(dir.file("out"));

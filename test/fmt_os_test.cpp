@@ -422,6 +422,13 @@ void expect_same_file(OpenTheirs open_theirs, OpenOurs open_ours, Calls calls,
     out.close();
   }
   std::string expected = read_file(theirs);
+#if defined(_WIN32)
+  // On Windows fmt::output_file opens in text mode and writes "\r\n" for
+  // each "\n" (fmt issue 2115); fastout never adds a byte: the same text
+  // without the "\r" the runtime added.
+  for (std::string::size_type at; (at = expected.find("\r\n")) != std::string::npos;)
+    expected.erase(at, 1);
+#endif
   EXPECT_FALSE(expected.empty());
   EXPECT_EQ(read_file(ours), expected);
   struct stat their_stat {};
@@ -615,6 +622,7 @@ TEST(ostream_vs_fmt, a_piece_larger_than_the_buffer_streams) {
 // print's text in the file (unless the text was larger than the buffer and
 // part of it streamed out already); fmt keeps what it made before the error.
 TEST(ostream_vs_fmt, a_format_error_leaves_nothing) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   std::string theirs = uniq_file_name(__LINE__);
   std::string ours = uniq_file_name(__LINE__);
   fmt::ostream their_out = fmt::output_file(theirs);
@@ -633,6 +641,7 @@ TEST(ostream_vs_fmt, a_format_error_leaves_nothing) {
 // as they are, so without WRONLY or RDWR it opens the file read-only and
 // fails with EBADF at its first write.
 TEST(ostream_vs_fmt, write_access_is_implied) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   for (int flags : {int(fmt::file::APPEND), int(fmt::file::CREATE | fmt::file::TRUNC),
                     int(fmt::file::RDONLY | fmt::file::CREATE)}) {
     SCOPED_TRACE(flags);
@@ -710,6 +719,7 @@ TEST(ostream_vs_fmt, descriptors_are_close_on_exec) {
 // with RLIMIT_FSIZE at 10 bytes, fmt's close() succeeds with half the text
 // lost, and fastout's throws EFBIG with exact counts.
 TEST(ostream_vs_fmt, a_short_write_is_not_lost) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   std::string theirs = uniq_file_name(__LINE__);
   std::string ours = uniq_file_name(__LINE__);
   int status = run_in_child([&] {
@@ -744,6 +754,7 @@ TEST(ostream_vs_fmt, a_short_write_is_not_lost) {
 // through the error handler, and the program goes on. fmt::ostream's
 // destructor throws, which ends the program with std::terminate.
 TEST(ostream_vs_fmt, a_write_error_in_the_destructor) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   int status = run_in_child([] {
     silence_stderr();
     {
@@ -772,6 +783,7 @@ TEST(ostream_vs_fmt, a_write_error_in_the_destructor) {
 // close() leaves its file open with the text still buffered, for its
 // destructor to throw again.
 TEST(ostream_vs_fmt, a_write_error_in_flush_and_close) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   int status = run_in_child([] {
     silence_stderr();
     int fd = next_descriptor();
@@ -821,6 +833,7 @@ TEST(ostream_vs_fmt, a_write_error_in_flush_and_close) {
 // fmt::ostream keeps the text in its buffer, and its destructor's flush
 // throws, which ends the program.
 TEST(ostream_vs_fmt, printing_after_close) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   std::string theirs = uniq_file_name(__LINE__);
   int status = run_in_child([&] {
     silence_stderr();
@@ -898,6 +911,7 @@ TEST(ostream_vs_fmt, an_interrupted_close_is_not_an_error) {
 // fastout::buffering::full turns it off. Run in a child, which may take the
 // terminal as its controlling one.
 TEST(ostream_vs_fmt, a_terminal_is_line_buffered) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   int status = run_in_child([] {
     int master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
     if (master < 0) return 77;

@@ -133,6 +133,7 @@ bool failure_is_worked_around(const std::string& step) {
 }
 
 TEST_F(replace_faults, failing_at_every_step_keeps_the_target_whole) {
+  FASTOUT_SKIP_ON_WINDOWS("counts open descriptors in /proc/self/fd, which Windows has not");
   int runs = 0;
   for (const replace_scenario& scenario : replace_scenarios()) {
     SCOPED_TRACE(scenario.name);
@@ -235,6 +236,7 @@ TEST_F(replace_faults, failing_at_every_step_keeps_the_target_whole) {
 }
 
 TEST_F(replace_faults, a_named_temporary_is_private_until_it_is_in_place) {
+  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
   ASSERT_EQ(::chmod(target.c_str(), 0644), 0);
@@ -394,6 +396,7 @@ TEST_F(replace_faults, a_directory_sync_that_fails_after_replacing_says_the_cont
 }
 
 TEST_F(replace_faults, an_unreadable_proc_falls_back_to_the_umask) {
+  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   plan.read.error = EIO;
   mode_t mask = static_cast<mode_t>(::umask(027));
   std::string target = path("new");
@@ -411,6 +414,7 @@ TEST_F(replace_faults, an_unreadable_proc_falls_back_to_the_umask) {
 }
 
 TEST_F(replace_faults, an_owner_that_cannot_be_set_keeps_no_set_id_bits) {
+  FASTOUT_SKIP_ON_WINDOWS("needs POSIX owners, which Windows files have not");
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to give the target another owner";
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
@@ -440,6 +444,7 @@ TEST_F(replace_faults, an_owner_that_cannot_be_set_keeps_no_set_id_bits) {
 }
 
 TEST_F(replace_faults, opening_failures_name_the_path_and_leave_nothing) {
+  FASTOUT_SKIP_ON_WINDOWS("needs symbolic links, which need a privilege on Windows");
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
   const int descriptors = fastout_test::open_descriptors();

@@ -384,6 +384,7 @@ TEST(replace, descriptors_cannot_be_replaced) {
 }
 
 TEST(replace, only_a_regular_file_can_be_replaced) {
+  FASTOUT_SKIP_ON_WINDOWS("needs FIFOs, which Windows has not");
   temp_dir dir;
   std::string directory = dir.file("directory");
   ASSERT_EQ(::mkdir(directory.c_str(), 0755), 0);
@@ -416,6 +417,7 @@ TEST(replace, only_a_regular_file_can_be_replaced) {
 // ---------------------------------------------------------------- permissions and owners
 
 TEST(replace, keeps_the_targets_permissions) {
+  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   temp_dir dir;
   scoped_umask mask(077);  // the target's bits win over the umask
   for (mode_t bits : {mode_t{0644}, mode_t{0600}, mode_t{0640}, mode_t{0755}, mode_t{0444},
@@ -434,6 +436,7 @@ TEST(replace, keeps_the_targets_permissions) {
 }
 
 TEST(replace, a_new_file_gets_the_permissions_asked_for_masked_by_the_umask) {
+  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   temp_dir dir;
   struct expectation {
     mode_t umask;
@@ -455,6 +458,7 @@ TEST(replace, a_new_file_gets_the_permissions_asked_for_masked_by_the_umask) {
 }
 
 TEST(replace, keeps_the_targets_owner_and_group) {
+  FASTOUT_SKIP_ON_WINDOWS("needs POSIX owners, which Windows files have not");
   if (::geteuid() != 0) GTEST_SKIP() << "only root may give a file to another owner";
   temp_dir dir;
   std::string target = dir.file("t");
@@ -473,6 +477,7 @@ TEST(replace, keeps_the_targets_owner_and_group) {
 // A user who may write into a directory but does not own the file in it:
 // the new file is the user's, with the target's bits minus set-user-ID.
 TEST(replace, an_owner_that_cannot_be_kept_drops_set_id_bits) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to set up a file owned by someone else";
   temp_dir dir;
   ASSERT_EQ(::chmod(dir.path().c_str(), 0777), 0);
@@ -497,6 +502,7 @@ TEST(replace, an_owner_that_cannot_be_kept_drops_set_id_bits) {
 // ---------------------------------------------------------------- symbolic links
 
 TEST(replace, follows_a_link_and_keeps_it) {
+  FASTOUT_SKIP_ON_WINDOWS("needs symbolic links, which need a privilege on Windows");
   temp_dir dir;
   std::string real = dir.file("real"), link = dir.file("link");
   write_file(real, "old");
@@ -514,6 +520,7 @@ TEST(replace, follows_a_link_and_keeps_it) {
 
 // link1 -> sub/link2 -> ../other/link3 -> <absolute path of the real file>
 TEST(replace, follows_a_chain_of_links_across_directories) {
+  FASTOUT_SKIP_ON_WINDOWS("needs symbolic links, which need a privilege on Windows");
   temp_dir dir;
   for (const char* d : {"sub", "other", "data"}) ASSERT_EQ(::mkdir(dir.file(d).c_str(), 0755), 0);
   std::string real = dir.file("data/real");
@@ -532,6 +539,7 @@ TEST(replace, follows_a_chain_of_links_across_directories) {
 }
 
 TEST(replace, a_dangling_link_gets_its_file_created) {
+  FASTOUT_SKIP_ON_WINDOWS("needs symbolic links, which need a privilege on Windows");
   temp_dir dir;
   std::string link = dir.file("link");
   ASSERT_EQ(::symlink("target-to-be", link.c_str()), 0);
@@ -547,6 +555,7 @@ TEST(replace, a_dangling_link_gets_its_file_created) {
 }
 
 TEST(replace, never_follows_a_link_into_something_that_is_not_a_regular_file) {
+  FASTOUT_SKIP_ON_WINDOWS("needs symbolic links, which need a privilege on Windows");
   temp_dir dir;
   ASSERT_EQ(::mkdir(dir.file("directory").c_str(), 0755), 0);
   ASSERT_EQ(::symlink("directory", dir.file("to-directory").c_str()), 0);
@@ -569,6 +578,7 @@ TEST(replace, never_follows_a_link_into_something_that_is_not_a_regular_file) {
 }
 
 TEST(replace, replace_link_replaces_the_link_itself) {
+  FASTOUT_SKIP_ON_WINDOWS("needs symbolic links, which need a privilege on Windows");
   temp_dir dir;
   std::string real = dir.file("real"), link = dir.file("link");
   write_file(real, "old");
@@ -628,6 +638,7 @@ TEST(replace, a_target_removed_mid_write_is_created) {
 // is writable by anyone, so a plain writer could write it; a replacement
 // cannot create its new file.
 TEST(replace, a_read_only_directory_refuses_at_open) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   temp_dir dir;
   std::string locked = dir.file("locked");
   ASSERT_EQ(::mkdir(locked.c_str(), 0755), 0);
@@ -699,6 +710,7 @@ int run_with_small_tmpfs(const std::string& where, const char* options,
 // target keeps its old content. On a small tmpfs where the machine allows
 // mounting one; otherwise RLIMIT_FSIZE (EFBIG) stands in, and says so.
 TEST(replace, a_full_filesystem_leaves_the_old_file) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   temp_dir dir;
   std::string mount_point = dir.file("small");
   ASSERT_EQ(::mkdir(mount_point.c_str(), 0755), 0);
@@ -755,6 +767,7 @@ TEST(replace, a_full_filesystem_leaves_the_old_file) {
 // A filesystem mounted read-only: EROFS at open, for a replacement as for a
 // plain writer.
 TEST(replace, a_read_only_filesystem_refuses_at_open) {
+  FASTOUT_SKIP_ON_WINDOWS("needs mount namespaces, which Windows has not");
   temp_dir dir;
   std::string mount_point = dir.file("ro");
   ASSERT_EQ(::mkdir(mount_point.c_str(), 0755), 0);
@@ -786,6 +799,7 @@ TEST(replace, a_read_only_filesystem_refuses_at_open) {
 // The same real failure through a plain writer with sync: the error names
 // the path, and the destructor's report says what was lost.
 TEST(replace, a_write_error_is_reported_at_the_call_and_at_close) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   temp_dir dir;
   std::string target = dir.file("t");
   write_file(target, "old");
@@ -839,6 +853,7 @@ TEST(durability, sync_and_sync_directory_write_the_same_bytes) {
 }
 
 TEST(durability, sync_directory_follows_links_to_the_files_directory) {
+  FASTOUT_SKIP_ON_WINDOWS("needs symbolic links, which need a privilege on Windows");
   temp_dir dir;
   ASSERT_EQ(::mkdir(dir.file("data").c_str(), 0755), 0);
   ASSERT_EQ(::symlink("data/real", dir.file("link").c_str()), 0);

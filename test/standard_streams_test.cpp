@@ -165,6 +165,7 @@ TEST(standard_streams, one_writer_for_stdout_and_one_for_stderr) {
 }
 
 TEST(standard_streams, buffering_on_a_file_and_on_a_terminal_is_stdios) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_result file_run = run_helper({"describe"});
   EXPECT_TRUE(exited_with(file_run, 0)) << describe_status(file_run.status);
   EXPECT_TRUE(contains(file_run.err, "helper: stdout write calls 0, pending 0, line-buffered 0, "
@@ -186,12 +187,14 @@ TEST(standard_streams, buffering_on_a_file_and_on_a_terminal_is_stdios) {
 }
 
 TEST(standard_streams, stderr_is_unbuffered) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_result r = run_helper({"stderr"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.err, "one 2 \nhelper: stderr write calls 3, pending 0, line-buffered 0, buffer 0\n");
 }
 
 TEST(standard_streams, set_options_works_as_setvbuf) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   // Line-buffered on a file: every call sends its lines, the partial line
   // waits for the exit.
   helper_result r = run_helper({"line-mode"});
@@ -204,6 +207,7 @@ TEST(standard_streams, set_options_works_as_setvbuf) {
 // ------------------------------------------------------------ flushed at exit
 
 TEST(exit, standard_output_is_flushed_when_main_returns) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_result r = run_helper({"hello"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "hello\n");
@@ -211,6 +215,7 @@ TEST(exit, standard_output_is_flushed_when_main_returns) {
 }
 
 TEST(exit, standard_output_is_flushed_by_exit_keeping_its_status) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_result r = run_helper({"exit", "0"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "via exit()\n");
@@ -221,12 +226,14 @@ TEST(exit, standard_output_is_flushed_by_exit_keeping_its_status) {
 }
 
 TEST(exit, standard_output_is_not_flushed_by_quick_exit_as_stdio) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_result r = run_helper({"quick_exit"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "");
 }
 
 TEST(exit, text_written_by_destructors_is_not_lost) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   // A static object's destructor runs after main() and before the flush; a
   // destructor function runs after it, when the writer is unbuffered.
   helper_result r = run_helper({"destructors"});
@@ -238,6 +245,7 @@ TEST(exit, text_written_by_destructors_is_not_lost) {
 // ------------------------------------------------------------ errors at exit
 
 TEST(exit_errors, an_error_at_exit_is_reported_and_the_status_becomes_failure) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_setup setup;
   setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(setup.stdout_fd, 0);
@@ -248,6 +256,7 @@ TEST(exit_errors, an_error_at_exit_is_reported_and_the_status_becomes_failure) {
 }
 
 TEST(exit_errors, a_failing_status_is_kept) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_setup setup;
   setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(setup.stdout_fd, 0);
@@ -258,6 +267,7 @@ TEST(exit_errors, a_failing_status_is_kept) {
 }
 
 TEST(exit_errors, a_file_size_limit_at_exit_is_reported) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   temp_dir dir;
   const std::string path = dir.file("limited");
   helper_setup setup;
@@ -273,6 +283,7 @@ TEST(exit_errors, a_file_size_limit_at_exit_is_reported) {
 }
 
 TEST(exit_errors, a_closed_stdout_is_reported_at_exit) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_setup setup;
   setup.close_stdout = true;
   helper_result r = run_helper({"hello"}, setup);
@@ -281,6 +292,7 @@ TEST(exit_errors, a_closed_stdout_is_reported_at_exit) {
 }
 
 TEST(exit_errors, an_error_the_program_reported_is_not_reported_again) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_setup setup;
   setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(setup.stdout_fd, 0);
@@ -294,6 +306,7 @@ TEST(exit_errors, an_error_the_program_reported_is_not_reported_again) {
 }
 
 TEST(exit_errors, an_error_the_program_ignored_is_reported_at_exit) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_setup setup;
   setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(setup.stdout_fd, 0);
@@ -491,6 +504,7 @@ TEST(broken_pipe, printf_through_fastout_stops_writing_at_the_first_epipe) {
 // ------------------------------------------------------------ order with stdio
 
 TEST(stdio_order, sync_with_stdio_keeps_everything_in_order) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   helper_result r = run_helper({"mixed-synced"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
@@ -501,12 +515,14 @@ TEST(stdio_order, sync_with_stdio_keeps_everything_in_order) {
 }
 
 TEST(stdio_order, without_sync_flushing_at_each_switch_keeps_the_order) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_result r = run_helper({"mixed-unsynced"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "1 printf\n2 fastout\n3 cout\n4 fastout\n");
 }
 
 TEST(stdio_order, unsync_puts_the_streams_back_after_flushing) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   helper_result r = run_helper({"sync-unsync"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
@@ -514,6 +530,7 @@ TEST(stdio_order, unsync_puts_the_streams_back_after_flushing) {
 }
 
 TEST(stdio_order, the_flush_policy_of_cout_through_fastout_is_kept) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   const std::string lines = "line 0\nline 1\nline 2\nline 3\nline 4\n";
   helper_result standard = run_helper({"cout-endl", "0"});
@@ -527,6 +544,7 @@ TEST(stdio_order, the_flush_policy_of_cout_through_fastout_is_kept) {
 }
 
 TEST(stdio_order, a_prompt_on_a_terminal_is_visible_at_once) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   terminal tty;
   if (!tty.ok()) GTEST_SKIP() << "no pseudo-terminals here";

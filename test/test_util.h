@@ -87,8 +87,18 @@ class temp_dir {
   std::string path_;
 };
 
+// A UTF-8 path as the C++ library's streams take it: on Windows through
+// std::filesystem::path (the runtime's narrow names are the ANSI code page).
+#if defined(_WIN32)
+inline std::filesystem::path stream_path(const std::string& path) {
+  return std::filesystem::u8path(path);
+}
+#else
+inline const std::string& stream_path(const std::string& path) { return path; }
+#endif
+
 inline std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(stream_path(path), std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + path);
   std::ostringstream content;
   content << in.rdbuf();
@@ -96,7 +106,7 @@ inline std::string read_file(const std::string& path) {
 }
 
 inline void write_file(const std::string& path, const std::string& content) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  std::ofstream out(stream_path(path), std::ios::binary | std::ios::trunc);
   out << content;
   if (!out) throw std::runtime_error("cannot write " + path);
 }
@@ -171,9 +181,10 @@ inline int open_descriptors() {
   return static_cast<int>(names_in("/proc/self/fd").size()) - 1;  // opendir's own
 }
 
-// fastout's errors carry errno in std::system_category().
+// fastout's errors carry errno in the platform's error category:
+// std::system_category() on Unix systems, fastout's own on Windows.
 inline std::error_code system_error_code(int error_number) {
-  return std::error_code(error_number, std::system_category());
+  return std::error_code(error_number, fastout::detail::error_category());
 }
 
 // Sets the umask for the lifetime of the object.

@@ -437,6 +437,7 @@ struct failing_path {
 // (file_stats): write() and put() count all their bytes; a print counts its
 // text once it is complete, so one that fails making room counts none of it.
 TEST(error_accounting, message_stats_and_handler_agree_on_every_path) {
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   const std::string sixty(60, 's');
   const std::string long_text(200, 'L');
   const std::vector<failing_path> paths = {
@@ -489,6 +490,7 @@ TEST(error_accounting, message_stats_and_handler_agree_on_every_path) {
 // A print larger than a small buffer streams in 64 KiB chunks: the chunk
 // that fails is counted, with those before it; never more than fmt made.
 TEST(error_accounting, a_streaming_print_counts_the_chunks_sent) {
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   for (std::size_t buffer : size_list{0, 64, 4096, fastout::default_buffer_size}) {
     SCOPED_TRACE("buffer " + std::to_string(buffer));
     file f("/dev/full", with_buffer(buffer));

@@ -229,6 +229,7 @@ FASTOUT_SHIM int fcntl(int fd, int command, ...) {
   }
   if (command == F_GETFD) return FD_CLOEXEC;
   if (command == F_GETFL) return O_WRONLY;
+  if (command == F_DUPFD_CLOEXEC) return _dup(fd);  // the lowest free number, not the asked-for one
   return fastout_test_unavailable();
 }
 #ifndef O_TMPFILE

@@ -602,11 +602,13 @@ ssize_t write_bytes(int fd, const void* data, size_t size) {
 
 ssize_t writev(int fd, const struct iovec* iov, int count) {
   // Windows has no gathering write for handles that are not overlapped:
-  // one WriteFile per segment, stopping at a short one.
+  // one WriteFile per segment, stopping at a short one. Not through the
+  // table's write(): one writev() is one call of the table, as elsewhere,
+  // and a test's fake write() may itself be built on writev().
   ssize_t total = 0;
   for (int k = 0; k < count; ++k) {
     if (iov[k].iov_len == 0) continue;
-    const ssize_t written = platform.write(fd, iov[k].iov_base, iov[k].iov_len);
+    const ssize_t written = write_bytes(fd, iov[k].iov_base, iov[k].iov_len);
     if (written < 0) return total > 0 ? total : -1;
     total += written;
     if (static_cast<size_t>(written) < iov[k].iov_len) break;
@@ -1065,8 +1067,10 @@ platform_calls platform = FASTOUT_WINDOWS_PLATFORM;
 
 const char* platform_name() noexcept { return "windows"; }
 
-// WriteFile's DWORD, kept below INT32_MAX as the runtime's int results are.
-const std::size_t max_write_size = INT_MAX;
+// WriteFile takes a DWORD: each call below INT32_MAX (as on Linux, which
+// writes at most 0x7ffff000 bytes a call), so that a count never overflows
+// an int anywhere.
+const std::size_t max_write_size = 0x7ffff000;
 
 int directory_open_flags(bool) noexcept { return O_RDONLY | O_DIRECTORY | O_CLOEXEC; }
 
