@@ -195,6 +195,7 @@ TEST(printf_larger_than_the_buffer) {
  * inaccessible page begins, so reading one byte more kills the test -- and
  * land right at every position of buffers of every small size. */
 TEST(small_writes_read_only_their_bytes) {
+  C_TEST_SKIP_ON_WINDOWS("needs mmap(), which Windows has not");
   long page = sysconf(_SC_PAGESIZE);
   int zero = open("/dev/zero", O_RDONLY); /* MAP_ANONYMOUS is not POSIX */
   char* pages = (char*)mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE, zero, 0);
@@ -291,6 +292,7 @@ TEST(line_buffering_sends_complete_lines) {
 }
 
 TEST(open_modes_and_permissions) {
+  C_TEST_SKIP_ON_WINDOWS("checks POSIX permission bits; a Windows file has only its read-only attribute");
   const char* path = c_test_path("out");
   fastout_options o;
   fastout_file* f;
@@ -372,6 +374,7 @@ static int stdout_and_stderr_child(void) {
 }
 
 TEST(stdout_and_stderr) {
+  C_TEST_SKIP_ON_WINDOWS("runs in a forked child, and Windows has no fork()");
   int status = c_test_run_in_child(stdout_and_stderr_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 0);
@@ -399,6 +402,7 @@ static int one_stdout_child(void) {
 }
 
 TEST(stdout_is_one_writer_flushed_at_exit) {
+  C_TEST_SKIP_ON_WINDOWS("runs in a forked child, and Windows has no fork()");
   int status = c_test_run_in_child(one_stdout_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 0);
@@ -418,6 +422,7 @@ static int stdout_full_at_exit_child(void) {
 }
 
 TEST(stdout_that_cannot_be_written_at_exit_fails_the_process) {
+  C_TEST_SKIP_ON_WINDOWS("runs in a forked child, and Windows has no fork()");
   int status = c_test_run_in_child(stdout_full_at_exit_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 1);
@@ -475,6 +480,7 @@ static int broken_pipe_stdout_status_4_child(void) {
  * not only the buffer that met the error -- and a status of 0 becomes 1;
  * a failing one is kept. */
 TEST(stdout_on_a_full_disk_ends_with_one_report_and_a_failing_status) {
+  C_TEST_SKIP_ON_WINDOWS("runs in a forked child, and Windows has no fork()");
   int status = c_test_run_in_child(full_stdout_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 1);
@@ -488,6 +494,7 @@ TEST(stdout_on_a_full_disk_ends_with_one_report_and_a_failing_status) {
 }
 
 TEST(stdout_into_a_pipe_without_reader_ends_with_one_report_and_a_failing_status) {
+  C_TEST_SKIP_ON_WINDOWS("runs in a forked child, and Windows has no fork()");
   int status = c_test_run_in_child(broken_pipe_stdout_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 1);
@@ -511,6 +518,7 @@ static int full_writer_left_open_child(void) {
 }
 
 TEST(what_a_writer_lost_after_its_error_is_reported_at_exit) {
+  C_TEST_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   int status = c_test_run_in_child(full_writer_left_open_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 0);
@@ -529,6 +537,7 @@ static int leave_open_child(void) {
 }
 
 TEST(writers_left_open_are_flushed_at_exit) {
+  C_TEST_SKIP_ON_WINDOWS("runs in a forked child, and Windows has no fork()");
   int status = c_test_run_in_child(leave_open_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 0);
@@ -546,6 +555,7 @@ static int lose_at_exit_child(void) {
 }
 
 TEST(what_exit_cannot_write_is_reported) {
+  C_TEST_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   int status = c_test_run_in_child(lose_at_exit_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 0);
@@ -609,6 +619,7 @@ TEST(cursor_makes_other_calls_busy) {
 }
 
 TEST(cursor_errors_are_sticky) {
+  C_TEST_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   size_t s;
   fastout_cursor cursor = fastout_cursor_begin(NULL);
   CHECK_EQ(cursor.error, -EINVAL);
@@ -822,6 +833,7 @@ static int counted_after_error_child(void) {
 }
 
 TEST(calls_after_an_error_are_counted_as_lost) {
+  C_TEST_SKIP_ON_WINDOWS("runs in a forked child, and Windows has no fork()");
   int status = c_test_run_in_child(counted_after_error_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 0);
@@ -858,6 +870,7 @@ TEST(last_error_is_the_failed_calls_code) {
 }
 
 TEST(last_error_is_the_sticky_write_error_too) {
+  C_TEST_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   size_t s;
   for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
     fastout_file* f = open_with_buffer("/dev/full", buffer_sizes[s]);
@@ -885,6 +898,7 @@ TEST(last_error_is_the_sticky_write_error_too) {
 }
 
 TEST(dev_full_is_enospc_and_sticky) {
+  C_TEST_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   size_t s;
   for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
     fastout_file* f = open_with_buffer("/dev/full", buffer_sizes[s]);
@@ -926,6 +940,7 @@ static int file_size_limit_child(void) {
 }
 
 TEST(file_size_limit_is_efbig) {
+  C_TEST_SKIP_ON_WINDOWS("runs in a forked child, and Windows has no fork()");
   int status = c_test_run_in_child(file_size_limit_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 0);
@@ -952,6 +967,7 @@ static int broken_pipe_child(void) {
 }
 
 TEST(pipe_without_reader_is_epipe) {
+  C_TEST_SKIP_ON_WINDOWS("runs in a forked child, and Windows has no fork()");
   int status = c_test_run_in_child(broken_pipe_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 0);
@@ -972,6 +988,7 @@ static int sigpipe_child(void) {
 }
 
 TEST(pipe_without_reader_raises_sigpipe_by_default) {
+  C_TEST_SKIP_ON_WINDOWS("runs in a forked child, and Windows has no fork()");
   int status = c_test_run_in_child(sigpipe_child);
   CHECK(WIFSIGNALED(status));
   CHECK_EQ(WTERMSIG(status), SIGPIPE);

@@ -64,6 +64,19 @@ static inline void c_test_report(const char* file, int line, const char* what) {
 
 #define TEST(name) static void name(void)
 
+/* Skips the running test on Windows, saying why, and returns from it. */
+#if defined(_WIN32)
+#  define C_TEST_SKIP_ON_WINDOWS(why)         \
+    do {                                      \
+      c_test_skip("not on Windows: " why);    \
+      return;                                 \
+    } while (0)
+#else
+#  define C_TEST_SKIP_ON_WINDOWS(why) \
+    do {                              \
+    } while (0)
+#endif
+
 /* Ends the test (a `return` from it) when `condition` is false. */
 #define CHECK(condition)                                  \
   do {                                                    \

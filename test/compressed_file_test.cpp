@@ -604,7 +604,6 @@ TEST(compressed_file_fork, child_gets_a_clear_error_and_the_parent_goes_on) {
 // ------------------------------------------------------------ faults
 
 TEST(compressed_file_faults, dev_full_reports_enospc_with_exact_counts) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   for (compression_format format : formats) {
     for (unsigned workers : {0u, 1u, 2u}) {
       SCOPED_TRACE(name_of(format, workers));
@@ -630,7 +629,6 @@ TEST(compressed_file_faults, dev_full_reports_enospc_with_exact_counts) {
 }
 
 TEST(compressed_file_faults, report_mode_reports_once_at_close) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   scoped_handler handler;
   for (compression_format format : formats) {
     fastout::file_options options = options_for(format, 1, 4096);
@@ -668,7 +666,6 @@ TEST(compressed_file_faults, report_mode_reports_once_at_close) {
 // that were compressing when the file failed. (ASan and TSan watch the
 // buffer the writer keeps.)
 TEST(compressed_file_faults, report_mode_keeps_accepting_every_call_after_a_failure) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   scoped_handler handler;
   for (compression_format format : formats) {
     for (unsigned workers : {0u, 2u}) {

@@ -697,7 +697,6 @@ int noting_writeback(int fd, off_t offset, off_t size) {
 }
 
 TEST(replace_crash, sigkill_during_writeback_leaves_one_whole_generation) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("writeback while writing (sync_file_range)");
   constexpr int large_trials = 24;
   void* memory = ::mmap(nullptr, sizeof(shared_state) + sizeof(writeback_state),

@@ -76,7 +76,6 @@ TEST(error_handler, hears_of_a_writer_destroyed_with_unwritten_data_on_dev_full)
 }
 
 TEST(error_handler, is_not_called_when_all_is_well) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   scoped_error_handler handler(recording_handler, handler_calls);
   temp_dir dir;
   {
@@ -103,7 +102,6 @@ TEST(error_handler, is_called_for_an_error_already_thrown_but_not_closed) {
 }
 
 TEST(error_handler, is_not_called_after_close_reported_the_error) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   scoped_error_handler handler(recording_handler, handler_calls);
   {
     file f("/dev/full", with_buffer(64));
@@ -114,7 +112,6 @@ TEST(error_handler, is_not_called_after_close_reported_the_error) {
 }
 
 TEST(error_handler, hears_of_a_failing_writer_moved_over) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   scoped_error_handler handler(recording_handler, handler_calls);
   temp_dir dir;
   file f("/dev/full", with_buffer(64));

@@ -39,7 +39,6 @@ TEST(file_state, the_writer_holds_nothing_but_its_moved_state) {
 }
 
 TEST(file_state, swap_exchanges_every_observable_part) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   temp_dir dir;
   // a: line-buffered, with text pending, one flush made, a C API error
   // recorded, and close steps (open_mode::replace) to carry.

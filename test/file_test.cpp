@@ -999,7 +999,6 @@ TEST(line_buffering, full_buffering_keeps_lines) {
 }
 
 TEST(line_buffering, automatic_on_a_terminal_is_line_buffered) {
-  FASTOUT_SKIP_ON_WINDOWS("needs a pseudo-terminal, which Windows has not");
   int master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
   if (master < 0) GTEST_SKIP() << "no pseudo-terminals here: " << std::strerror(errno);
   ASSERT_EQ(::grantpt(master), 0);

@@ -247,6 +247,7 @@ TEST(module_test, output_file) {
 // fmt's file_test, applied to the file an ostream owns.
 
 TEST(ostream_file_test, close_file_in_dtor) {
+  FASTOUT_SKIP_ON_WINDOWS("reads which file a descriptor is open on from /proc/self/fd, which Windows has not");
   int fd = 0;
   {
     ns::ostream f = ns::output_file(uniq_file_name(__LINE__));
@@ -264,6 +265,7 @@ TEST(ostream_file_test, close_file_in_dtor) {
 }
 
 TEST(ostream_file_test, close) {
+  FASTOUT_SKIP_ON_WINDOWS("reads which file a descriptor is open on from /proc/self/fd, which Windows has not");
   ns::ostream f = ns::output_file(uniq_file_name(__LINE__));
   int fd = f.descriptor();
   f.close();
@@ -286,6 +288,7 @@ TEST(ostream_file_test, close) {
 // The descriptor is closed behind the writer's back, so its own close fails
 // with EBADF: fmt's close() and fastout's both throw it.
 TEST(ostream_file_test, close_error) {
+  FASTOUT_SKIP_ON_WINDOWS("reads which file a descriptor is open on from /proc/self/fd, which Windows has not");
   auto ours = uniq_file_name(__LINE__);
   ns::ostream f = ns::output_file(ours);
   ::close(f.descriptor());
@@ -317,6 +320,7 @@ TEST(ostream_file_test, close_error) {
 // As fmt's test warns, the descriptor is closed behind the writer's back
 // only once stderr is redirected, so that the redirection cannot reuse it.
 TEST(ostream_file_test, close_error_in_dtor) {
+  FASTOUT_SKIP_ON_WINDOWS("reads which file a descriptor is open on from /proc/self/fd, which Windows has not");
   std::string theirs_stderr = uniq_file_name(__LINE__);
   std::string their_file = uniq_file_name(__LINE__);
   {
@@ -622,7 +626,6 @@ TEST(ostream_vs_fmt, a_piece_larger_than_the_buffer_streams) {
 // print's text in the file (unless the text was larger than the buffer and
 // part of it streamed out already); fmt keeps what it made before the error.
 TEST(ostream_vs_fmt, a_format_error_leaves_nothing) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   std::string theirs = uniq_file_name(__LINE__);
   std::string ours = uniq_file_name(__LINE__);
   fmt::ostream their_out = fmt::output_file(theirs);
@@ -695,6 +698,7 @@ TEST(ostream_vs_fmt, other_open_flags_are_refused) {
 // fastout differs: a writer's descriptor is always close-on-exec; fmt's is
 // only if O_CLOEXEC is among the flags.
 TEST(ostream_vs_fmt, descriptors_are_close_on_exec) {
+  FASTOUT_SKIP_ON_WINDOWS("reads which file a descriptor is open on from /proc/self/fd, which Windows has not");
   std::string their_file = uniq_file_name(__LINE__);
   int theirs = next_descriptor();
   fmt::ostream their_out = fmt::output_file(their_file);

@@ -264,7 +264,14 @@ TEST(ofstream, changing_the_type_is_enough) {
     write_everything(expected, 7);
     EXPECT_TRUE(out.good());
   }
-  EXPECT_EQ(read_file(path), read_file(reference));
+  std::string reference_text = read_file(reference);
+#if defined(_WIN32)
+  // std::ofstream opens in text mode on Windows and writes "\r\n" for each
+  // "\n"; fastout::ofstream never adds a byte.
+  for (std::string::size_type at; (at = reference_text.find("\r\n")) != std::string::npos;)
+    reference_text.erase(at, 1);
+#endif
+  EXPECT_EQ(read_file(path), reference_text);
 }
 
 void report(std::ostream& out, int value) { out << "value " << value << std::endl; }

@@ -121,7 +121,6 @@ void expect_a_whole_replacement(const temp_dir& dir, const std::string& target, 
 // before 3.11 (which takes O_TMPFILE for the O_DIRECTORY it includes:
 // EISDIR), or EINVAL: the new file is written under a name of its own.
 TEST(platform_o_tmpfile, refused_falls_back_to_a_named_file_with_the_same_promises) {
-  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   FASTOUT_SKIP_UNLESS_LINUX("O_TMPFILE");
   for (int error : {EOPNOTSUPP, EISDIR, EINVAL}) {
     SCOPED_TRACE(std::strerror(error));
@@ -200,7 +199,6 @@ TEST(platform_o_tmpfile, procfs_refuses_it_with_eopnotsupp) {
 // before Linux 6.10: the writer uses a named file instead, and reads the
 // umask with umask() instead of /proc/self/status.
 TEST(platform_proc, missing_proc_gives_a_named_file_and_the_umask_from_umask) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /proc, which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("linking an O_TMPFILE file through /proc, and the umask from /proc/self/status");
   temp_dir dir;
   const std::string target = dir.file("target");
@@ -238,7 +236,6 @@ TEST(platform_proc, missing_proc_gives_a_named_file_and_the_umask_from_umask) {
 
 // Before Linux 4.7, /proc/self/status has no "Umask:" line.
 TEST(platform_proc, a_status_without_the_umask_line_gives_the_umask_from_umask) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /proc, which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("linking an O_TMPFILE file through /proc, and the umask from /proc/self/status");
   temp_dir dir;
   const std::string target = dir.file("target");
@@ -275,7 +272,6 @@ TEST(platform_proc, a_status_without_the_umask_line_gives_the_umask_from_umask) 
 // (ENOENT without CAP_DAC_READ_SEARCH before Linux 6.10), the replacement
 // fails cleanly: the target as it was, nothing left.
 TEST(platform_proc, linkat_through_proc_refused_links_with_at_empty_path) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /proc, which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("linking an O_TMPFILE file through /proc, and the umask from /proc/self/status");
   for (bool empty_path_refused : {false, true}) {
     for (bool existing : {true, false}) {
@@ -534,7 +530,6 @@ TEST(platform_sync, a_directory_that_cannot_sync_is_an_error_after_the_replaceme
 // cannot give that id back). The replacement is the process's own, without
 // set-user-ID and set-group-ID bits, as for EPERM.
 TEST(platform_fchown, an_owner_that_cannot_be_mapped_is_not_kept) {
-  FASTOUT_SKIP_ON_WINDOWS("needs POSIX owners, which Windows files have not");
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to give the target another owner";
   for (int error : {EPERM, EINVAL}) {
     SCOPED_TRACE(std::strerror(error));
@@ -563,7 +558,6 @@ TEST(platform_fchown, an_owner_that_cannot_be_mapped_is_not_kept) {
 // The real EINVAL: in a user namespace that maps only root, a file owned
 // by another user shows as 65534, which fchown() cannot give back.
 TEST(platform_fchown, a_user_namespace_refuses_an_unmapped_owner_for_real) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to give the target another owner";
   temp_dir dir;
   const std::string target = dir.file("target");

@@ -21,7 +21,6 @@ using print_test::point;
 // buffer; what came before is intact and the writer goes on. run_*() check
 // each of these against fmt's own error and the file against fmt's text.
 TEST(format_error, leaves_no_text_from_every_offset) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   const std::string text = "text";
   std::vector<piece_case> cases;
   auto add = [&](std::string name, outcome want, std::function<void(file&)> print) {
@@ -208,7 +207,6 @@ void expect_every_call_fails(file& f) {
 }
 
 TEST_F(print_on_a_full_disk, the_print_that_needs_the_flush_throws_and_later_ones_too) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   file f("/dev/full", with_buffer(64));
   for (int i = 0; i < 6; ++i) EXPECT_EQ(error_of([&] { f.print("{:>9}|", i); }), 0) << i;  // 60 bytes
   EXPECT_EQ(f.stats().bytes_written, 0u);
@@ -217,7 +215,6 @@ TEST_F(print_on_a_full_disk, the_print_that_needs_the_flush_throws_and_later_one
 }
 
 TEST_F(print_on_a_full_disk, each_print_path_meets_the_error) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   // Per path: a buffer that is nearly full, then the call that needs a flush.
   const std::function<void(file&)> calls[] = {
       [](file& f) { f.print(fmt::runtime("{:>9}"), 7); },
@@ -240,7 +237,6 @@ TEST_F(print_on_a_full_disk, each_print_path_meets_the_error) {
 }
 
 TEST_F(print_on_a_full_disk, unbuffered_and_line_buffered_writers_meet_the_error) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   {
     file f("/dev/full", with_buffer(0));
     EXPECT_EQ(error_of([&] { f.print("{}", 1); }), ENOSPC);

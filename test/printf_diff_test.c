@@ -659,22 +659,26 @@ static int run_cases(const char* path, size_t buffer_size, unsigned long long se
   } while (0)
 
 TEST(every_buffer_size_from_1_to_64) {
+  C_TEST_SKIP_ON_WINDOWS("fastout_printf is held to glibc's printf, which Windows has not (MinGW's snprintf differs; the printf issue owns its bytes on Windows)");
   size_t size;
   for (size = 1; size <= 64; ++size) CHECK_RUN(size, base_seed() + size, case_count(), 0);
 }
 
 TEST(unbuffered_and_default_buffer) {
+  C_TEST_SKIP_ON_WINDOWS("fastout_printf is held to glibc's printf, which Windows has not (MinGW's snprintf differs; the printf issue owns its bytes on Windows)");
   CHECK_RUN(0, base_seed() + 1000, case_count(), 0);
   CHECK_RUN(FASTOUT_DEFAULT_BUFFER_SIZE, base_seed() + 1001, case_count() * 8, 0);
 }
 
 /* Buffers of at least 64 KiB stream a large text through themselves. */
 TEST(large_buffers) {
+  C_TEST_SKIP_ON_WINDOWS("fastout_printf is held to glibc's printf, which Windows has not (MinGW's snprintf differs; the printf issue owns its bytes on Windows)");
   CHECK_RUN(65536, base_seed() + 1100, case_count() * 2, 0);
   CHECK_RUN(100003, base_seed() + 1101, case_count() * 2, 0);
 }
 
 TEST(line_buffered) {
+  C_TEST_SKIP_ON_WINDOWS("fastout_printf is held to glibc's printf, which Windows has not (MinGW's snprintf differs; the printf issue owns its bytes on Windows)");
   size_t size;
   for (size = 1; size <= 200; size += 13)
     CHECK_RUN(size, base_seed() + 2000 + size, case_count() / 4, LINE);
@@ -683,12 +687,14 @@ TEST(line_buffered) {
 /* Formats glibc refuses ("%" at the end, a wide character the locale cannot
  * convert): the same negative errno, and none of the text in the file. */
 TEST(errors_match_glibc) {
+  C_TEST_SKIP_ON_WINDOWS("fastout_printf is held to glibc's printf, which Windows has not (MinGW's snprintf differs; the printf issue owns its bytes on Windows)");
   CHECK_RUN(FASTOUT_DEFAULT_BUFFER_SIZE, base_seed() + 3000, case_count() * 2, ERRORS | WIDE);
   CHECK_RUN(0, base_seed() + 3001, case_count(), ERRORS | WIDE);
 }
 
 /* glibc rounds by the rounding mode; fastout then lets it format. */
 TEST(another_rounding_mode) {
+  C_TEST_SKIP_ON_WINDOWS("fastout_printf is held to glibc's printf, which Windows has not (MinGW's snprintf differs; the printf issue owns its bytes on Windows)");
   int modes[3], i;
   modes[0] = FE_UPWARD;
   modes[1] = FE_DOWNWARD;
@@ -710,6 +716,7 @@ TEST(another_rounding_mode) {
 
 /* Wide characters in a UTF-8 locale. */
 TEST(utf8_locale) {
+  C_TEST_SKIP_ON_WINDOWS("fastout_printf is held to glibc's printf, which Windows has not (MinGW's snprintf differs; the printf issue owns its bytes on Windows)");
   if (setlocale(LC_ALL, "C.UTF-8") == NULL) {
     c_test_skip("no C.UTF-8 locale");
     return;
@@ -729,6 +736,7 @@ TEST(utf8_locale) {
 /* A decimal comma and digit grouping (de_DE, compiled by localedef into the
  * test's directory): every floating-point and ' directive is glibc's. */
 TEST(decimal_comma_locale) {
+  C_TEST_SKIP_ON_WINDOWS("fastout_printf is held to glibc's printf, which Windows has not (MinGW's snprintf differs; the printf issue owns its bytes on Windows)");
   char command[1024];
   snprintf(command, sizeof command,
            "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", c_test_dir_path);

@@ -133,7 +133,6 @@ bool failure_is_worked_around(const std::string& step) {
 }
 
 TEST_F(replace_faults, failing_at_every_step_keeps_the_target_whole) {
-  FASTOUT_SKIP_ON_WINDOWS("counts open descriptors in /proc/self/fd, which Windows has not");
   int runs = 0;
   for (const replace_scenario& scenario : replace_scenarios()) {
     SCOPED_TRACE(scenario.name);
@@ -414,7 +413,6 @@ TEST_F(replace_faults, an_unreadable_proc_falls_back_to_the_umask) {
 }
 
 TEST_F(replace_faults, an_owner_that_cannot_be_set_keeps_no_set_id_bits) {
-  FASTOUT_SKIP_ON_WINDOWS("needs POSIX owners, which Windows files have not");
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to give the target another owner";
   std::string target = path("target");
   fastout_test::write_file(target, old_content);

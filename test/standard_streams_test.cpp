@@ -504,7 +504,6 @@ TEST(broken_pipe, printf_through_fastout_stops_writing_at_the_first_epipe) {
 // ------------------------------------------------------------ order with stdio
 
 TEST(stdio_order, sync_with_stdio_keeps_everything_in_order) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   helper_result r = run_helper({"mixed-synced"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
@@ -522,7 +521,6 @@ TEST(stdio_order, without_sync_flushing_at_each_switch_keeps_the_order) {
 }
 
 TEST(stdio_order, unsync_puts_the_streams_back_after_flushing) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   helper_result r = run_helper({"sync-unsync"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
@@ -530,7 +528,6 @@ TEST(stdio_order, unsync_puts_the_streams_back_after_flushing) {
 }
 
 TEST(stdio_order, the_flush_policy_of_cout_through_fastout_is_kept) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   const std::string lines = "line 0\nline 1\nline 2\nline 3\nline 4\n";
   helper_result standard = run_helper({"cout-endl", "0"});
@@ -544,7 +541,6 @@ TEST(stdio_order, the_flush_policy_of_cout_through_fastout_is_kept) {
 }
 
 TEST(stdio_order, a_prompt_on_a_terminal_is_visible_at_once) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   terminal tty;
   if (!tty.ok()) GTEST_SKIP() << "no pseudo-terminals here";

@@ -138,7 +138,6 @@ TEST(write_errors_report, full_disk_throws_nothing_and_counts_every_byte) {
 }
 
 TEST(write_errors_report, destructor_reports_once_with_every_byte) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   scoped_error_handler handler(recording_handler, handler_calls);
   std::uint64_t total = 0;
   {

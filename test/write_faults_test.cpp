@@ -490,7 +490,6 @@ TEST(error_accounting, message_stats_and_handler_agree_on_every_path) {
 // A print larger than a small buffer streams in 64 KiB chunks: the chunk
 // that fails is counted, with those before it; never more than fmt made.
 TEST(error_accounting, a_streaming_print_counts_the_chunks_sent) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   for (std::size_t buffer : size_list{0, 64, 4096, fastout::default_buffer_size}) {
     SCOPED_TRACE("buffer " + std::to_string(buffer));
     file f("/dev/full", with_buffer(buffer));

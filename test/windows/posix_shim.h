@@ -361,8 +361,9 @@ FASTOUT_SHIM int bind(int fd, const struct sockaddr* address, int size) {
   return fastout_test_unavailable();
 }
 FASTOUT_SHIM int link(const char* target, const char* path) {
-  (void)target, (void)path;
-  return fastout_test_unavailable();
+  if (CreateHardLinkA(path, target, NULL)) return 0;
+  errno = GetLastError() == ERROR_ALREADY_EXISTS ? EEXIST : EACCES;
+  return -1;
 }
 
 // ---------------------------------------------------------- Linux's own

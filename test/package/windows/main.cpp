@@ -65,7 +65,7 @@ int main() {
     }
     check(entries >= 1, "the directory can be listed");
 
-    auto packed = fastout::output_file("packed.txt.zst");
+    auto packed = fastout::output_file("packed.txt.zst", fastout::compression = fastout::zstd{3});
     for (int i = 0; i < 100000; ++i) packed.print("{} compressed\n", i);
     packed.close();
     const std::string bytes = read("packed.txt.zst");

@@ -23,8 +23,8 @@ file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR}/run)
 run(${CMAKE_COMMAND} --install ${FASTOUT_BINARY_DIR} --prefix ${WORK_DIR}/prefix)
 run(${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
-    -DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN} "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix;${PREFIX_PATH}"
-    -DCMAKE_BUILD_TYPE=Release)
+    -DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN} -DCMAKE_PREFIX_PATH=${PREFIX_PATH}
+    -Dfastout_DIR=${WORK_DIR}/prefix/lib/cmake/fastout -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 foreach(program consumer consumer_c)
   execute_process(COMMAND ${EMULATOR} ${WORK_DIR}/build/${program}.exe
