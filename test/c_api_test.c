@@ -161,6 +161,7 @@ TEST(vprintf_takes_a_va_list) {
 }
 
 TEST(printf_positional_and_n) {
+  C_TEST_SKIP_ON_WINDOWS("fastout_printf's bytes on Windows are the printf issue's: what it hands the C library (positional directives, %n, bad formats) meets msvcrt, not glibc");
   fastout_file* f = fastout_open(c_test_path("out"), NULL);
   const char* positional = "%2$s-%1$d%%"; /* POSIX, not ISO C: not a literal under -pedantic */
   int n = -1;
@@ -762,6 +763,7 @@ TEST(size_times_count_overflow) {
 /* A format glibc refuses fails the call, writes none of it, and is not
  * sticky. (Not literals: the compiler would refuse them.) */
 TEST(bad_formats_fail_the_call_only) {
+  C_TEST_SKIP_ON_WINDOWS("fastout_printf's bytes on Windows are the printf issue's: what it hands the C library (positional directives, %n, bad formats) meets msvcrt, not glibc");
   const char* formats[3];
   int i;
   fastout_file* f = fastout_open(c_test_path("out"), NULL);
@@ -843,6 +845,7 @@ TEST(calls_after_an_error_are_counted_as_lost) {
 /* Each call's error can be read from the handle, whether the writer's
  * sticky one or the call's own, which fastout_error() does not show. */
 TEST(last_error_is_the_failed_calls_code) {
+  C_TEST_SKIP_ON_WINDOWS("fastout_printf's bytes on Windows are the printf issue's: what it hands the C library (positional directives, %n, bad formats) meets msvcrt, not glibc");
   fastout_file* f = fastout_open(c_test_path("out"), NULL);
   const char* bad_format = "text %";
   size_t n = 3;

@@ -92,7 +92,9 @@ void expect_a_whole_replacement(const temp_dir& dir, const std::string& target, 
                                 file_options options = {}) {
   const bool existed = std::filesystem::exists(target);
   const std::string before = existed ? read_file(target) : "";
+#if !defined(_WIN32)  // no /proc/self/fd to count them in
   const int descriptors = fastout_test::open_descriptors();
+#endif
   options.mode = open_mode::replace;
   {
     file f(target, options);
@@ -102,7 +104,9 @@ void expect_a_whole_replacement(const temp_dir& dir, const std::string& target, 
     const std::vector<std::string> writing = temporaries_in(dir.path());
     if (named) {
       ASSERT_EQ(writing.size(), 1u);
+#if !defined(_WIN32)  // a Windows file has no POSIX permission bits
       EXPECT_EQ(mode_of(dir.file(writing[0])), 0600u);
+#endif
     } else {
       EXPECT_EQ(writing, none);
     }
@@ -112,7 +116,9 @@ void expect_a_whole_replacement(const temp_dir& dir, const std::string& target, 
   }
   EXPECT_EQ(read_file(target), new_content());
   EXPECT_EQ(temporaries_in(dir.path()), none);
+#if !defined(_WIN32)
   EXPECT_EQ(fastout_test::open_descriptors(), descriptors);
+#endif
 }
 
 // ---------------------------------------------------------------- O_TMPFILE
@@ -496,6 +502,7 @@ TEST(platform_sync, a_filesystem_that_cannot_sync_is_an_error) {
 // directories have no fsync): the new content is in place, and close()
 // says that its name may not survive a power loss.
 TEST(platform_sync, a_directory_that_cannot_sync_is_an_error_after_the_replacement) {
+  FASTOUT_SKIP_ON_WINDOWS("its fake tells a directory by the C runtime's fstat(), which does not see one on Windows, where every directory sync is refused anyway (windows.sync_directory_is_refused_not_claimed)");
   temp_dir dir;
   const std::string target = dir.file("target");
   write_file(target, old_content);

@@ -96,7 +96,13 @@ replace_outcome run_replace(const std::string& path, const replace_scenario& sce
   file_options options = with_buffer(4096);
   options.mode = fastout::open_mode::replace;
   options.sync = scenario.durable;
+#if defined(_WIN32)
+  // Windows refuses sync_directory (windows.sync_directory_is_refused_not_claimed):
+  // the durable scenarios sync the file only.
+  options.sync_directory = false;
+#else
   options.sync_directory = scenario.durable;
+#endif
   options.preallocate = scenario.preallocate;
   replace_outcome outcome;
   try {
@@ -331,6 +337,7 @@ TEST_F(replace_faults, an_exchange_that_catches_a_directory_is_undone) {
 }
 
 TEST_F(replace_faults, old_content_that_cannot_be_removed_is_named) {
+  FASTOUT_SKIP_ON_WINDOWS("needs an atomic exchange (renameat2, renameatx_np), which Windows has not");
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
   plan.unlink_error = EBUSY;

@@ -64,13 +64,56 @@ helper_result run_helper(const std::vector<std::string>& args, const helper_setu
   int out = setup.stdout_fd >= 0 ? -1 : ::open(out_path.c_str(), create, 0600);
   int err = setup.stderr_fd >= 0 ? -1 : ::open(err_path.c_str(), create, 0600);
   int null_in = ::open("/dev/null", O_RDONLY);
+#if defined(_WIN32)
+  // Beside this test's own .exe (the build's path is the cross-building
+  // host's, which Windows does not know).
+  char self[MAX_PATH];
+  const DWORD self_size = ::GetModuleFileNameA(nullptr, self, sizeof self);
+  std::string helper_path(self, self_size);
+  helper_path = helper_path.substr(0, helper_path.find_last_of("\\/") + 1) +
+                "standard_streams_helper.exe";
+  std::vector<std::string> argv_strings = {helper_path};
+#else
   std::vector<std::string> argv_strings = {FASTOUT_STANDARD_STREAMS_HELPER};
+#endif
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_strings) argv.push_back(a.data());
   argv.push_back(nullptr);
 
   std::fflush(nullptr);
+#if defined(_WIN32)
+  // No fork(): the helper is started with _spawnv(), which hands it this
+  // process's runtime descriptors 0, 1 and 2. They point at the helper's for
+  // the call and are put back after it. A signal disposition and a file size
+  // limit cannot be given (the tests that need them skip on Windows).
+  (void)null_in;
+  const int windows_in = ::_open("NUL", _O_RDONLY | _O_BINARY);
+  int saved[3] = {::_dup(0), ::_dup(1), ::_dup(2)};
+  ::_dup2(setup.stdin_fd >= 0 ? setup.stdin_fd : windows_in, 0);
+  if (setup.close_stdout) {
+    ::_close(1);
+  } else {
+    ::_dup2(setup.stdout_fd >= 0 ? setup.stdout_fd : out, 1);
+  }
+  ::_dup2(setup.stderr_fd >= 0 ? setup.stderr_fd : err, 2);
+  const intptr_t exit_code = ::_spawnv(_P_WAIT, argv[0], argv.data());
+  const int spawn_error = errno;
+  for (int fd = 0; fd < 3; ++fd) {
+    if (saved[fd] >= 0) {
+      ::_dup2(saved[fd], fd);
+      ::_close(saved[fd]);
+    }
+  }
+  for (int fd : {out, err, windows_in})
+    if (fd >= 0) ::_close(fd);
+  if (exit_code < 0) throw std::system_error(spawn_error, std::generic_category(), "_spawnv");
+  helper_result result;
+  result.status = static_cast<int>(exit_code & 0xff) << 8;  // as waitpid() says "exited with"
+  if (setup.stdout_fd < 0 && !setup.close_stdout) result.out = read_file(out_path);
+  if (setup.stderr_fd < 0) result.err = read_file(err_path);
+  return result;
+#endif
   pid_t pid = ::fork();
   if (pid < 0) throw std::system_error(errno, std::system_category(), "fork");
   if (pid == 0) {
@@ -165,7 +208,7 @@ TEST(standard_streams, one_writer_for_stdout_and_one_for_stderr) {
 }
 
 TEST(standard_streams, buffering_on_a_file_and_on_a_terminal_is_stdios) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS("needs a pseudo-terminal, which Windows has not");
   helper_result file_run = run_helper({"describe"});
   EXPECT_TRUE(exited_with(file_run, 0)) << describe_status(file_run.status);
   EXPECT_TRUE(contains(file_run.err, "helper: stdout write calls 0, pending 0, line-buffered 0, "
@@ -187,14 +230,12 @@ TEST(standard_streams, buffering_on_a_file_and_on_a_terminal_is_stdios) {
 }
 
 TEST(standard_streams, stderr_is_unbuffered) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_result r = run_helper({"stderr"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.err, "one 2 \nhelper: stderr write calls 3, pending 0, line-buffered 0, buffer 0\n");
 }
 
 TEST(standard_streams, set_options_works_as_setvbuf) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   // Line-buffered on a file: every call sends its lines, the partial line
   // waits for the exit.
   helper_result r = run_helper({"line-mode"});
@@ -207,7 +248,6 @@ TEST(standard_streams, set_options_works_as_setvbuf) {
 // ------------------------------------------------------------ flushed at exit
 
 TEST(exit, standard_output_is_flushed_when_main_returns) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_result r = run_helper({"hello"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "hello\n");
@@ -215,7 +255,6 @@ TEST(exit, standard_output_is_flushed_when_main_returns) {
 }
 
 TEST(exit, standard_output_is_flushed_by_exit_keeping_its_status) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_result r = run_helper({"exit", "0"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "via exit()\n");
@@ -226,14 +265,12 @@ TEST(exit, standard_output_is_flushed_by_exit_keeping_its_status) {
 }
 
 TEST(exit, standard_output_is_not_flushed_by_quick_exit_as_stdio) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_result r = run_helper({"quick_exit"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "");
 }
 
 TEST(exit, text_written_by_destructors_is_not_lost) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   // A static object's destructor runs after main() and before the flush; a
   // destructor function runs after it, when the writer is unbuffered.
   helper_result r = run_helper({"destructors"});
@@ -245,7 +282,7 @@ TEST(exit, text_written_by_destructors_is_not_lost) {
 // ------------------------------------------------------------ errors at exit
 
 TEST(exit_errors, an_error_at_exit_is_reported_and_the_status_becomes_failure) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   helper_setup setup;
   setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(setup.stdout_fd, 0);
@@ -256,7 +293,7 @@ TEST(exit_errors, an_error_at_exit_is_reported_and_the_status_becomes_failure) {
 }
 
 TEST(exit_errors, a_failing_status_is_kept) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   helper_setup setup;
   setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(setup.stdout_fd, 0);
@@ -267,7 +304,7 @@ TEST(exit_errors, a_failing_status_is_kept) {
 }
 
 TEST(exit_errors, a_file_size_limit_at_exit_is_reported) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS("needs a file size limit (RLIMIT_FSIZE), which Windows has not");
   temp_dir dir;
   const std::string path = dir.file("limited");
   helper_setup setup;
@@ -283,7 +320,6 @@ TEST(exit_errors, a_file_size_limit_at_exit_is_reported) {
 }
 
 TEST(exit_errors, a_closed_stdout_is_reported_at_exit) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_setup setup;
   setup.close_stdout = true;
   helper_result r = run_helper({"hello"}, setup);
@@ -292,7 +328,7 @@ TEST(exit_errors, a_closed_stdout_is_reported_at_exit) {
 }
 
 TEST(exit_errors, an_error_the_program_reported_is_not_reported_again) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   helper_setup setup;
   setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(setup.stdout_fd, 0);
@@ -306,7 +342,7 @@ TEST(exit_errors, an_error_the_program_reported_is_not_reported_again) {
 }
 
 TEST(exit_errors, an_error_the_program_ignored_is_reported_at_exit) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   helper_setup setup;
   setup.stdout_fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
   ASSERT_GE(setup.stdout_fd, 0);
@@ -333,6 +369,7 @@ helper_result run_into_dev_full(const std::vector<std::string>& args) {
 }
 
 TEST(standard_output, full_disk_ends_with_one_report_and_status_1) {
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   helper_result r = run_into_dev_full({"print-bytes", ten_megabytes, "0"});
   EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
   // Every byte the program printed, not only the buffer that met the error.
@@ -340,12 +377,14 @@ TEST(standard_output, full_disk_ends_with_one_report_and_status_1) {
 }
 
 TEST(standard_output, full_disk_keeps_the_failing_status_main_returned) {
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   helper_result r = run_into_dev_full({"print-bytes", ten_megabytes, "3"});
   EXPECT_TRUE(exited_with(r, 3)) << describe_status(r.status);
   EXPECT_EQ(r.err, "fastout: lost 10000000 bytes writing \"<stdout>\": No space left on device\n");
 }
 
 TEST(standard_output, write_error_is_readable_and_later_output_is_dropped_without_a_write) {
+  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
   helper_result r = run_into_dev_full({"print-bytes-stats", ten_megabytes, "0"});
   EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
   EXPECT_EQ(r.err, "helper: error " + std::to_string(ENOSPC) +
@@ -354,6 +393,7 @@ TEST(standard_output, write_error_is_readable_and_later_output_is_dropped_withou
 }
 
 TEST(standard_output, program_that_asked_for_exceptions_gets_one) {
+  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child, and Windows has no fork()");
   helper_result r = run_into_dev_full({"print-bytes-exceptions", ten_megabytes, "4"});
   EXPECT_TRUE(exited_with(r, 4)) << describe_status(r.status);
   // 2621 lines fill the 256 KiB buffer; the print that finds it full meets
@@ -409,6 +449,7 @@ helper_result run_into_pipe(const std::vector<std::string>& args, bool ignore_si
 }
 
 TEST(broken_pipe, head_with_sigpipe_default_kills_the_writer_as_stdio) {
+  FASTOUT_SKIP_ON_WINDOWS("a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (windows.a_pipe_whose_reader_is_gone_is_epipe)");
   std::string first;
   helper_result r = run_into_pipe({"lines", "2000000"}, false, 1, &first);
   EXPECT_TRUE(killed_by(r, SIGPIPE)) << describe_status(r.status);
@@ -417,12 +458,14 @@ TEST(broken_pipe, head_with_sigpipe_default_kills_the_writer_as_stdio) {
 }
 
 TEST(broken_pipe, reader_gone_before_the_exit_flush_with_sigpipe_default_kills) {
+  FASTOUT_SKIP_ON_WINDOWS("a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (windows.a_pipe_whose_reader_is_gone_is_epipe)");
   helper_result r = run_into_pipe({"hello"}, false, -1);
   EXPECT_TRUE(killed_by(r, SIGPIPE)) << describe_status(r.status);
   EXPECT_EQ(r.err, "");
 }
 
 TEST(broken_pipe, head_with_sigpipe_ignored_is_one_error_and_a_failing_status) {
+  FASTOUT_SKIP_ON_WINDOWS("reads the pipe in a forked child, as head does, and Windows has no fork()");
   std::string first;
   helper_result r = run_into_pipe({"lines-catch", "2000000"}, true, 1, &first);
   EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
@@ -451,6 +494,7 @@ TEST(standard_output, pipe_without_reader_keeps_the_failing_status_main_returned
 }
 
 TEST(standard_output, head_with_sigpipe_ignored_ends_with_one_report_and_status_1) {
+  FASTOUT_SKIP_ON_WINDOWS("reads the pipe in a forked child, as head does, and Windows has no fork()");
   // The reader takes a line and goes, as `| head -1` does: how much reached
   // it depends on the pipe, but the program ends the same way.
   std::string first;
@@ -465,6 +509,7 @@ TEST(standard_output, head_with_sigpipe_ignored_ends_with_one_report_and_status_
 }
 
 TEST(standard_output, head_with_sigpipe_default_kills_a_program_that_never_catches) {
+  FASTOUT_SKIP_ON_WINDOWS("a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (windows.a_pipe_whose_reader_is_gone_is_epipe)");
   std::string first;
   helper_result r = run_into_pipe({"print-bytes", ten_megabytes, "0"}, false, 1, &first);
   EXPECT_TRUE(killed_by(r, SIGPIPE)) << describe_status(r.status);
@@ -472,6 +517,7 @@ TEST(standard_output, head_with_sigpipe_default_kills_a_program_that_never_catch
 }
 
 TEST(broken_pipe, cout_through_fastout_stops_writing_at_the_first_epipe) {
+  FASTOUT_SKIP_ON_WINDOWS("needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   // std::cout synced with fastout never throws: badbit stops it, the loop
   // runs on, and one error is reported at exit.
@@ -490,6 +536,7 @@ TEST(broken_pipe, cout_through_fastout_stops_writing_at_the_first_epipe) {
 }
 
 TEST(broken_pipe, printf_through_fastout_stops_writing_at_the_first_epipe) {
+  FASTOUT_SKIP_ON_WINDOWS("needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   std::string first;
   helper_result r = run_into_pipe({"printf-lines", "1000000"}, true, 1, &first);
@@ -504,6 +551,7 @@ TEST(broken_pipe, printf_through_fastout_stops_writing_at_the_first_epipe) {
 // ------------------------------------------------------------ order with stdio
 
 TEST(stdio_order, sync_with_stdio_keeps_everything_in_order) {
+  FASTOUT_SKIP_ON_WINDOWS("needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   helper_result r = run_helper({"mixed-synced"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
@@ -514,13 +562,13 @@ TEST(stdio_order, sync_with_stdio_keeps_everything_in_order) {
 }
 
 TEST(stdio_order, without_sync_flushing_at_each_switch_keeps_the_order) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   helper_result r = run_helper({"mixed-unsynced"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "1 printf\n2 fastout\n3 cout\n4 fastout\n");
 }
 
 TEST(stdio_order, unsync_puts_the_streams_back_after_flushing) {
+  FASTOUT_SKIP_ON_WINDOWS("needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   helper_result r = run_helper({"sync-unsync"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
@@ -528,6 +576,7 @@ TEST(stdio_order, unsync_puts_the_streams_back_after_flushing) {
 }
 
 TEST(stdio_order, the_flush_policy_of_cout_through_fastout_is_kept) {
+  FASTOUT_SKIP_ON_WINDOWS("needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   const std::string lines = "line 0\nline 1\nline 2\nline 3\nline 4\n";
   helper_result standard = run_helper({"cout-endl", "0"});
@@ -541,6 +590,7 @@ TEST(stdio_order, the_flush_policy_of_cout_through_fastout_is_kept) {
 }
 
 TEST(stdio_order, a_prompt_on_a_terminal_is_visible_at_once) {
+  FASTOUT_SKIP_ON_WINDOWS("needs a pseudo-terminal, which Windows has not");
   FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   terminal tty;
   if (!tty.ok()) GTEST_SKIP() << "no pseudo-terminals here";

@@ -188,7 +188,11 @@ TEST(windows, a_filesystem_path_is_taken_as_utf16) {
 TEST(windows, a_path_longer_than_max_path_works) {
   temp_dir dir;
   std::wstring base = wide(dir.path());
-  std::replace(base.begin(), base.end(), L'/', L'\\');  // nothing is resolved after the long-path prefix
+  // Nothing is resolved after the long-path prefix: one kind of separator,
+  // one at a time.
+  std::replace(base.begin(), base.end(), L'/', L'\\');
+  for (std::wstring::size_type at; (at = base.find(L"\\\\", 1)) != std::wstring::npos;)
+    base.erase(at, 1);
   std::wstring nest = L"\\\\?\\" + base;
   std::string path = dir.path();
   while (path.size() < 400) {

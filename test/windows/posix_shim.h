@@ -228,7 +228,14 @@ FASTOUT_SHIM int fcntl(int fd, int command, ...) {
     return -1;
   }
   if (command == F_GETFD) return FD_CLOEXEC;
-  if (command == F_GETFL) return O_WRONLY;
+  if (command == F_GETFL) {
+    // The descriptors fastout opens only for reading are directories.
+    BY_HANDLE_FILE_INFORMATION info;
+    if (GetFileInformationByHandle((HANDLE)_get_osfhandle(fd), &info) &&
+        (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY))
+      return O_RDONLY;
+    return O_WRONLY;
+  }
   if (command == F_DUPFD_CLOEXEC) return _dup(fd);  // the lowest free number, not the asked-for one
   return fastout_test_unavailable();
 }

@@ -61,8 +61,8 @@ typedef short gid_t;
 #define O_DIRECTORY 0x00020000  // the path must be a directory: ENOTDIR
 #define O_NONBLOCK 0x00040000   // no meaning for files on Windows: ignored
 #define O_NOCTTY 0              // no controlling terminals on Windows
-#define O_DSYNC 0x00100000      // FILE_FLAG_WRITE_THROUGH
-#define O_SYNC (0x00200000 | O_DSYNC)
+#define O_DSYNC 0x01000000      // FILE_FLAG_WRITE_THROUGH
+#define O_SYNC (0x02000000 | O_DSYNC)
 
 #ifndef S_IFLNK
 #  define S_IFLNK 0xA000  // a symbolic link or another name-surrogate reparse point
