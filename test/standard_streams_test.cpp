@@ -108,12 +108,12 @@ helper_result run_helper(const std::vector<std::string>& args, const helper_setu
   for (int fd : {out, err, windows_in})
     if (fd >= 0) ::_close(fd);
   if (exit_code < 0) throw std::system_error(spawn_error, std::generic_category(), "_spawnv");
-  helper_result result;
-  result.status = static_cast<int>(exit_code & 0xff) << 8;  // as waitpid() says "exited with"
-  if (setup.stdout_fd < 0 && !setup.close_stdout) result.out = read_file(out_path);
-  if (setup.stderr_fd < 0) result.err = read_file(err_path);
-  return result;
-#endif
+  helper_result spawned;
+  spawned.status = static_cast<int>(exit_code & 0xff) << 8;  // as waitpid() says "exited with"
+  if (setup.stdout_fd < 0 && !setup.close_stdout) spawned.out = read_file(out_path);
+  if (setup.stderr_fd < 0) spawned.err = read_file(err_path);
+  return spawned;
+#else
   pid_t pid = ::fork();
   if (pid < 0) throw std::system_error(errno, std::system_category(), "fork");
   if (pid == 0) {
@@ -142,6 +142,7 @@ helper_result run_helper(const std::vector<std::string>& args, const helper_setu
   if (setup.stdout_fd < 0 && !setup.close_stdout) result.out = read_file(out_path);
   if (setup.stderr_fd < 0) result.err = read_file(err_path);
   return result;
+#endif
 }
 
 bool exited_with(const helper_result& r, int code) {

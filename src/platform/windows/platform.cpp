@@ -263,12 +263,19 @@ constexpr std::size_t short_path_limit = MAX_PATH - 12;
 bool win32_path(std::wstring& path) {
   if (path.size() < short_path_limit) return true;
   if (path.compare(0, 4, L"\\\\?\\") == 0 || path.compare(0, 4, L"\\\\.\\") == 0) return true;
-  const DWORD needed = ::GetFullPathNameW(path.c_str(), 0, nullptr, nullptr);
-  if (needed == 0) return fail_last(), false;
-  std::wstring full(needed, L'\0');
-  const DWORD length = ::GetFullPathNameW(path.c_str(), needed, &full[0], nullptr);
-  if (length == 0 || length >= needed) return fail_last(), false;
-  full.resize(length);
+  // The size it asks for, until the result fits (Wine and Windows count
+  // the terminating NUL differently in the first answer).
+  std::wstring full(path.size() + MAX_PATH, L'\0');
+  for (;;) {
+    const DWORD length = ::GetFullPathNameW(path.c_str(), static_cast<DWORD>(full.size()),
+                                            &full[0], nullptr);
+    if (length == 0) return fail_last(), false;
+    if (length < full.size()) {
+      full.resize(length);
+      break;
+    }
+    full.resize(static_cast<std::size_t>(length) + 1);
+  }
   if (full.compare(0, 2, L"\\\\") == 0)
     path = L"\\\\?\\UNC\\" + full.substr(2);
   else
@@ -291,12 +298,20 @@ bool directory_path(int dir, std::wstring& out) {
     const DWORD length = ::GetFinalPathNameByHandleW(handle, &path[0],
                                                      static_cast<DWORD>(path.size()),
                                                      FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
-    if (length == 0) return fail_last(), false;
+    if (length == 0) {
+      // Wine answers a buffer too small with ERROR_MORE_DATA and no size.
+      const DWORD code = ::GetLastError();
+      if ((code != ERROR_MORE_DATA && code != ERROR_INSUFFICIENT_BUFFER &&
+           code != ERROR_NOT_ENOUGH_MEMORY) || path.size() >= 32768)
+        return fail_with(code), false;
+      path.resize(path.size() * 2);
+      continue;
+    }
     if (length < path.size()) {
       path.resize(length);
       break;
     }
-    path.resize(length + 1);
+    path.resize(static_cast<std::size_t>(length) + 1);
   }
   out = std::move(path);
   return true;
