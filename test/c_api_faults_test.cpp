@@ -77,12 +77,12 @@ int c_write_mixed(fastout_file* f, const std::string& data, std::uint32_t seed) 
           n = 1;
           break;
         }
-        int result = fastout_puts(piece.c_str(), f);
+        int result = fastout_fputs(piece.c_str(), f);
         if (result < 0) return result;
         break;
       }
       default: {
-        int result = fastout_printf(f, "%.*s", static_cast<int>(n), data.data() + i);
+        int result = fastout_fprintf(f, "%.*s", static_cast<int>(n), data.data() + i);
         if (result < 0) return result;
         // %.*s stops at a NUL too, and says where
         n = static_cast<std::size_t>(result);
@@ -113,8 +113,8 @@ void expect_c_sticky(fastout_file* f, int error_number) {
   errno = 0;
   EXPECT_EQ(fastout_write("xy", 1, 2, f), 0u);
   EXPECT_EQ(errno, error_number);
-  EXPECT_EQ(fastout_puts("xyz", f), -error_number);
-  EXPECT_EQ(fastout_printf(f, "%d", 5), -error_number);
+  EXPECT_EQ(fastout_fputs("xyz", f), -error_number);
+  EXPECT_EQ(fastout_fprintf(f, "%d", 5), -error_number);
   EXPECT_EQ(fastout_flush(f), -error_number);
 }
 
@@ -152,7 +152,7 @@ TEST_F(c_api_faults, short_writes_and_eintr_lose_nothing) {
     fastout_file* f = c_open(out, size);
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(c_write_mixed(f, data, 11), 0);
-    EXPECT_EQ(fastout_printf(f, "%70000d|%s", 1, "end"), 70004);  // streams
+    EXPECT_EQ(fastout_fprintf(f, "%70000d|%s", 1, "end"), 70004);  // streams
     EXPECT_EQ(fastout_close(f), 0);
     EXPECT_EQ(read_file(out), data + std::string(69999, ' ') + "1|end");
     EXPECT_GT(plan.eintrs, 0);
@@ -166,7 +166,7 @@ TEST_F(c_api_faults, a_failing_close_is_returned_and_the_handle_freed) {
   std::string out = path("out");
   fastout_file* f = c_open(out, 64);
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(fastout_puts("all of it", f), 1);
+  EXPECT_EQ(fastout_fputs("all of it", f), 1);
   errno = 0;
   EXPECT_EQ(fastout_close(f), -EIO);
   EXPECT_EQ(errno, EIO);
@@ -189,7 +189,7 @@ TEST_F(c_api_faults, printf_failing_while_it_streams_counts_every_byte) {
       plan.error = ENOSPC;
       fastout_file* f = c_open(path("out"), size);
       ASSERT_NE(f, nullptr);
-      EXPECT_EQ(fastout_printf(f, format, 7), -ENOSPC);
+      EXPECT_EQ(fastout_fprintf(f, format, 7), -ENOSPC);
       expect_c_sticky(f, ENOSPC);
       fastout_stats stats;
       ASSERT_EQ(fastout_get_stats(f, &stats), 0);

@@ -9,14 +9,21 @@
 #include <fastout/cursor.h>
 
 #include <fastout/file.h>
+#include <fastout/iostream.h>
 #include <fastout/print.h>
 #include <fastout/standard_streams.h>
 
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <cstdarg>
+#include <cstdlib>
+#include <iostream>
 #include <string>
 #include <utility>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -30,11 +37,18 @@ using fastout_test::with_buffer;
 // Nothing can throw across the boundary: the compiler knows it too.
 static_assert(noexcept(fastout_putc(0, nullptr)), "fastout_putc is noexcept");
 static_assert(noexcept(fastout_write(nullptr, 0, 0, nullptr)), "fastout_write is noexcept");
-static_assert(noexcept(fastout_puts(nullptr, nullptr)), "fastout_puts is noexcept");
-static_assert(noexcept(fastout_printf(nullptr, "%d", 0)), "fastout_printf is noexcept");
+static_assert(noexcept(fastout_fputs(nullptr, nullptr)), "fastout_fputs is noexcept");
+static_assert(noexcept(fastout_fprintf(nullptr, "%d", 0)), "fastout_fprintf is noexcept");
 static_assert(noexcept(fastout_close(nullptr)), "fastout_close is noexcept");
 static_assert(noexcept(fastout_open(nullptr, nullptr)), "fastout_open is noexcept");
 static_assert(noexcept(fastout_cursor_putc(0, nullptr)), "fastout_cursor_putc is noexcept");
+static_assert(noexcept(fastout_putchar(0)), "fastout_putchar is noexcept");
+static_assert(noexcept(fastout_puts(nullptr)), "fastout_puts is noexcept");
+static_assert(noexcept(fastout_printf("%d", 0)), "fastout_printf is noexcept");
+static_assert(noexcept(fastout_stdout()), "fastout_stdout is noexcept");
+static_assert(noexcept(fastout_set_stdout_options(nullptr)),
+              "fastout_set_stdout_options is noexcept");
+static_assert(noexcept(fastout_sync_with_stdio(0)), "fastout_sync_with_stdio is noexcept");
 
 TEST(c_api, c_and_cxx_share_one_buffer) {
   temp_dir dir;
@@ -49,10 +63,10 @@ TEST(c_api, c_and_cxx_share_one_buffer) {
       f.put('a');
       EXPECT_EQ(fastout_putc('b', handle), 'b');
       f.print("{},", i);
-      EXPECT_GT(fastout_printf(handle, "%d;", i), 0);
+      EXPECT_GT(fastout_fprintf(handle, "%d;", i), 0);
       EXPECT_EQ(fastout_write("w", 1, 1, handle), 1u);
       f << 1.5;
-      EXPECT_EQ(fastout_puts("p\n", handle), 1);
+      EXPECT_EQ(fastout_fputs("p\n", handle), 1);
       expected += "ab" + std::to_string(i) + "," + std::to_string(i) + ";w1.5p\n";
     }
     fastout_stats c_stats;
@@ -89,14 +103,14 @@ TEST(c_api, close_on_a_cxx_writers_handle_does_not_free_it) {
   std::string path = dir.file("out");
   file f(path);
   fastout_file* handle = fastout::c_handle(f);
-  EXPECT_EQ(fastout_puts("from C", handle), 1);
+  EXPECT_EQ(fastout_fputs("from C", handle), 1);
   EXPECT_EQ(fastout_close(handle), 0);
   EXPECT_FALSE(f.is_open());
   EXPECT_EQ(f.stats().bytes_written, 6u);
   EXPECT_EQ(read_file(path), "from C");
   // A closed writer: its handle says so, and C++ says so too.
   EXPECT_EQ(fastout_putc('x', handle), -EBADF);
-  EXPECT_EQ(fastout_printf(handle, "%d", 1), -EBADF);
+  EXPECT_EQ(fastout_fprintf(handle, "%d", 1), -EBADF);
   EXPECT_EQ(fastout_write("x", 1, 1, handle), 0u);
   EXPECT_EQ(errno, EBADF);
   EXPECT_EQ(fastout_flush(handle), 0);  // as file::flush() on a closed writer
@@ -112,7 +126,7 @@ TEST(c_api, cxx_uses_a_writer_the_c_api_made) {
   ASSERT_NE(handle, nullptr);
   file& f = fastout::from_c_handle(handle);
   EXPECT_EQ(f.path(), path);
-  EXPECT_EQ(fastout_printf(handle, "%s ", "C"), 2);
+  EXPECT_EQ(fastout_fprintf(handle, "%s ", "C"), 2);
   f.println("{} {}", "C++", 17);
   {
     fastout::cursor c = f.make_cursor();
@@ -133,8 +147,8 @@ TEST(c_api, a_cursor_makes_c_calls_busy) {
     fastout::cursor c = f.make_cursor();
     c.put('1');
     EXPECT_EQ(fastout_putc('x', handle), -EBUSY);
-    EXPECT_EQ(fastout_puts("x", handle), -EBUSY);
-    EXPECT_EQ(fastout_printf(handle, "%d", 5), -EBUSY);
+    EXPECT_EQ(fastout_fputs("x", handle), -EBUSY);
+    EXPECT_EQ(fastout_fprintf(handle, "%d", 5), -EBUSY);
     errno = 0;
     EXPECT_EQ(fastout_write("x", 1, 1, handle), 0u);
     EXPECT_EQ(errno, EBUSY);
@@ -182,7 +196,7 @@ TEST(c_api, text_of_the_fmt_writer_comes_first) {
   fastout_file* handle = fastout::c_handle(f);
   fmt::writer w = f;
   w.print("{}", "fmt ");
-  EXPECT_EQ(fastout_printf(handle, "%s", "C "), 2);
+  EXPECT_EQ(fastout_fprintf(handle, "%s", "C "), 2);
   w.print("{}", "fmt");
   EXPECT_EQ(fastout_putc('!', handle), '!');
   f.close();
@@ -204,5 +218,60 @@ TEST(c_api, the_handle_is_the_objects_address) {
   b.close();
   EXPECT_EQ(read_file(dir.file("a")), "y");
 }
+
+// The calls without a handle write to C++'s standard_output(), in order
+// with its own calls and with std::cout after sync_with_stdio(); text
+// std::cout wrote is output, so fastout_set_stdout_options() comes too late.
+TEST(c_api, standard_output_calls_share_cxx_standard_output) {
+  FASTOUT_SKIP_ON_WINDOWS("needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
+  temp_dir dir;
+  std::string path = dir.file("out");
+  int status = fastout_test::run_in_child([&] {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0 || ::dup2(fd, 1) < 0) return 1;
+    fastout::sync_with_stdio();
+    std::cout << "cout ";
+    fastout_options options;
+    fastout_options_init(&options);
+    if (fastout_set_stdout_options(&options) != -EALREADY) return 2;
+    if (fastout_puts("puts") < 0 || fastout_putchar('+') != '+') return 3;
+    fastout::standard_output().print("C++ {} ", 17);
+    if (fastout_printf("%s\n", "printf") != 7) return 4;
+    if (fastout_stdout() != fastout::c_handle(fastout::standard_output())) return 5;
+    std::exit(0);
+  });
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << fastout_test::describe_status(status);
+  EXPECT_EQ(read_file(path), "cout puts\n+C++ 17 printf\n");
+}
+
+// 0.2.0's names keep their meaning in C++ as overloads, for one more
+// release, with a deprecation warning (checked by test/CMakeLists.txt).
+#if defined(__GNUC__) || defined(__clang__)
+#  pragma GCC diagnostic push
+#  pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+int old_vprintf(fastout_file* f, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  int result = fastout_vprintf(f, format, args);
+  va_end(args);
+  return result;
+}
+
+TEST(c_api, names_of_0_2_keep_their_meaning) {
+  temp_dir dir;
+  std::string path = dir.file("out");
+  file f(path);
+  fastout_file* handle = fastout::c_handle(f);
+  EXPECT_EQ(fastout_puts("fputs, ", handle), 1);
+  EXPECT_EQ(fastout_printf(handle, "%s %d, ", "fprintf", 2), 11);
+  EXPECT_EQ(old_vprintf(handle, "%s", "vfprintf"), 8);
+  f.close();
+  EXPECT_EQ(read_file(path), "fputs, fprintf 2, vfprintf");
+}
+#if defined(__GNUC__) || defined(__clang__)
+#  pragma GCC diagnostic pop
+#endif
 
 }  // namespace

@@ -52,7 +52,7 @@ static int write_lines(fastout_file* f, FILE* plain, unsigned lines) {
     fwrite(line, 1, (size_t)size, plain);
     switch (i % 4) {
       case 0:
-        if (fastout_printf(f, "%u\tline %u of the output, value %.3f\n", i * 7919u % 100003u, i,
+        if (fastout_fprintf(f, "%u\tline %u of the output, value %.3f\n", i * 7919u % 100003u, i,
                            i / 7.0) != size)
           return -1;
         break;
@@ -60,7 +60,7 @@ static int write_lines(fastout_file* f, FILE* plain, unsigned lines) {
         if (fastout_write(line, 1, (size_t)size, f) != (size_t)size) return -1;
         break;
       case 2:
-        if (fastout_puts(line, f) < 0) return -1;
+        if (fastout_fputs(line, f) < 0) return -1;
         break;
       default: {
         int k;
@@ -97,7 +97,7 @@ TEST(options_of_the_older_layout_are_taken) {
   options.compression = FASTOUT_COMPRESSION_ZSTD; /* beyond `size`: not read */
   f = fastout_open(path, &options);
   CHECK(f != NULL);
-  CHECK(fastout_puts("plain\n", f) >= 0);
+  CHECK(fastout_fputs("plain\n", f) >= 0);
   CHECK_EQ(fastout_close(f), 0);
   CHECK_FILE_TEXT(path, "plain\n");
   options.size = offsetof(fastout_options, compression) + 1; /* no release's layout */
@@ -200,7 +200,7 @@ TEST(flush_makes_everything_so_far_decodable) {
     fclose(plain);
     CHECK_EQ(fastout_flush(f), 0);
     CHECK(decodes_to(k == 0 ? "zstd" : "gzip", path, plain_path));
-    CHECK(fastout_puts("after the flush\n", f) >= 0);
+    CHECK(fastout_fputs("after the flush\n", f) >= 0);
     CHECK_EQ(fastout_close(f), 0);
   }
 }
@@ -219,7 +219,7 @@ TEST(extension_chooses_the_format) {
     char* content;
     f = fastout_open(path, &options);
     CHECK(f != NULL);
-    CHECK(fastout_puts("hello\n", f) >= 0);
+    CHECK(fastout_fputs("hello\n", f) >= 0);
     CHECK_EQ(fastout_close(f), 0);
     content = c_test_read_file(path, &size);
     CHECK(content != NULL);
@@ -232,7 +232,7 @@ TEST(extension_chooses_the_format) {
 
 /* A full disk: the sticky -ENOSPC at close, nothing claimed as written. */
 TEST(dev_full_is_reported_at_close) {
-  C_TEST_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
+  C_TEST_SKIP_UNLESS_DEV_FULL();
   fastout_options options;
   fastout_file* f;
   unsigned i;
@@ -242,7 +242,7 @@ TEST(dev_full_is_reported_at_close) {
   options.buffer_size = 4096;
   f = fastout_open("/dev/full", &options);
   CHECK(f != NULL);
-  for (i = 0; i < 5000 && result >= 0; ++i) result = fastout_printf(f, "line %u\n", i);
+  for (i = 0; i < 5000 && result >= 0; ++i) result = fastout_fprintf(f, "line %u\n", i);
   CHECK_EQ(fastout_close(f), -ENOSPC);
 }
 

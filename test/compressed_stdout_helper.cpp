@@ -6,8 +6,9 @@
 //   compressed_stdout_helper DOOR FORMAT WORKERS LINES
 //
 // DOOR is `cxx` (fastout::standard_output() after
-// set_standard_output_options()) or `c` (fastout_open_stdout() with
-// compression options); FORMAT `zstd` or `gzip`. It writes LINES numbered
+// set_standard_output_options()), `c` (fastout_open_stdout() with
+// compression options) or `c_first` (fastout_set_stdout_options(), then
+// fastout_printf() to standard output); FORMAT `zstd` or `gzip`. It writes LINES numbered
 // lines and returns 0 from main: the exit handler ends the stream, and
 // reports what it could not write (turning status 0 into 1).
 #include <fastout/c_api.h>
@@ -17,10 +18,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#if defined(_WIN32)
+#  include <fcntl.h>
+#  include <io.h>
+#endif
 
 int main(int argc, char** argv) {
+#if defined(_WIN32)
+  // The helper's own stdio lines without the C runtime's text mode (its
+  // \r before \n); fastout itself never translates a byte.
+  ::_setmode(1, _O_BINARY);
+  ::_setmode(2, _O_BINARY);
+#endif
   if (argc != 5) {
-    std::fprintf(stderr, "usage: compressed_stdout_helper cxx|c zstd|gzip WORKERS LINES\n");
+    std::fprintf(stderr, "usage: compressed_stdout_helper cxx|c|c_first zstd|gzip WORKERS LINES\n");
     return 2;
   }
   const bool zstd = std::strcmp(argv[2], "zstd") == 0;
@@ -40,11 +51,20 @@ int main(int argc, char** argv) {
   fastout_options_init(&options);
   options.compression = zstd ? FASTOUT_COMPRESSION_ZSTD : FASTOUT_COMPRESSION_GZIP;
   options.compression_workers = workers;
+  if (std::strcmp(argv[1], "c_first") == 0) {
+    int error = fastout_set_stdout_options(&options);
+    if (error < 0) {
+      std::fprintf(stderr, "fastout_set_stdout_options: %s\n", fastout_error_name(error));
+      return 2;
+    }
+    for (long i = 0; i < lines; ++i) fastout_printf("%ld standard output line\n", i);
+    return 0;
+  }
   fastout_file* out = fastout_open_stdout(&options);
   if (out == nullptr) {
     std::perror("fastout_open_stdout");
     return 2;
   }
-  for (long i = 0; i < lines; ++i) fastout_printf(out, "%ld standard output line\n", i);
+  for (long i = 0; i < lines; ++i) fastout_fprintf(out, "%ld standard output line\n", i);
   return 0;
 }

@@ -44,7 +44,7 @@ namespace {
 using fastout::compression_format;
 using fastout::detail::compressed_output;
 using fastout::detail::compression_settings;
-using fastout::detail::compression_stage;
+using fastout::detail::compression_step;
 using fastout_test::fd_output_sink;
 using fastout_test::bgzf_block_size;
 using fastout_test::bgzf_decode;
@@ -281,7 +281,7 @@ TEST(compression, misuse_is_an_error_not_a_crash) {
     char other[16] = {};
     EXPECT_EQ(out.hand_over(other, 1), nullptr);
     EXPECT_EQ(out.error(), EINVAL);
-    EXPECT_EQ(out.failed_stage(), compression_stage::none);
+    EXPECT_EQ(out.failed_step(), compression_step::none);
     EXPECT_TRUE(fastout_test::contains(out.describe_failure(), "not the one")) << out.describe_failure();
     EXPECT_EQ(out.finish(), EINVAL);
   }
@@ -580,7 +580,7 @@ TEST(compression_faults, write_failure_is_sticky_with_exact_counts) {
           if (result == 0) result = out.finish();
           EXPECT_EQ(result, error);
           EXPECT_EQ(out.error(), error);
-          EXPECT_EQ(out.failed_stage(), compression_stage::write);
+          EXPECT_EQ(out.failed_step(), compression_step::write);
           fastout::detail::compression_stats stats = out.stats();
           std::string compressed = read_file(file.path);
           EXPECT_EQ(stats.bytes_out, compressed.size());
@@ -660,7 +660,7 @@ TEST(compression_faults, failure_writing_the_end_of_the_stream_is_reported) {
       if (result == 0) result = out.finish();
       EXPECT_EQ(result, ENOSPC);
       EXPECT_EQ(out.finish(), ENOSPC);
-      EXPECT_EQ(out.failed_stage(), compression_stage::write);
+      EXPECT_EQ(out.failed_step(), compression_step::write);
       EXPECT_EQ(out.stats().bytes_out, whole - 1);
       EXPECT_EQ(fastout_test::file_size_at(file.path), static_cast<long long>(whole - 1));
     }
@@ -689,7 +689,7 @@ TEST(compression_faults, dev_full_reports_enospc) {
 }
 
 TEST(compression_faults, file_size_limit_reports_efbig) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS("needs a file size limit (RLIMIT_FSIZE), which Windows has not");
   temp_dir dir;
   std::string path = dir.file("limited");
   int status = fastout_test::run_in_child([&] {
@@ -715,7 +715,6 @@ TEST(compression_faults, file_size_limit_reports_efbig) {
 }
 
 TEST(compression_faults, pipe_without_reader_reports_epipe) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
   int status = fastout_test::run_in_child([] {
     std::signal(SIGPIPE, SIG_IGN);
     std::string data = log_text(500000, 13);
@@ -814,7 +813,7 @@ TEST(compression_faults, allocation_failure_at_every_allocation) {
         } else {
           ++reported;
           EXPECT_EQ(result, ENOMEM);
-          EXPECT_EQ(out->failed_stage(), compression_stage::compress);
+          EXPECT_EQ(out->failed_step(), compression_step::compress);
           EXPECT_TRUE(fastout_test::contains(out->describe_failure(), "compressing with"))
               << out->describe_failure();
           // All may be in the file when only the stream's end failed.
@@ -857,7 +856,7 @@ TEST(compression_faults, no_thread_means_compressing_on_the_caller) {
 // A child that uses the engine it inherited gets EPERM at once: it never
 // waits for the parent's threads and writes nothing; the parent goes on.
 TEST(compression_fork, child_gets_an_error_and_the_parent_goes_on) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS("the child must inherit the parent's writer through fork(), which Windows has not");
   temp_dir dir;
   std::string data = log_text(500000, 16);
   for (compression_format format : formats) {
@@ -873,7 +872,7 @@ TEST(compression_fork, child_gets_an_error_and_the_parent_goes_on) {
       long long size_at_fork = fastout_test::file_size(file.fd);
       int status = fastout_test::run_in_child([&] {
         if (out->hand_over(buffer, 10) != nullptr) return 2;
-        if (out->error() != EPERM || out->failed_stage() != compression_stage::fork) return 3;
+        if (out->error() != EPERM || out->failed_step() != compression_step::fork) return 3;
         if (!fastout_test::contains(out->describe_failure(), "fork")) return 4;
         if (out->flush() != EPERM || out->finish() != EPERM) return 5;
         out.reset();  // the destructor neither joins nor writes

@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "stages/compression_internal.h"
@@ -164,9 +165,16 @@ inline int thread_count_once_settled(int expected) {
 
 // The count before an engine starts, once a sanitizer's runtime has started
 // the thread of its own that comes with a program's first thread, and the
-// thread that made it start is gone.
+// thread that made it start is gone. Gone means no longer in
+// /proc/self/task (for up to five seconds), not only joined: under qemu-user
+// (scripts/test --target aarch64) a joined thread's host thread lingers
+// until it is scheduled again, which on a busy machine took longer than the
+// 1 ms of steadiness below.
 inline int thread_count_before_workers() {
-  std::thread([] {}).join();
+  pid_t starter = 0;
+  std::thread([&starter] { starter = static_cast<pid_t>(::syscall(SYS_gettid)); }).join();
+  const std::string starter_entry = "/proc/self/task/" + std::to_string(starter);
+  for (int i = 0; i < 5000 && ::access(starter_entry.c_str(), F_OK) == 0; ++i) ::usleep(1000);
   int count = thread_count();
   for (int i = 0; i < 5000; ++i) {
     ::usleep(1000);

@@ -4,11 +4,24 @@
 # same arguments and environment, and fails if their output or exit status
 # differ. Every escape GNU echo knows is here, with its edge cases.
 #
-#   test/echo_test.sh PATH_TO_FASTOUT_ECHO [REFERENCE_ECHO]
+#   test/echo_test.sh [--reference REFERENCE_ECHO] COMMAND...
+#
+# COMMAND is what starts examples/echo.cpp: its path, after the emulator
+# that runs it in a cross-compiled build (examples/CMakeLists.txt gives
+# CMAKE_CROSSCOMPILING_EMULATOR's words first). The reference is /bin/echo
+# unless given.
 set -u
 
-ours=$1
-reference=${2:-/bin/echo}
+reference=/bin/echo
+if [ "${1:-}" = --reference ]; then
+  reference=$2
+  shift 2
+fi
+if [ $# -eq 0 ]; then
+  echo "usage: echo_test.sh [--reference REFERENCE_ECHO] COMMAND..." >&2
+  exit 2
+fi
+ours=("$@")
 if ! "$reference" --version 2>/dev/null | grep -q 'GNU coreutils'; then
   # Not a skip: a check that passes without comparing anything is no check.
   echo "echo_test: $reference is not GNU coreutils' echo; install coreutils or pass one" >&2
@@ -28,7 +41,7 @@ check() {
   cases=$((cases + 1))
   env -u POSIXLY_CORRECT "${env_args[@]}" "$reference" "$@" >"$work/expected" 2>/dev/null
   local expected_status=$?
-  env -u POSIXLY_CORRECT "${env_args[@]}" "$ours" "$@" >"$work/actual" 2>"$work/stderr"
+  env -u POSIXLY_CORRECT "${env_args[@]}" "${ours[@]}" "$@" >"$work/actual" 2>"$work/stderr"
   local actual_status=$?
   if ! cmp -s "$work/expected" "$work/actual" || [ "$expected_status" != "$actual_status" ]; then
     failures=$((failures + 1))
@@ -102,7 +115,7 @@ check -- -e "${big}\\t" "\\x41${big}" "$big"
 check -- "$big" "$big" "$big"
 
 # A write error: the same status as GNU echo, and a message naming the cause.
-"$ours" hello >/dev/full 2>"$work/full"
+"${ours[@]}" hello >/dev/full 2>"$work/full"
 status=$?
 cases=$((cases + 1))
 if [ "$status" != 1 ] || ! grep -q 'No space left on device' "$work/full"; then

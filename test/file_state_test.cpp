@@ -47,7 +47,7 @@ TEST(file_state, swap_exchanges_every_observable_part) {
   fastout::file a(dir.file("a"), a_options);
   a.write("first line\n");
   a.write("pending");
-  a.set_last_call_error(-5);
+  fastout::detail::writer_of(a).set_last_call_error(-5);
   // b: fully buffered, reporting errors, failed on /dev/full.
   fastout::file_options b_options = with_buffer(128);
   b_options.errors = fastout::write_errors::report;
@@ -75,8 +75,8 @@ TEST(file_state, swap_exchanges_every_observable_part) {
   EXPECT_FALSE(b.error());
   EXPECT_EQ(a.error_mode(), fastout::write_errors::report);
   EXPECT_EQ(b.error_mode(), fastout::write_errors::throw_exception);
-  EXPECT_EQ(a.last_call_error(), 0);
-  EXPECT_EQ(b.last_call_error(), -5);
+  EXPECT_EQ(fastout::detail::writer_of(a).last_call_error(), 0);
+  EXPECT_EQ(fastout::detail::writer_of(b).last_call_error(), -5);
   EXPECT_EQ(b.bytes_pending(), 7u);
   EXPECT_EQ(a.stats().bytes_accepted, b_stats.bytes_accepted);
   EXPECT_EQ(a.stats().bytes_written, b_stats.bytes_written);

@@ -457,7 +457,7 @@ TEST(bad_input, an_existing_file_with_create_exclusive_is_eexist) {
 }
 
 TEST(bad_input, no_permission_is_eacces_naming_the_path) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS("needs POSIX permission bits (and another user, as root); a Windows file has only its read-only attribute");
   temp_dir dir;
   if (::geteuid() != 0) {
     // Not root: a directory we may not write into is enough.
@@ -1273,7 +1273,7 @@ void expect_reads_as_closed(const file& f) {
 }
 
 TEST(lifetime, a_moved_from_writer_has_zero_counters_and_no_error) {
-  FASTOUT_SKIP_ON_WINDOWS("needs /dev/full, which Windows has not");
+  FASTOUT_SKIP_UNLESS_DEV_FULL();
   temp_dir dir;
   file a(dir.file("counted"), with_buffer(4));
   a.write("0123456789");  // flushes, counts

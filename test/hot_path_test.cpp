@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The one hot path (include/fastout/detail/hot_path.h) that C's inline
-// fastout_putc(), fastout_write() and fastout_puts(), the C++ writer's
+// fastout_putc(), fastout_write() and fastout_fputs(), the C++ writer's
 // put() and write() and both cursors expand: every size from 1 to 17 bytes
 // (the branch-free copy and memcpy), at every position in small buffers (a
 // copy that ends at the buffer's end, and one that no longer fits), comes
@@ -90,11 +90,11 @@ TEST(hot_path, small_writes_at_every_position_of_small_buffers_come_out_whole) {
         write_in_small_pieces(f, expected, offset,
                               [](fastout::file& w, const char* data, std::size_t size) {
                                 const std::string text(data, size);  // NUL-terminated
-                                ASSERT_EQ(fastout_puts(text.c_str(), fastout::c_handle(w)), 1);
+                                ASSERT_EQ(fastout_fputs(text.c_str(), fastout::c_handle(w)), 1);
                               });
         f.close();
       }
-      ASSERT_EQ(read_file(path), expected) << "fastout_puts(), buffer " << buffer << ", offset "
+      ASSERT_EQ(read_file(path), expected) << "fastout_fputs(), buffer " << buffer << ", offset "
                                            << offset;
     }
   }

@@ -69,7 +69,6 @@ TEST_F(open_faults, eintr_is_reported_as_fopen_reports_it) {
 // file and its directory with sync_directory, and each open of a
 // replacement (its directory, the O_TMPFILE file, a named file).
 TEST(open, eintr_is_reported_by_every_open_a_writer_makes) {
-  FASTOUT_SKIP_ON_WINDOWS("counts open descriptors in /proc/self/fd, which Windows has not");
   temp_dir dir;
   const std::string target = dir.file("t");
   fastout_test::write_file(target, "old");
@@ -139,7 +138,7 @@ TEST(open, eintr_is_reported_by_every_open_a_writer_makes) {
 // blocking for ever. For every way of opening that reaches the FIFO, and
 // for the C API (NULL, errno EINTR).
 TEST(open, a_signal_interrupts_the_open_of_a_fifo_without_a_reader) {
-  FASTOUT_SKIP_ON_WINDOWS("runs in a forked child or a helper process started with fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS("needs FIFOs and alarm(), which Windows has not");
   temp_dir dir;
   const std::string fifo = dir.file("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Small helpers shared by fastout's tests: temporary directories, reading a
 // file back and its mode, the umask and the error handler for a scope,
-// swapping the system-call table, capturing a descriptor, and running checks
-// in a forked child.
+// swapping the system-call table, capturing a descriptor, running checks
+// in a forked child, starting a program the build made (through the
+// emulator of a cross-compiled build), and what an emulator lacks.
 #ifndef FASTOUT_TEST_UTIL_H_
 #define FASTOUT_TEST_UTIL_H_
 
@@ -24,12 +25,19 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fastout/file.h>
 
+#include <gtest/gtest.h>
+
 #include "platform/platform_internal.h"
+
+#ifndef FASTOUT_TEST_EMULATOR
+#  error "test/CMakeLists.txt defines FASTOUT_TEST_EMULATOR (empty for a native build)"
+#endif
 
 namespace fastout_test {
 
@@ -57,9 +65,17 @@ void vprint_with(fastout::file& f, fmt::string_view format, T... values) {
 using size_list = std::initializer_list<std::size_t>;
 
 // A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
+#if defined(_WIN32)
+inline int& child_calls_in_this_test();
+inline int& temp_dirs_in_this_test();
+#endif
+
 class temp_dir {
  public:
   temp_dir() {
+#if defined(_WIN32)
+    ++temp_dirs_in_this_test();  // run_in_child() checks it
+#endif
 #if defined(_WIN32)
     // The user's %TEMP%, in UTF-8.
     const std::string base_path = std::filesystem::temp_directory_path().u8string();
@@ -263,6 +279,34 @@ inline std::vector<bool> named_variants() {
     } while (false)
 #endif
 
+// /dev/full, whose every write fails with ENOSPC, stands for a full disk.
+// Windows has no such device. Under Wine, which runs the Windows build's
+// tests, the Unix root is drive Z:, and the tests run from a directory on
+// it, so "/dev/full" (the root of the current drive) is the real device:
+// CreateFileW opens it and WriteFile fails with ERROR_DISK_FULL, as on a
+// full NTFS volume, which the platform turns into ENOSPC. So a test of a
+// full disk runs there; on Windows itself it skips, saying why.
+inline bool dev_full_is_here() {
+#if defined(_WIN32)
+  const HANDLE device = ::CreateFileA("/dev/full", GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                                      nullptr, OPEN_EXISTING, 0, nullptr);
+  if (device == INVALID_HANDLE_VALUE) return false;
+  DWORD written = 0;
+  const bool full = !::WriteFile(device, "x", 1, &written, nullptr) &&
+                    ::GetLastError() == ERROR_DISK_FULL;
+  ::CloseHandle(device);
+  return full;
+#else
+  return true;
+#endif
+}
+#define FASTOUT_SKIP_UNLESS_DEV_FULL()                                                     \
+  do {                                                                                   \
+    if (!fastout_test::dev_full_is_here())                                               \
+      GTEST_SKIP() << "not on Windows: needs /dev/full, which Windows has not (under "   \
+                   << "Wine, whose drive Z: is the Unix root, the tests use the real one)"; \
+  } while (false)
+
 // The bytes a file has on disk (st_blocks, which Windows' struct stat has
 // not: its size there, for tests that skip on Windows anyway).
 inline long long allocated_bytes(const struct stat& st) {
@@ -306,6 +350,12 @@ class fd_capture {
       throw std::system_error(error, std::system_category(), "dup2");
     }
     ::close(file);
+#if defined(_WIN32)
+    // The bytes written, as on Linux: what the program writes through the C
+    // runtime (stdio's stderr, say) without its text mode's \r before \n.
+    // fastout itself never translates a byte.
+    saved_mode_ = ::_setmode(fd, _O_BINARY);
+#endif
   }
   ~fd_capture() { restore(); }
   fd_capture(const fd_capture&) = delete;
@@ -314,6 +364,9 @@ class fd_capture {
   void restore() {
     if (saved_ < 0) return;
     std::fflush(nullptr);
+#if defined(_WIN32)
+    if (saved_mode_ != -1) ::_setmode(fd_, saved_mode_);
+#endif
     ::dup2(saved_, fd_);
     ::close(saved_);
     saved_ = -1;
@@ -324,11 +377,84 @@ class fd_capture {
   int fd_;
   std::string path_;
   int saved_ = -1;
+#if defined(_WIN32)
+  int saved_mode_ = -1;
+#endif
 };
 
 // Runs `body` in a forked child and returns the child's wait status. The
 // child exits with body()'s return value; it never returns into GoogleTest,
 // so it reports through its exit code (0 for success), not through EXPECTs.
+//
+// Windows has no fork(): there the child is this test program started
+// again (_spawnv) on the running test alone (--gtest_filter), with
+// FASTOUT_TEST_CHILD set to the number of this call in the test. As
+// GoogleTest's own "threadsafe" death tests do, the child runs the test
+// again from its start; its earlier calls return 0 at once, and the call
+// with that number runs body() and exits with what it returns. So what a
+// test does before such a call must be safe to do twice, and its checks
+// must hold in the child's replay too (they do when the parent's hold). A
+// temp_dir would get another name in the child, so a test that made one
+// before the call cannot use it there (run_in_child() throws, saying so).
+#if defined(_WIN32)
+// Counters that start again at 0 in each test.
+struct per_test_counts {
+  std::string test;
+  int child_calls = 0;
+  int temp_dirs = 0;
+};
+inline per_test_counts& counts_of_this_test() {
+  static per_test_counts counts;
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string current =
+      info != nullptr ? std::string(info->test_suite_name()) + "." + info->name() : "";
+  if (current != counts.test) counts = per_test_counts{current};
+  return counts;
+}
+inline int& child_calls_in_this_test() { return counts_of_this_test().child_calls; }
+inline int& temp_dirs_in_this_test() { return counts_of_this_test().temp_dirs; }
+
+template <typename Body>
+int run_in_child(Body&& body) {
+  // The replay would make each temp_dir again, under another random name:
+  // the child's files would not be where the parent looks.
+  if (temp_dirs_in_this_test() != 0)
+    throw std::logic_error("run_in_child() on Windows replays the test in a new process, where "
+                           "a temp_dir made before the call gets another name: make it in the "
+                           "body, or skip the test on Windows");
+  const int call = ++child_calls_in_this_test();
+  const char* target = std::getenv("FASTOUT_TEST_CHILD");
+  if (target != nullptr && *target != '\0') {
+    if (std::atoi(target) != call) return 0;  // an earlier call: the parent's
+    int code = 100;
+    try {
+      code = body();
+    } catch (...) {
+      code = 101;
+    }
+    std::fflush(nullptr);  // what GoogleTest printed of the replay
+    ::_exit(code);
+  }
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string filter = std::string("--gtest_filter=") + info->test_suite_name() + "." +
+                             info->name();
+  char self[MAX_PATH];
+  const DWORD self_size = ::GetModuleFileNameA(nullptr, self, sizeof self);
+  if (self_size == 0 || self_size >= sizeof self)
+    throw std::system_error(static_cast<int>(::GetLastError()), std::system_category(),
+                            "GetModuleFileNameA");
+  const std::string quoted_self = std::string("\"") + self + "\"";  // _spawnv joins with spaces
+  const std::string setting = "FASTOUT_TEST_CHILD=" + std::to_string(call);
+  const char* argv[] = {quoted_self.c_str(), filter.c_str(), nullptr};
+  std::fflush(nullptr);
+  ::_putenv(setting.c_str());
+  const intptr_t code = ::_spawnv(_P_WAIT, self, argv);
+  const int spawn_error = errno;
+  ::_putenv("FASTOUT_TEST_CHILD=");
+  if (code < 0) throw std::system_error(spawn_error, std::generic_category(), "_spawnv");
+  return static_cast<int>((code & 0xff) << 8);  // as waitpid() says "exited with"
+}
+#else
 template <typename Body>
 int run_in_child(Body&& body) {
   std::fflush(nullptr);
@@ -349,6 +475,7 @@ int run_in_child(Body&& body) {
   }
   return status;
 }
+#endif
 
 // "exited with 3", "killed by signal 13", for assertion messages.
 inline std::string describe_status(int status) {
@@ -377,6 +504,51 @@ inline bool read_syscw(std::uint64_t& value) {
   value = std::strtoull(field + 6, nullptr, 10);
   return true;
 }
+
+// The command line that starts `program`, a program this build made (a
+// test's helper), with `args`: the program itself, or in a cross-compiled
+// build (scripts/test --target aarch64) the emulator first -- CMake's
+// CMAKE_CROSSCOMPILING_EMULATOR, which test/CMakeLists.txt gives as
+// FASTOUT_TEST_EMULATOR -- since the host cannot run the program itself.
+// Its first word is a path, for execv() (_spawnv() on Windows).
+//
+// On Windows (scripts/test --target windows) the test is itself a Windows
+// program, already under Wine, and starts the other directly: no emulator.
+// The path the build gives is the host's, which Windows does not know, so
+// the program is found by its name beside this test's own .exe (the tests'
+// helpers are built into the same folder as the tests).
+inline std::vector<std::string> built_program_command(const std::string& program,
+                                                      const std::vector<std::string>& args) {
+  std::vector<std::string> command = {FASTOUT_TEST_EMULATOR};
+#if defined(_WIN32)
+  char self[MAX_PATH];
+  const DWORD self_size = ::GetModuleFileNameA(nullptr, self, sizeof self);
+  const std::string self_path(self, self_size);
+  command.push_back(self_path.substr(0, self_path.find_last_of("\\/") + 1) +
+                    program.substr(program.find_last_of("\\/") + 1));
+#else
+  command.push_back(program);
+#endif
+  command.insert(command.end(), args.begin(), args.end());
+  return command;
+}
+
+// Whether there is no pwritev2() system call here at all: ENOSYS, which
+// glibc's pwritev2() turns into EOPNOTSUPP for any flag. So it is under
+// qemu-user 7.2, which runs the aarch64 build's tests (scripts/test --target
+// aarch64), and on kernels before 4.6. There page_cache::drop always takes
+// its fallback, plain writes, whatever the kernel and filesystem below could
+// do; the tests of that path say so in their output (`pwritev2_missing_note`)
+// and check the fallback.
+inline bool pwritev2_is_missing() {
+  errno = 0;
+  const long result = ::syscall(SYS_pwritev2, -1, nullptr, 0, 0L, 0L, 0);
+  return result == -1 && errno == ENOSYS;
+}
+inline const char* const pwritev2_missing_note =
+    "pwritev2() is not implemented here (ENOSYS: qemu-user, or a kernel before 4.6), so "
+    "RWF_DONTCACHE is refused with EOPNOTSUPP whatever the filesystem: page_cache::drop's "
+    "fallback (plain writes) is what runs and is checked";
 
 }  // namespace fastout_test
 

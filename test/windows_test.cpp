@@ -142,7 +142,7 @@ TEST(windows, utf8_names_are_windows_names) {
   }
   fastout_file* c = append_with_c_api(dir.file(name));
   ASSERT_NE(c, nullptr) << fastout_error_name(-errno);
-  fastout_puts("three\n", c);
+  fastout_fputs("three\n", c);
   ASSERT_EQ(fastout_close(c), 0);
   const std::vector<std::wstring> names = wide_names_in(wide(dir.path()));
   ASSERT_EQ(names.size(), 1u);
@@ -245,7 +245,7 @@ TEST(windows, no_carriage_return_is_ever_added) {
   }
   fastout_file* c = append_with_c_api(path);
   ASSERT_NE(c, nullptr);
-  fastout_printf(c, "%s\n", "d");
+  fastout_fprintf(c, "%s\n", "d");
   fastout_putc('\n', c);
   ASSERT_EQ(fastout_close(c), 0);
   // A descriptor the runtime opened in text mode, adopted as {fmt}'s

@@ -30,7 +30,7 @@ using fastout_test::with_buffer;
 // producer that does not know its length would.
 char* produce(fastout::file& f, fastout::detail::piece& p, char* at, const std::string& text) {
   for (char c : text) {
-    if (at == p.end) at = f.grow_piece(p, at, 1);
+    if (at == p.end) at = fastout::detail::writer_of(f).grow_piece(p, at, 1);
     *at++ = c;
   }
   return at;
@@ -83,9 +83,9 @@ TEST(writer_interface, a_whole_piece_moves_to_the_front_of_the_buffer_unsplit) {
   record_writes();
   f.write("abcde", 5);
   char spare[4];
-  fastout::detail::piece p = f.begin_piece(spare, sizeof spare);
+  fastout::detail::piece p = fastout::detail::writer_of(f).begin_piece(spare, sizeof spare);
   char* at = produce(f, p, p.text, "123456");  // needs the front of the buffer
-  f.end_piece(p, at);
+  fastout::detail::writer_of(f).end_piece(p, at);
   f.flush();
   ASSERT_EQ(chunks.size(), 2u);
   EXPECT_EQ(chunks[0], "abcde");  // the text before it, alone
@@ -100,12 +100,12 @@ TEST(writer_interface, a_piece_larger_than_the_buffer_streams_and_counts_what_it
   record_writes();
   f.put('x');
   char spare[4];
-  fastout::detail::piece p = f.begin_piece(spare, sizeof spare);
+  fastout::detail::piece p = fastout::detail::writer_of(f).begin_piece(spare, sizeof spare);
   const std::string text(100000, 'y');  // larger than the streaming area too
   char* at = produce(f, p, p.text, text);
   EXPECT_GT(p.sent, 0u);
   EXPECT_EQ(p.sent + static_cast<std::size_t>(at - p.text), text.size());
-  f.end_piece(p, at);
+  fastout::detail::writer_of(f).end_piece(p, at);
   f.flush();
   std::string all;
   for (const std::string& chunk : chunks) all += chunk;
@@ -123,7 +123,7 @@ TEST(writer_interface, a_whole_piece_whose_room_cannot_be_made_is_dropped_uncoun
   record_writes(1);  // the first write fails
   f.write("abcde", 5);
   char spare[4];
-  fastout::detail::piece p = f.begin_piece(spare, sizeof spare);
+  fastout::detail::piece p = fastout::detail::writer_of(f).begin_piece(spare, sizeof spare);
   EXPECT_THROW(produce(f, p, p.text, "123456"), std::system_error);
   EXPECT_EQ(f.stats().bytes_accepted, 5u);  // the piece was not complete
   EXPECT_EQ(f.stats().bytes_written, 0u);

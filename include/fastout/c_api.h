@@ -1,14 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /* fastout's C API: stdio-style output for C programs and C-style C++.
  *
- * One opaque handle, fastout_file, and calls in stdio's argument order and
- * return conventions, so that moving a hot loop over is a search and
- * replace: fputc -> fastout_putc, fwrite -> fastout_write, fputs ->
- * fastout_puts, fprintf -> fastout_printf, fflush -> fastout_flush, fclose ->
- * fastout_close. What differs from stdio: no lock (a handle is for one
- * thread at a time), a 256 KiB buffer, and errors that are never lost (a
- * short write is continued, EINTR retried, anything else reported by the
- * call that met it and sticky afterwards).
+ * One opaque handle, fastout_file, and stdio's calls under stdio's names
+ * with a fastout_ prefix, in stdio's argument order and with its return
+ * conventions, so that moving a hot loop over is a search and replace:
+ *
+ *   to a handle      fputc, putc -> fastout_putc     fwrite -> fastout_write
+ *                    fputs -> fastout_fputs          fprintf -> fastout_fprintf
+ *                    vfprintf -> fastout_vfprintf    fflush -> fastout_flush
+ *                    fclose -> fastout_close         fileno -> fastout_fileno
+ *   standard output  putchar -> fastout_putchar      puts -> fastout_puts
+ *                    printf -> fastout_printf        vprintf -> fastout_vprintf
+ *                    stdout -> fastout_stdout()      stderr -> fastout_stderr()
+ *
+ * What differs from stdio: no lock (a handle is for one thread at a time), a
+ * 256 KiB buffer, and errors that are never lost (a short write is
+ * continued, EINTR retried, anything else reported by the call that met it
+ * and sticky afterwards). fastout's standard output is a buffer of its own
+ * beside stdio's stdout: what goes through both comes out in order only
+ * after fastout_sync_with_stdio(), or with a flush of one before the other
+ * is used (docs/c-api.md, "Moving from stdio").
+ *
+ * 0.2.0's fastout_puts(text, file), fastout_printf(file, format, ...) and
+ * fastout_vprintf(file, format, args) behaved as fputs, fprintf and
+ * vfprintf. They still do, for one more release, with a deprecation warning
+ * naming the new call; see "0.2.0's names" at the end of this header.
  *
  * C99 and later, and C++ (any standard): a C++ program may use it too, and
  * share one writer between C and C++ code (fastout::c_handle()).
@@ -29,6 +45,8 @@
  *   -ENOTSUP    a compression format this build of fastout was built without
  *   -EPERM      a compressing writer used in a child of fork() (see
  *               docs/compression.md)
+ *   -EALREADY   fastout_set_stdout_options() once standard output has been
+ *               written to, closed, or given options
  * and every errno that open(2), write(2) or close(2) report: -ENOSPC,
  * -EFBIG, -EPIPE, -EIO, -EDQUOT, -EACCES, -ENOENT, -EEXIST, -EISDIR, ...
  * Test results with `< 0`: -EPERM is -1, so comparing with EOF catches one
@@ -194,11 +212,14 @@ FASTOUT_API fastout_file* fastout_fdopen(int fd, int ownership,
  * stdio's stdout, it is line-buffered on a terminal and fully buffered
  * otherwise, and it is flushed at exit, where an error is reported and
  * turns an exit status of 0 into 1 (see docs/c-api.md). Every call returns
- * the same handle. NULL options leave its buffering as it is; options set
- * buffer_size and buffering, as setvbuf() does, after flushing what it
- * holds (the other fields do not apply to fd 1). fastout_close() flushes
- * and closes it, as fclose(stdout); the next fastout_open_stdout() opens it
- * again. NULL and errno on failure. */
+ * the same handle. NULL options leave its options as they are; options set
+ * buffer_size, buffering and the compression fields (docs/compression.md),
+ * as setvbuf() does, after flushing what it holds, and end a compressed
+ * stream it was writing (mode, permissions and name do not apply to fd 1).
+ * To choose them once, with no such effect, before anything is written, use
+ * fastout_set_stdout_options(). fastout_close() flushes and closes it, as
+ * fclose(stdout); the next fastout_open_stdout() opens it again. NULL and
+ * errno on failure. */
 FASTOUT_API fastout_file* fastout_open_stdout(const fastout_options* options) FASTOUT_C_NOEXCEPT;
 
 /** The process's writer to standard error (fd 2, borrowed), named
@@ -206,13 +227,69 @@ FASTOUT_API fastout_file* fastout_open_stdout(const fastout_options* options) FA
  * say otherwise, as stdio's stderr; otherwise as fastout_open_stdout(). */
 FASTOUT_API fastout_file* fastout_open_stderr(const fastout_options* options) FASTOUT_C_NOEXCEPT;
 
+/* ----------------------------------------------------- standard output */
+
+/** The handle of the process's writer to standard output, as stdio's
+ * `stdout`: fastout_fputs(text, fastout_stdout()) is fputs(text, stdout).
+ * The same writer as fastout_open_stdout()'s, made at the first call with
+ * the defaults (or the options fastout_set_stdout_options() chose); unlike
+ * fastout_open_stdout() it never changes options and never opens again a
+ * writer that fastout_close() closed (calls on it then return -EBADF, as
+ * stdio's do after fclose(stdout)). NULL, with errno ENOMEM, only if the
+ * writer's buffer cannot be allocated. */
+FASTOUT_API fastout_file* fastout_stdout(void) FASTOUT_C_NOEXCEPT;
+
+/** The same for standard error (unbuffered, as stdio's stderr). */
+FASTOUT_API fastout_file* fastout_stderr(void) FASTOUT_C_NOEXCEPT;
+
+/** Chooses standard output's options before anything is written to it, once,
+ * without side effects: buffer_size, buffering and the compression fields of
+ * `options` (mode, permissions and name do not apply to fd 1). Nothing is
+ * written, flushed or ended. Returns 0, or a negative error code and
+ * changes nothing:
+ *   -EALREADY  standard output has already been written to (by any door: C,
+ *              C++, stdio through fastout_sync_with_stdio()), closed, or
+ *              given options (by this call, fastout_open_stdout() with
+ *              options, or C++'s set_standard_output_options()): the
+ *              options must come before the first byte
+ *   -EBUSY     a cursor holds standard output
+ *   -EINVAL    NULL, or options not initialized by fastout_options_init() or
+ *              holding an unknown value
+ *   -ENOTSUP   a compression format this build lacks
+ *   -ENOMEM    the buffer
+ *
+ *   fastout_options options;
+ *   fastout_options_init(&options);
+ *   options.compression = FASTOUT_COMPRESSION_ZSTD;      (tool | zstd -d)
+ *   if (fastout_set_stdout_options(&options) < 0) ...    first, in main()
+ */
+FASTOUT_API int fastout_set_stdout_options(const fastout_options* options) FASTOUT_C_NOEXCEPT;
+
+/** Keeps stdio's standard output and fastout's in order, as C++'s
+ * fastout::sync_with_stdio() (which this is): with `on` nonzero, stdio's
+ * stdout and stderr become streams that hand every call (printf, puts,
+ * putchar, fwrite to stdout ...) to fastout's standard output and standard
+ * error writers, so that stdio's and fastout's calls fill one buffer, in the
+ * order they are made (and std::cout, in a program that has C++). What stdio
+ * held is flushed first. Each stdio call then costs a trip through stdio's
+ * unbuffered path into fastout's buffer: port the hot calls to fastout's
+ * and leave the rest. With `on` zero, stdio's own streams come back, after
+ * fastout's writers are flushed. Returns 1 if they were synced before the
+ * call, 0 if not, or a negative error code (-ENOMEM; the flush's error when
+ * turning it off, after which stdio's streams are back all the same). Call
+ * it from one thread, before other threads write to stdout; code that
+ * kept the old `stdout` pointer and write(1, ...) are not affected. */
+FASTOUT_API int fastout_sync_with_stdio(int on) FASTOUT_C_NOEXCEPT;
+
 /* -------------------------------------------------------------- output */
 
 /* The out-of-line halves of the inline functions below. Call those instead. */
 FASTOUT_API int fastout_putc_slow(int c, fastout_file* file) FASTOUT_C_NOEXCEPT;
 FASTOUT_API size_t fastout_write_slow(const void* data, size_t size, size_t count,
                                       fastout_file* file) FASTOUT_C_NOEXCEPT;
-FASTOUT_API int fastout_puts_slow(const char* text, fastout_file* file) FASTOUT_C_NOEXCEPT;
+FASTOUT_API int fastout_fputs_slow(const char* text, fastout_file* file) FASTOUT_C_NOEXCEPT;
+FASTOUT_API int fastout_putchar_slow(int c) FASTOUT_C_NOEXCEPT;
+FASTOUT_API int fastout_puts_slow(const char* text) FASTOUT_C_NOEXCEPT;
 
 /** Writes the byte (unsigned char)c, as putc(c, file). Returns it, or a
  * negative error code. Inline: one comparison and a store while the buffer
@@ -247,12 +324,43 @@ FASTOUT_C_INLINE size_t fastout_write(const void* data, size_t size, size_t coun
 /** Writes the string `text` without its '\0' and without adding a newline,
  * as fputs(text, file). Returns a nonnegative value (1, as glibc's fputs), or
  * a negative error code. */
-FASTOUT_C_INLINE int fastout_puts(const char* text, fastout_file* file) FASTOUT_C_NOEXCEPT {
+FASTOUT_C_INLINE int fastout_fputs(const char* text, fastout_file* file) FASTOUT_C_NOEXCEPT {
   fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
   if (FASTOUT_LIKELY(state != FASTOUT_C_NULL && text != FASTOUT_C_NULL &&
                      fastout_buffer_write(state, text, strlen(text))))
     return 1;
-  return fastout_puts_slow(text, file);
+  return fastout_fputs_slow(text, file);
+}
+
+/** Writes the byte (unsigned char)c to standard output, as putchar(c):
+ * fastout_putc(c, fastout_stdout()). Returns it, or a negative error code.
+ * Finding standard output is a function call each time, which makes it
+ * cost about what glibc's putchar() does; in a loop over bytes,
+ * fastout_putc() with the handle in a local is as fast as
+ * putchar_unlocked(). */
+FASTOUT_C_INLINE int fastout_putchar(int c) FASTOUT_C_NOEXCEPT {
+  fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, fastout_stdout());
+  if (FASTOUT_LIKELY(state != FASTOUT_C_NULL &&
+                     fastout_buffer_put(state, FASTOUT_C_CONVERT(char, c))))
+    return FASTOUT_C_CONVERT(unsigned char, c);
+  return fastout_putchar_slow(c);
+}
+
+/** Writes the string `text` and a newline to standard output, as puts(text).
+ * Returns a nonnegative value (1), or a negative error code. */
+FASTOUT_C_INLINE int fastout_puts(const char* text) FASTOUT_C_NOEXCEPT {
+  fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, fastout_stdout());
+  size_t size;
+  /* size < room: the text and its newline fit. An empty buffer (full,
+   * line-buffered, closed, failed: pos == limit) goes out of line. */
+  if (FASTOUT_LIKELY(state != FASTOUT_C_NULL && text != FASTOUT_C_NULL &&
+                     (size = strlen(text)) < FASTOUT_C_CONVERT(size_t, state->limit - state->pos))) {
+    memcpy(state->pos, text, size);
+    state->pos[size] = '\n';
+    state->pos += size + 1;
+    return 1;
+  }
+  return fastout_puts_slow(text);
 }
 
 /* ------------------------------------------------------------- cursor */
@@ -332,13 +440,22 @@ FASTOUT_C_INLINE int fastout_cursor_end(fastout_cursor cursor) FASTOUT_C_NOEXCEP
  * converted (-EILSEQ), a text over INT_MAX bytes (-EOVERFLOW) -- none of its
  * text is written, unless it was larger than the buffer and had begun to
  * stream to the file; such failures are not sticky. A write error is. */
-FASTOUT_API int fastout_printf(fastout_file* file, const char* format, ...) FASTOUT_C_NOEXCEPT
+FASTOUT_API int fastout_fprintf(fastout_file* file, const char* format, ...) FASTOUT_C_NOEXCEPT
     FASTOUT_PRINTF_FORMAT(2, 3);
 
-/** fastout_printf() with a va_list, as vfprintf(). `args` is used as by
+/** fastout_fprintf() with a va_list, as vfprintf(). `args` is used as by
  * vfprintf: call va_end() on it afterwards, and do not use it again. */
-FASTOUT_API int fastout_vprintf(fastout_file* file, const char* format, va_list args)
+FASTOUT_API int fastout_vfprintf(fastout_file* file, const char* format, va_list args)
     FASTOUT_C_NOEXCEPT FASTOUT_PRINTF_FORMAT(2, 0);
+
+/** Formats to standard output, as printf(format, ...):
+ * fastout_fprintf(fastout_stdout(), format, ...). */
+FASTOUT_API int fastout_printf(const char* format, ...) FASTOUT_C_NOEXCEPT
+    FASTOUT_PRINTF_FORMAT(1, 2);
+
+/** fastout_printf() with a va_list, as vprintf(). */
+FASTOUT_API int fastout_vprintf(const char* format, va_list args) FASTOUT_C_NOEXCEPT
+    FASTOUT_PRINTF_FORMAT(1, 0);
 
 /** Sends everything buffered to the file. Returns 0 or a negative error
  * code. Unlike fflush(NULL), a NULL handle is -EINVAL. */
@@ -366,7 +483,7 @@ FASTOUT_API int fastout_close(fastout_file* file) FASTOUT_C_NOEXCEPT;
 FASTOUT_API int fastout_error(const fastout_file* file) FASTOUT_C_NOEXCEPT;
 
 /** The negative error code of the last call on `file` that failed -- an
- * output call (putc, write, puts, printf, a cursor's), fastout_flush(), or
+ * output call (putc, write, fputs, fprintf, a cursor's), fastout_flush(), or
  * fastout_close() of a C++ writer's handle -- whether the writer's sticky
  * error or the call's own (-EINVAL, -EOVERFLOW, -EILSEQ); 0 if none has
  * failed. A call that succeeds does not reset it, as it does not reset
@@ -425,5 +542,126 @@ FASTOUT_API fastout_file* c_handle(file& f) FASTOUT_C_NOEXCEPT;
 FASTOUT_API file& from_c_handle(fastout_file* handle) FASTOUT_C_NOEXCEPT;
 }  // namespace fastout
 #endif
+
+/* ------------------------------------------------------- 0.2.0's names */
+
+/* 0.2.0 gave the calls that take a handle the names of stdio's calls that
+ * take none: fastout_puts(text, file) was fputs, fastout_printf(file,
+ * format, ...) fprintf, fastout_vprintf(file, format, args) vfprintf. Those
+ * forms still compile and do what they did until the next release, with a
+ * deprecation warning that names the call to use (fastout_fputs,
+ * fastout_fprintf, fastout_vfprintf); the forms without a handle are stdio's
+ * puts, printf and vprintf.
+ *
+ * C has no overloading, so in C each of the three names is also a macro that
+ * picks the function by its arguments: fastout_puts and fastout_vprintf by
+ * their number (one or two for puts, two or three for vprintf),
+ * fastout_printf by the type of the first (a fastout_file* is the old form),
+ * through C11's _Generic or, in C99, GCC's and Clang's
+ * __builtin_types_compatible_p. Every argument is evaluated once, and the
+ * compiler checks the format as before. As with any function-like macro,
+ * (fastout_puts)(text) and &fastout_puts name the function itself. In C++
+ * the old forms are overloads. The macros and overloads go with the old
+ * forms. */
+#define FASTOUT_PUTS_DEPRECATION_                                              \
+  "fastout_puts(text, file) is 0.2's name for fputs and writes no newline: "   \
+  "call fastout_fputs(text, file); fastout_puts(text) is puts"
+#define FASTOUT_PRINTF_DEPRECATION_                                             \
+  "fastout_printf(file, format, ...) is 0.2's name for fprintf: call "         \
+  "fastout_fprintf(file, format, ...); fastout_printf(format, ...) is printf"
+#define FASTOUT_VPRINTF_DEPRECATION_                                            \
+  "fastout_vprintf(file, format, args) is 0.2's name for vfprintf: call "      \
+  "fastout_vfprintf(file, format, args); fastout_vprintf(format, args) is vprintf"
+
+#ifdef __cplusplus
+
+FASTOUT_DEPRECATED(FASTOUT_PUTS_DEPRECATION_)
+inline int fastout_puts(const char* text, fastout_file* file) FASTOUT_C_NOEXCEPT {
+  return fastout_fputs(text, file);
+}
+
+FASTOUT_DEPRECATED(FASTOUT_PRINTF_DEPRECATION_)
+inline int fastout_printf(fastout_file* file, const char* format, ...) FASTOUT_C_NOEXCEPT
+    FASTOUT_PRINTF_FORMAT(2, 3);
+inline int fastout_printf(fastout_file* file, const char* format, ...) FASTOUT_C_NOEXCEPT {
+  va_list args;
+  va_start(args, format);
+  int result = fastout_vfprintf(file, format, args);
+  va_end(args);
+  return result;
+}
+
+FASTOUT_DEPRECATED(FASTOUT_VPRINTF_DEPRECATION_)
+inline int fastout_vprintf(fastout_file* file, const char* format, va_list args)
+    FASTOUT_C_NOEXCEPT FASTOUT_PRINTF_FORMAT(2, 0);
+inline int fastout_vprintf(fastout_file* file, const char* format, va_list args)
+    FASTOUT_C_NOEXCEPT {
+  return fastout_vfprintf(file, format, args);
+}
+
+#else /* C */
+
+FASTOUT_DEPRECATED(FASTOUT_PUTS_DEPRECATION_)
+FASTOUT_C_INLINE int fastout_puts_with_handle(const char* text, fastout_file* file) {
+  return fastout_fputs(text, file);
+}
+
+FASTOUT_DEPRECATED(FASTOUT_VPRINTF_DEPRECATION_)
+FASTOUT_C_INLINE int fastout_vprintf_with_handle(fastout_file* file, const char* format,
+                                                 va_list args) FASTOUT_PRINTF_FORMAT(2, 0);
+FASTOUT_C_INLINE int fastout_vprintf_with_handle(fastout_file* file, const char* format,
+                                                 va_list args) {
+  return fastout_vfprintf(file, format, args);
+}
+
+/* The argument in a given place; `~` fills the places a short list lacks,
+ * so that `...` is never empty (which C99 and C11 do not allow). */
+#define FASTOUT_FIRST_(first, ...) first
+#define FASTOUT_THIRD_(first, second, third, ...) third
+#define FASTOUT_FOURTH_(first, second, third, fourth, ...) fourth
+
+#define fastout_puts(...) \
+  FASTOUT_THIRD_(__VA_ARGS__, fastout_puts_with_handle, fastout_puts, ~)(__VA_ARGS__)
+#define fastout_vprintf(...) \
+  FASTOUT_FOURTH_(__VA_ARGS__, fastout_vprintf_with_handle, fastout_vprintf, ~)(__VA_ARGS__)
+
+/* fastout_printf: the expression `if_handle` if `x` is a fastout_file*,
+ * else `otherwise`. Only `x`'s type is looked at: it is not evaluated. */
+#  if defined(__GNUC__) || defined(__clang__)
+#    if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#      define FASTOUT_IF_HANDLE_(x, if_handle, otherwise) \
+         _Generic((x), fastout_file*: if_handle, default: otherwise)
+#    else
+#      define FASTOUT_IF_HANDLE_(x, if_handle, otherwise)                                  \
+         __builtin_choose_expr(__builtin_types_compatible_p(__typeof__(x), fastout_file*), \
+                               if_handle, otherwise)
+#    endif
+/* The compilers warn of a deprecated function named in either branch of a
+ * choice, the one not taken included. A member is named only in the branch
+ * taken: the old form's warning comes from this one. */
+struct fastout_printf_old_form {
+  int fastout_printf_with_handle FASTOUT_DEPRECATED(FASTOUT_PRINTF_DEPRECATION_);
+};
+struct fastout_printf_new_form {
+  int fastout_printf_with_handle;
+};
+#    define fastout_printf(...)                                                      \
+       ((void)sizeof(FASTOUT_IF_HANDLE_(FASTOUT_FIRST_(__VA_ARGS__, ~),              \
+                                        (struct fastout_printf_old_form*)0,          \
+                                        (struct fastout_printf_new_form*)0)          \
+                         ->fastout_printf_with_handle),                              \
+        FASTOUT_IF_HANDLE_(FASTOUT_FIRST_(__VA_ARGS__, ~), fastout_fprintf,          \
+                           fastout_printf)(__VA_ARGS__))
+#  elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+/* Another C11 compiler: the old form works, without the warning. */
+#    define fastout_printf(...)                                                          \
+       _Generic((FASTOUT_FIRST_(__VA_ARGS__, ~)), fastout_file*: fastout_fprintf,        \
+                default: fastout_printf)(__VA_ARGS__)
+#  endif
+/* Elsewhere (C99 without GCC's builtins) only the new form compiles: a
+ * fastout_file* where a format belongs is a constraint violation the
+ * compiler must report. */
+
+#endif /* C */
 
 #endif /* FASTOUT_C_API_H_ */

@@ -35,6 +35,19 @@
 #  define FASTOUT_UNLIKELY(x) (x)
 #endif
 
+/* Marks a declaration that goes away in a later release: a use is a
+ * compiler warning (-Wdeprecated-declarations) that says what to call
+ * instead. CHANGELOG.md says when each goes. */
+#if defined(__cplusplus) && __cplusplus >= 201402L
+#  define FASTOUT_DEPRECATED(message) [[deprecated(message)]]
+#elif defined(__GNUC__) || defined(__clang__)
+#  define FASTOUT_DEPRECATED(message) __attribute__((deprecated(message)))
+#elif defined(_MSC_VER)
+#  define FASTOUT_DEPRECATED(message) __declspec(deprecated(message))
+#else
+#  define FASTOUT_DEPRECATED(message)
+#endif
+
 /* What a header that is C and C++ alike spells differently in each. */
 #ifdef __cplusplus
 #  if __cplusplus >= 201103L

@@ -37,7 +37,7 @@ class basic_cursor<cursor_h> {
   /// Throws std::system_error(EBUSY) if another cursor is alive on `f`.
   explicit basic_cursor(file& f) : file_(&f) { borrow(); }
   ~basic_cursor() {
-    if (space_.pos != nullptr) file_->take_back_from_cursor(space_.pos);
+    if (space_.pos != nullptr) detail::writer_of(*file_).take_back_from_cursor(space_.pos);
   }
   basic_cursor(const basic_cursor&) = delete;
   basic_cursor& operator=(const basic_cursor&) = delete;
@@ -62,13 +62,13 @@ class basic_cursor<cursor_h> {
   }
 
  private:
-  void borrow() { space_ = file_->lend_to_cursor(); }
+  void borrow() { space_ = detail::writer_of(*file_).lend_to_cursor(); }
   template <typename F>
   FASTOUT_ALWAYS_INLINE void sync_around(F&& call_on_the_writer) {
     // If the call throws, the writer's own position is the truth: the
     // cursor stays null, gives nothing back in its destructor, and its next
     // call goes out of line again to meet the sticky error.
-    if (space_.pos != nullptr) file_->take_back_from_cursor(space_.pos);
+    if (space_.pos != nullptr) detail::writer_of(*file_).take_back_from_cursor(space_.pos);
     space_.pos = space_.limit = nullptr;
     call_on_the_writer();
     borrow();

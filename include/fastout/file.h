@@ -29,9 +29,8 @@
 #include <fastout/detail/fmt_compat.h>
 #include <fastout/detail/hot_path.h>
 #include <fastout/detail/stand_ins.h>
+#include <fastout/detail/writer.h>
 #include <fastout/options.h>
-
-struct iovec;
 
 namespace fastout {
 
@@ -182,120 +181,6 @@ class cstring_view {
   bool owned_ = false;
 };
 
-using buffer_state = fastout_buffer_state;
-
-// What close() does beyond flushing and closing the descriptor (sync,
-// release preallocated space, put a replacement in place): the writer's
-// plug-in point, src/stages/close_steps_internal.h.
-class close_steps;
-
-// Where a piece of text written in place is (see piece).
-enum class piece_place : unsigned char {
-  // In the writer's buffer after the text before it, and kept whole: when
-  // it needs more room, it moves to the buffer's front if it fits there.
-  buffer,
-  // In the writer's buffer, sent with everything before it whenever it
-  // needs more room: a piece larger than the buffer, or a borrower's text.
-  buffer_streaming,
-  // In the caller's spare area (the writer has no buffer), kept whole:
-  // when it needs more room, it moves to the writer's streaming area.
-  spare,
-  // In a spare or streaming area outside the buffer, sent whenever it
-  // needs more room.
-  side_streaming,
-};
-
-// A piece of text that a producer writes straight into a writer: a print's,
-// a printf's, a borrower's. The producer keeps its own position in [text,
-// end), in a register; the writer moves the piece when it grows
-// (file::grow_piece()) and takes its text when it ends (file::end_piece(),
-// file::take_back()). Nothing else of the writer's is touched meanwhile.
-struct piece {
-  char* text;        // where its text that the writer does not have yet begins
-  char* end;         // the end of the room it may fill
-  std::size_t sent;  // bytes of it sent to the file already
-  piece_place place;
-};
-
-// Something that writes into a writer's free space on its own, between the
-// writer's own calls: fmt::writer's buffer, a stream buffer. It holds a
-// piece from file::lend(). While it does, the writer's hot path goes out of
-// line, where the writer first asks for the piece back (a cursor cannot be
-// asked: see file::lend_to_cursor()).
-class buffer_borrower {
- public:
-  // Hands back the piece with writer.take_back(), and forgets it: the
-  // borrower lends again before it writes. Throws what that throws.
-  virtual void give_back(file& writer) = 0;
-  // Bytes written into the piece and not yet given back.
-  virtual std::size_t bytes_held() const noexcept = 0;
-
- protected:
-  ~buffer_borrower() = default;
-};
-
-#ifdef FASTOUT_FMT_HAS_WRITER
-// The buffer behind the fmt::writer a file converts to ({fmt} 11.1 and
-// later): fmt writes into a piece it borrows, in the writer's buffer, or in
-// spare_ for an unbuffered writer, whose text goes out when spare_ fills or
-// when it is given back.
-class FASTOUT_API writer_buffer final : public fmt_buffer<writer_buffer>, public buffer_borrower {
- public:
-  explicit writer_buffer(file& f) noexcept : fmt_buffer(nullptr, 0), file_(&f) {}
-  writer_buffer(const writer_buffer&) = delete;
-  writer_buffer& operator=(const writer_buffer&) = delete;
-
-  void on_grow(std::size_t capacity);
-  void give_back(file& writer) override;
-  std::size_t bytes_held() const noexcept override { return size(); }
-
- private:
-  file* file_;
-  piece piece_ = {nullptr, nullptr, 0, piece_place::buffer};
-  char spare_[256];
-};
-#endif
-
-// Everything a writer holds but its hot pointers (pos, limit) and
-// fmt::writer's buffer: one aggregate, so that file::swap() and the move
-// operations move all of it and a member added here cannot be forgotten
-// there (file_state_test checks that file holds nothing else). The groups
-// are only comments; the names keep file's member style.
-struct file_state {
-  // The buffer.
-  char* buffer_ = nullptr;  // start of the buffer (or a shared empty spot)
-  char* buffer_end_ = nullptr;
-  char* streaming_area_ = nullptr;  // for pieces larger than a small buffer
-  // Who the free space is lent to.
-  buffer_borrower* borrower_ = nullptr;
-  bool lent_to_cursor_ = false;  // ... or lent to a cursor, which cannot give it back
-  // The descriptor and what closing it takes.
-  bool owns_fd_ = false;
-  int fd_ = -1;
-  int write_flags_ = 0;  // pwritev2 flags (RWF_DONTCACHE), 0 for write/writev
-  // What close() does beyond flushing and closing the descriptor (sync,
-  // preallocation, replacement: src/stages/replace.cpp). Null for a plain writer.
-  close_steps* close_steps_ = nullptr;
-  // A writer that compresses: the same object as close_steps_ (which owns
-  // it), a file::compression_room (src/stages/compressed_file.cpp). Null for a
-  // plain writer.
-  close_steps* compression_ = nullptr;
-  std::string path_;
-  // Modes and errors.
-  bool line_buffered_ = false;
-  bool reports_errors_ = false;  // write_errors::report: nothing thrown for a write error
-  bool closing_failed_ = false;  // the sticky error came from close()
-  bool sync_failed_ = false;     // ... or from sync()
-  bool moved_from_ = false;      // closed by a move, for the message of a later call
-  int error_ = 0;                // sticky errno; 0 while all is well
-  int last_call_error_ = 0;      // the C API's fastout_last_error()
-  // Counters (file_stats).
-  std::uint64_t bytes_drained_ = 0;  // accepted bytes no longer in the buffer
-  std::uint64_t bytes_written_ = 0;
-  std::uint64_t write_calls_ = 0;
-  std::uint64_t flushes_ = 0;
-};
-
 // print(), println() and << are defined in <fastout/print.h>, which
 // specializes this for print_h. A program that calls them without that
 // header stops here, at compile time, instead of at the linker.
@@ -325,7 +210,15 @@ struct printing {
 /// it could not write through the error handler (see set_error_handler()).
 /// A writer opened with write_errors::report (the standard streams' default)
 /// throws no write error at all: see write_errors.
-class FASTOUT_API file : private fastout_buffer_state, private detail::file_state {
+namespace detail {
+// The writer behind a file: its internal interface (detail/writer.h), for
+// fastout's own features; and the file a writer is (every writer is one).
+writer& writer_of(file& f) noexcept;
+const writer& writer_of(const file& f) noexcept;
+file& file_of(writer& w) noexcept;
+}  // namespace detail
+
+class FASTOUT_API file : private detail::writer {
  public:
   /// {fmt}-compatible open flags, for `output_file(path, file::WRONLY | ...)`.
   /// As in {fmt} they are passed to open() as they are: without CREATE the
@@ -340,7 +233,7 @@ class FASTOUT_API file : private fastout_buffer_state, private detail::file_stat
 #endif
 
   /// A closed writer; every write to it throws.
-  file() noexcept;
+  file() noexcept = default;
 
   /// Opens `path` for writing (always O_CLOEXEC).
   /// Throws std::system_error naming the path and the cause if it cannot be
@@ -364,15 +257,15 @@ class FASTOUT_API file : private fastout_buffer_state, private detail::file_stat
   /// A writer opened with open_mode::replace that was not closed or
   /// committed discards its new content instead, leaves the target as it
   /// was, and tells the error handler (not_replaced, ECANCELED).
-  ~file();
+  ~file() = default;
   /// A moved-from writer is closed, with zero counters and no error; a write
   /// to it throws EBADF, saying that it was moved from.
-  file(file&& other) noexcept;
+  file(file&& other) noexcept = default;
   /// Closes this writer first (reporting as the destructor does).
-  file& operator=(file&& other) noexcept;
+  file& operator=(file&& other) noexcept = default;
   file(const file&) = delete;
   file& operator=(const file&) = delete;
-  void swap(file& other) noexcept;
+  void swap(file& other) noexcept { writer::swap(other); }
 
   /// Writes one byte. Inline: a comparison and a store while it fits.
   FASTOUT_ALWAYS_INLINE void put(char c) {
@@ -423,14 +316,14 @@ class FASTOUT_API file : private fastout_buffer_state, private detail::file_stat
   }
 
 #ifdef FASTOUT_FMT_HAS_WRITER
-  operator fmt::writer();
+  operator fmt::writer() { return as_fmt_writer(); }
 #endif
 
   /// Sends everything buffered to the file. Throws on error (sticky; with
   /// write_errors::report it does not throw, and error() says). On a closed
   /// writer it does nothing, as fmt::ostream::flush(), even after an error:
   /// the error was thrown by the call that met it, or by close().
-  void flush();
+  using writer::flush;
   /// Flushes, then closes the descriptor if this writer owns it. Idempotent:
   /// closing a closed writer does nothing. Throws std::system_error if
   /// anything accepted could not be written or the close failed; the
@@ -450,7 +343,7 @@ class FASTOUT_API file : private fastout_buffer_state, private detail::file_stat
   /// With write_errors::report it throws none of these: what it could not
   /// do goes to the error handler, as from the destructor, and error()
   /// keeps the cause.
-  void close();
+  using writer::close;
   /// The same as close(), under the name QSaveFile users know: with
   /// open_mode::replace, puts the new content in place of the target.
   void commit() { close(); }
@@ -460,169 +353,58 @@ class FASTOUT_API file : private fastout_buffer_state, private detail::file_stat
   /// cannot be removed (the message names it), and EINVAL on a writer not
   /// opened with open_mode::replace, whose bytes are already in its file.
   /// Does nothing on a closed writer.
-  void cancel();
+  using writer::cancel;
   /// Flushes, then waits until the file's data is on disk (fdatasync; fsync
   /// in replace mode). Throws std::system_error on failure (with
   /// write_errors::report, error() holds it instead); a failed sync is
   /// final, so the error is sticky, as a write error is. For a log that
   /// must be durable at points of the program's choosing.
-  void sync();
+  using writer::sync;
   /// A fast local cursor for tight loops: see <fastout/cursor.h>.
   cursor make_cursor();
 
-  bool is_open() const noexcept { return fd_ >= 0; }
-  int descriptor() const noexcept { return fd_; }
+  using writer::is_open;
+  /// The descriptor written to, or -1 once closed.
+  using writer::descriptor;
   /// The path given at open, or the name of an adopted/borrowed descriptor.
-  const std::string& path() const noexcept { return path_; }
+  using writer::path;
   /// The buffer's capacity, fixed at open (0 for an unbuffered writer).
-  std::size_t buffer_capacity() const noexcept {
-    return static_cast<std::size_t>(buffer_end_ - buffer_);
-  }
+  using writer::buffer_capacity;
   /// Bytes accepted that have not been sent to the file yet. Text a live
   /// cursor has put counts once the cursor commits.
-  std::size_t bytes_pending() const noexcept;
-  bool line_buffered() const noexcept { return line_buffered_; }
+  using writer::bytes_pending;
+  using writer::line_buffered;
   /// True if writes go out with RWF_DONTCACHE (page_cache::drop): asked for,
-  /// and not refused by the kernel or filesystem at the writes made so far.
-  bool drops_page_cache() const noexcept { return write_flags_ != 0; }
+  /// and not refused by the system or filesystem at the writes made so far.
+  using writer::drops_page_cache;
   /// The sticky error, or an empty error_code while all is well.
-  std::error_code error() const noexcept;
+  using writer::error;
   /// How this writer treats a write error: write_errors::throw_exception or
   /// write_errors::report (never automatic).
-  write_errors error_mode() const noexcept {
-    return reports_errors_ ? write_errors::report : write_errors::throw_exception;
-  }
-  file_stats stats() const noexcept;
-
-  // ---------------------------------------------------------------------
-  // The writer's internal interface, for fastout's own features that write
-  // into its buffer (formatting, the cursor, the C API, stream adapters).
-  // Not for users: it may change in any release. Everything here but the
-  // accessors is out of line.
-
-  /// The state the inline hot paths share, C's fastout_putc() included.
-  detail::buffer_state& hot_state() noexcept { return *this; }
-  /// The writer whose hot state this is.
-  static file& from_hot_state(detail::buffer_state& state) noexcept {
-    return static_cast<file&>(state);
-  }
-
-  /// The buffer.
-  char* buffer_begin() const noexcept { return buffer_; }
-  char* buffer_end() const noexcept { return buffer_end_; }
-
-  /// The room an inline producer may fill now, [pos, limit): empty whenever
-  /// the call must go out of line. What it wrote, up to `end`, becomes the
-  /// writer's with commit_room(end).
-  detail::buffer_state room() const noexcept { return {pos, limit}; }
-  void commit_room(char* end) noexcept { pos = end; }
-
-  /// Begins a piece of text written in place, out of line (print's and
-  /// printf's): takes lent space back, throws std::system_error if the
-  /// writer cannot take a call (closed, failed, lent to a cursor), and
-  /// returns the piece: in the free space, emptied first if it is full, or
-  /// in `spare` if the writer has no buffer.
-  detail::piece begin_piece(char* spare, std::size_t spare_size);
-  /// Makes room for `more` bytes after `at`, the end of the piece's text so
-  /// far, and returns where they go; p.text and p.end say where the piece
-  /// is now. A piece kept whole moves to the front of the buffer, after the
-  /// text before it is sent, if it fits there with `more`; otherwise (or if
-  /// `more` is larger than the buffer) it streams from then on. A streaming
-  /// piece sends what it has: its room may then be smaller than `more`, but
-  /// never empty. Throws std::system_error on a write error, after which a
-  /// whole piece is dropped, uncounted, and a streaming one counts what it
-  /// sent (file_stats).
-  char* grow_piece(detail::piece& p, char* at, std::size_t more);
-  /// Ends a piece: its text up to `at` is the writer's, and a line-buffered
-  /// writer sends its complete lines.
-  void end_piece(detail::piece& p, char* at);
-
-  /// Lends the free space to `borrower` as a streaming piece (in `spare` if
-  /// the writer has no buffer; emptied first if it is full). Until
-  /// take_back(), every call of the writer's own goes out of line, where the
-  /// writer asks for the piece back. Takes back what another borrower holds,
-  /// and throws std::system_error as begin_piece().
-  detail::piece lend(detail::buffer_borrower& borrower, char* spare, std::size_t spare_size);
-  /// Ends a loan: end_piece(), and the hot path opens again.
-  void take_back(detail::piece& p, char* at);
-  /// Lends the free space to a cursor, which cannot be asked for it back:
-  /// until take_back_from_cursor(), every call of the writer's own throws
-  /// std::system_error(EBUSY). Throws EBUSY if a cursor holds it already.
-  detail::buffer_state lend_to_cursor();
-  /// The writer carries on from `end`, where the cursor stopped.
-  void take_back_from_cursor(char* end) noexcept;
-  /// What every call of the writer's own does first: takes lent space back,
-  /// and throws std::system_error if the writer is closed, has failed
-  /// (write_errors::throw_exception), or is lent to a cursor (EBUSY).
-  void take_back_and_check();
-  /// close() for a caller that hands the failure on itself (the C API's
-  /// fastout_close()): throws what close() met whatever the error mode, and
-  /// never calls the error handler.
-  void close_checked();
+  using writer::error_mode;
+  using writer::stats;
   /// How this writer compresses, settled at open (by_extension resolved to
-  /// the path's format); format is compression_format::none for a plain
-  /// writer.
-  compression_options compression() const noexcept;
-
-  /// The negative error code of the last C API call on this writer that
-  /// failed, or 0 (fastout_last_error()); the C API sets it.
-  int last_call_error() const noexcept { return last_call_error_; }
-  void set_last_call_error(int code) noexcept { last_call_error_ = code; }
+  /// the path's format; the workers it was given); format is
+  /// compression_format::none for a plain writer.
+  using writer::compression;
 
  private:
+  // The writer's internal interface (detail/writer.h), for fastout's own
+  // features: this is the only way in.
+  friend detail::writer& detail::writer_of(file& f) noexcept;
+  friend const detail::writer& detail::writer_of(const file& f) noexcept;
+  friend file& detail::file_of(detail::writer& w) noexcept;
+
+  // Opening assembles the writer's route out (src/open/open.cpp).
   struct fd_tag {};
   file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name);
-  void allocate_buffer(std::size_t size);
-  void finish_opening(const file_options& options);
-  void choose_buffering(buffering mode);
-
-  void put_slow(char c);
-  void write_slow(const char* data, std::size_t size);
-  void append(const char* data, std::size_t size);
-  int append_fully_buffered(const char* data, std::size_t size) noexcept;
-  FASTOUT_NOINLINE detail::piece begin_piece_slow(char* spare, std::size_t spare_size);
-  void accept_text(const char* text_begin);
-  char* send_piece(detail::piece& p, char* at);
-  std::pair<char*, std::size_t> streaming_area() noexcept;
-  void take_back_from_borrower();
-  void reopen_hot_path() noexcept;
-  [[noreturn]] void throw_unusable() const;
-  [[noreturn]] void throw_lent_to_cursor() const;
-  void fail_call(int error_number);
-  void drop_text(std::size_t size) noexcept;
-  void close_or_report(bool throw_error);
-  std::string failure_message(const char* action) const;
-  void flush_buffer();
-  // The one route out of the buffer, and the one place that writes to the
-  // descriptor (src/writer/file.cpp).
-  int drain_buffer(const char* more, std::size_t more_size) noexcept;
-  // Compressed output (src/stages/compressed_file.cpp): the route's other end for
-  // a writer that compresses, whose buffers are the compression engine's,
-  // and whose compressed bytes come back through write_to_file().
-  struct compression_room;
-  bool open_compression(const file_options& options);
-  void add_close_steps(detail::close_steps* steps) noexcept;
-  int drain_compressed(std::size_t pending, const char* more, std::size_t more_size) noexcept;
-  void flush_compressed();
-  int compression_failed(char* buffer) noexcept;
-  void rebind_compression() noexcept;
-  std::uint64_t compressed_bytes_delivered() const noexcept;
-  std::string compression_failure_message(const char* action) const;
-  compression_room& compressing() const noexcept;
-  int write_to_file(struct ::iovec* iov, int count) noexcept;
-  int flush_and_close(bool commit) noexcept;
-  void free_buffer() noexcept;
-  void close_and_report(bool commit) noexcept;
-  std::string close_failure_message() const;
-
-  // The state is in the two bases: pos and limit first (fastout_buffer_state,
-  // for the hot path and the C API), then detail::file_state, which swap()
-  // and the move operations move as one. fmt::writer's buffer stays with
-  // its writer.
-#ifdef FASTOUT_FMT_HAS_WRITER
-  detail::writer_buffer writer_buffer_{*this};
-#endif
 };
+
+namespace detail {
+inline writer& writer_of(file& f) noexcept { return f; }
+inline const writer& writer_of(const file& f) noexcept { return f; }
+inline file& file_of(writer& w) noexcept { return static_cast<file&>(w); }
+}  // namespace detail
 
 inline void swap(file& a, file& b) noexcept { a.swap(b); }
 

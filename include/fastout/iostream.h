@@ -126,7 +126,7 @@ class FASTOUT_API streambuf : public std::streambuf, private detail::buffer_borr
   pos_type seekpos(pos_type position, std::ios_base::openmode which) override;
 
  private:
-  void give_back(file& writer) override;
+  void give_back(detail::writer& w) override;
   std::size_t bytes_held() const noexcept override;
   void borrow() noexcept;
   void put_area_at(char* at) noexcept;

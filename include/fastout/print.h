@@ -64,15 +64,15 @@ struct hex_maker<print_h> {
 // fmt's buffer over a piece of text in a writer, for one print. It starts
 // either over the free space of a writer whose hot path is open (the inline
 // print) or over a piece the writer began out of line; when fmt needs more
-// room, the writer grows the piece (file::grow_piece()), which keeps it whole
+// room, the writer grows the piece (writer::grow_piece()), which keeps it whole
 // while it fits in the buffer and streams it to the file once it does not.
 class FASTOUT_API print_buffer final : public fmt_buffer<print_buffer> {
  public:
-  FASTOUT_ALWAYS_INLINE print_buffer(file& f, char* begin, char* end) noexcept
-      : fmt_buffer(begin, static_cast<std::size_t>(end - begin)), file_(&f) {}
-  print_buffer(file& f, const piece& p) noexcept
+  FASTOUT_ALWAYS_INLINE print_buffer(writer& w, char* begin, char* end) noexcept
+      : fmt_buffer(begin, static_cast<std::size_t>(end - begin)), writer_(&w) {}
+  print_buffer(writer& w, const piece& p) noexcept
       : fmt_buffer(p.text, static_cast<std::size_t>(p.end - p.text)),
-        file_(&f),
+        writer_(&w),
         place_(p.place),
         out_of_line_(true) {}
   print_buffer(const print_buffer&) = delete;
@@ -83,14 +83,14 @@ class FASTOUT_API print_buffer final : public fmt_buffer<print_buffer> {
 
   // True when the piece must be ended out of line, with finish(): it began
   // there, or it grew. An inline print that did neither ends with
-  // file::commit_room().
+  // writer::commit_room().
   bool out_of_line() const noexcept { return out_of_line_; }
   void finish();
   // fmt wants room for `capacity` chars in all.
   void on_grow(std::size_t capacity);
 
  private:
-  file* file_;
+  writer* writer_;
   piece_place place_ = piece_place::buffer;
   bool out_of_line_ = false;
 };
@@ -111,12 +111,13 @@ void call_format(void* context, fmt_buffer_base& out) {
 // the hot path is open and the piece fits, out of line otherwise.
 template <typename F>
 FASTOUT_ALWAYS_INLINE void format_with(file& f, F& format) {
-  const buffer_state room = f.room();
+  writer& w = writer_of(f);
+  const buffer_state room = w.room();
   if (FASTOUT_LIKELY(room.pos != room.limit)) {
-    print_buffer out(f, room.pos, room.limit);
+    print_buffer out(w, room.pos, room.limit);
     format(out);
     if (FASTOUT_LIKELY(!out.out_of_line())) {
-      f.commit_room(out.data() + out.size());
+      w.commit_room(out.data() + out.size());
       return;
     }
     out.finish();
@@ -133,7 +134,8 @@ FASTOUT_ALWAYS_INLINE void format_with(file& f, F& format) {
 template <bool Newline, typename S, typename... V>
 FASTOUT_ALWAYS_INLINE void print_bounded(file& f, std::size_t bound, const S& format,
                                          V... values) {
-  const buffer_state room = f.room();
+  writer& w = writer_of(f);
+  const buffer_state room = w.room();
   const auto space = static_cast<std::size_t>(room.limit - room.pos);
   // print: bound - 1, as file::write(): an empty text goes out of line, so
   // that a closed writer, or one with a sticky error, throws even for it.
@@ -142,7 +144,7 @@ FASTOUT_ALWAYS_INLINE void print_bounded(file& f, std::size_t bound, const S& fo
   if (FASTOUT_LIKELY(Newline ? bound < space : bound - 1 < space)) {
     char* end = fmt::format_to(room.pos, format, values...);
     if constexpr (Newline) *end++ = '\n';
-    f.commit_room(end);
+    w.commit_room(end);
     return;
   }
   // By copy: a value whose address reached this lambda would be stored to
@@ -165,9 +167,10 @@ FASTOUT_NOINLINE void write_scalar_slow(file& f, T value) {
 template <typename T>
 FASTOUT_ALWAYS_INLINE void write_scalar(file& f, T value) {
   constexpr std::size_t max_size = max_scalar_size<T>();
-  const buffer_state room = f.room();
+  writer& w = writer_of(f);
+  const buffer_state room = w.room();
   if (FASTOUT_LIKELY(static_cast<std::size_t>(room.limit - room.pos) >= max_size)) {
-    f.commit_room(format_scalar(room.pos, value));
+    w.commit_room(format_scalar(room.pos, value));
     return;
   }
   write_scalar_slow(f, value);

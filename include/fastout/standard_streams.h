@@ -44,14 +44,22 @@ FASTOUT_API file& standard_output();
 /// and checked at exit as standard_output() is.
 FASTOUT_API file& standard_error();
 
-/// Chooses how standard_output() buffers from now on, as setvbuf() does for
+/// Chooses how standard_output() writes from now on, as setvbuf() does for
 /// stdout: `options.buffer_size` and `options.buffer_mode` (automatic looks
-/// at what fd 1 is now), and what a write error does, `options.errors`
-/// (write_errors::automatic: reported, not thrown); the other fields do not
-/// apply to a descriptor that is already open. The writer stays the same object: references to it stay
-/// valid. What it holds is flushed first; throws std::system_error if that
-/// fails (the writer is then unchanged) or if the new buffer cannot be
-/// allocated.
+/// at what fd 1 is now), what a write error does, `options.errors`
+/// (write_errors::automatic: reported, not thrown), and compression,
+/// `options.compression` (docs/compression.md: `tool | zstd -d` works, and
+/// the exit handler ends the stream). The rest apply as to any borrowed
+/// descriptor (file::borrow()): `mode`, `permissions` and `flags` do not
+/// apply to a descriptor that is already open, and what needs a path
+/// (open_mode::replace, sync_directory) is refused with EINVAL. The writer
+/// stays the same object: references to it stay valid.
+/// What it holds is flushed first, and a compressed stream it was writing is
+/// ended; throws std::system_error if that fails (the writer is then
+/// unchanged) or if the new writer cannot be made (ENOMEM, EINVAL; ENOTSUP
+/// for a compression format this build lacks). Call it before the first write
+/// for options that must hold from the first byte; the C API's
+/// fastout_set_stdout_options() refuses to run later.
 FASTOUT_API void set_standard_output_options(const file_options& options);
 /// The same for standard_error().
 FASTOUT_API void set_standard_error_options(const file_options& options);

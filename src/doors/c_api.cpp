@@ -5,7 +5,8 @@
 // A handle is a pointer to the writer's hot state (fastout_buffer_state, the
 // writer's first base), so the header's inline fastout_putc() and the C++
 // writer's inline put() advance the same pointer. Everything here reaches the
-// writer through its public and internal interfaces (file.h), and catches
+// writer through its public and internal interfaces (file.h, and
+// detail/writer.h through detail::writer_of()), and catches
 // every exception at the boundary: a C caller gets a negative errno, never an
 // exception and never an abort.
 #include <fastout/c_api.h>
@@ -23,19 +24,22 @@
 
 #include <fastout/compression.h>
 #include <fastout/file.h>
+#include <fastout/iostream.h>
 #include <fastout/standard_streams.h>
 
 #include "doors/printf_internal.h"
 #include "platform/platform_internal.h"
+#include "doors/standard_streams_internal.h"
 
 namespace fastout {
 
 fastout_file* c_handle(file& f) noexcept {
-  return reinterpret_cast<fastout_file*>(&f.hot_state());
+  return reinterpret_cast<fastout_file*>(&detail::writer_of(f).hot_state());
 }
 
 file& from_c_handle(fastout_file* handle) noexcept {
-  return file::from_hot_state(*reinterpret_cast<fastout_buffer_state*>(handle));
+  return detail::file_of(
+      detail::writer::from_hot_state(*reinterpret_cast<fastout_buffer_state*>(handle)));
 }
 
 namespace {
@@ -55,7 +59,7 @@ int error_number_of(const std::exception_ptr& error) noexcept {
   try {
     std::rethrow_exception(error);
   } catch (const std::system_error& e) {
-    // fastout throws only system_category errors, whose values are errnos.
+    // fastout throws only errno values (detail::error_category()).
     return e.code().value() > 0 ? e.code().value() : EIO;
   } catch (const std::bad_alloc&) {
     return ENOMEM;
@@ -78,7 +82,7 @@ FASTOUT_ALWAYS_INLINE int guarded(Call&& call) noexcept {
 // A call on `writer` that failed: errno, the result, and the handle's
 // fastout_last_error().
 int call_failed(file& writer, int error_number) noexcept {
-  writer.set_last_call_error(-error_number);
+  detail::writer_of(writer).set_last_call_error(-error_number);
   return failure(error_number);
 }
 
@@ -323,6 +327,45 @@ fastout_file* fastout_open_stderr(const fastout_options* options) noexcept {
                                 fastout::set_standard_error_options, 0);
 }
 
+// ----------------------------------------------------- standard output
+
+namespace fastout {
+namespace {
+// The handle of standard_output() or standard_error() in `handle`, made at
+// the first call: 0, or a negative error code (ENOMEM) with errno set.
+int standard_handle(file& (*writer)(), fastout_file*& handle) noexcept {
+  return guarded([&] {
+    handle = c_handle(writer());
+    return 0;
+  });
+}
+}  // namespace
+}  // namespace fastout
+
+fastout_file* fastout_stdout(void) noexcept {
+  fastout_file* handle = nullptr;
+  return fastout::standard_handle(fastout::standard_output, handle) < 0 ? nullptr : handle;
+}
+
+fastout_file* fastout_stderr(void) noexcept {
+  fastout_file* handle = nullptr;
+  return fastout::standard_handle(fastout::standard_error, handle) < 0 ? nullptr : handle;
+}
+
+int fastout_set_stdout_options(const fastout_options* options) noexcept {
+  fastout::file_options chosen;
+  if (options == nullptr) return failure(EINVAL);
+  if (int error_number = fastout::convert(options, chosen, nullptr)) return failure(error_number);
+  return guarded([&] {
+    int error_number = fastout::detail::set_standard_output_options_before_use(chosen);
+    return error_number != 0 ? failure(error_number) : 0;
+  });
+}
+
+int fastout_sync_with_stdio(int on) noexcept {
+  return guarded([&] { return fastout::sync_with_stdio(on != 0) ? 1 : 0; });
+}
+
 // -------------------------------------------------------------- output
 
 int fastout_putc_slow(int c, fastout_file* handle) noexcept {
@@ -357,7 +400,7 @@ size_t fastout_write_slow(const void* data, size_t size, size_t count,
   return result < 0 ? 0 : count;
 }
 
-int fastout_puts_slow(const char* text, fastout_file* handle) noexcept {
+int fastout_fputs_slow(const char* text, fastout_file* handle) noexcept {
   if (handle == nullptr) return failure(EINVAL);
   file& writer = writer_of(handle);
   if (text == nullptr) return fastout::call_failed(writer, EINVAL);
@@ -369,9 +412,28 @@ int fastout_puts_slow(const char* text, fastout_file* handle) noexcept {
   });
 }
 
+int fastout_putchar_slow(int c) noexcept {
+  fastout_file* handle = nullptr;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
+  return fastout_putc_slow(c, handle);
+}
+
+int fastout_puts_slow(const char* text) noexcept {
+  fastout_file* handle = nullptr;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
+  file& writer = writer_of(handle);
+  if (text == nullptr) return fastout::call_failed(writer, EINVAL);
+  return guarded(writer, [&] {
+    // One call, as puts(): on a line-buffered writer the newline sends the
+    // line with its text.
+    writer.write(text, std::strlen(text));
+    writer.put('\n');
+    return 1;
+  });
+}
+
 namespace {
-// fastout_printf() and fastout_vprintf(), without a second hop for the
-// va_list.
+// fastout_fprintf() and its siblings, without a second hop for the va_list.
 FASTOUT_ALWAYS_INLINE int print_formatted(fastout_file* handle, const char* format,
                                           va_list args) noexcept {
   if (handle == nullptr) return failure(EINVAL);
@@ -384,7 +446,7 @@ FASTOUT_ALWAYS_INLINE int print_formatted(fastout_file* handle, const char* form
 }
 }  // namespace
 
-int fastout_printf(fastout_file* handle, const char* format, ...) noexcept {
+int fastout_fprintf(fastout_file* handle, const char* format, ...) noexcept {
   va_list args;
   va_start(args, format);
   int result = print_formatted(handle, format, args);
@@ -392,7 +454,23 @@ int fastout_printf(fastout_file* handle, const char* format, ...) noexcept {
   return result;
 }
 
-int fastout_vprintf(fastout_file* handle, const char* format, va_list args) noexcept {
+int fastout_vfprintf(fastout_file* handle, const char* format, va_list args) noexcept {
+  return print_formatted(handle, format, args);
+}
+
+int fastout_printf(const char* format, ...) noexcept {
+  fastout_file* handle = nullptr;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
+  va_list args;
+  va_start(args, format);
+  int result = print_formatted(handle, format, args);
+  va_end(args);
+  return result;
+}
+
+int fastout_vprintf(const char* format, va_list args) noexcept {
+  fastout_file* handle = nullptr;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
   return print_formatted(handle, format, args);
 }
 
@@ -404,7 +482,7 @@ namespace {
 fastout_buffer_state stopped(int* error, int error_number, file* writer = nullptr) noexcept {
   errno = error_number;
   *error = -error_number;
-  if (writer != nullptr) writer->set_last_call_error(-error_number);
+  if (writer != nullptr) fastout::detail::writer_of(*writer).set_last_call_error(-error_number);
   return fastout_buffer_state{nullptr, nullptr};
 }
 }  // namespace
@@ -414,10 +492,10 @@ fastout_buffer_state fastout_cursor_begin_slow(fastout_file* handle, int* error)
   file& writer = writer_of(handle);
   try {
     // Lending alone would lend a closed or failed writer's (empty) space.
-    writer.take_back_and_check();
+    fastout::detail::writer_of(writer).take_back_and_check();
     // A writer with write_errors::report does not throw its error.
     if (std::error_code failed = writer.error()) return stopped(error, failed.value(), &writer);
-    return writer.lend_to_cursor();
+    return fastout::detail::writer_of(writer).lend_to_cursor();
   } catch (...) {
     return stopped(error, fastout::error_number_of(std::current_exception()), &writer);
   }
@@ -440,18 +518,18 @@ fastout_buffer_state fastout_cursor_putc_slow(int c, fastout_file* handle, char*
         // Lent to a C++ cursor, or closed: the byte was refused.
       }
     }
-    writer.set_last_call_error(*error);
+    fastout::detail::writer_of(writer).set_last_call_error(*error);
     errno = -*error;
     return fastout_buffer_state{nullptr, nullptr};
   }
   // The writer's own put() flushes a full buffer and meets line buffering
   // and errors; the cursor borrows again afterwards. If put() throws, the
   // writer's position is the truth and the cursor is stopped.
-  writer.take_back_from_cursor(pos);
+  fastout::detail::writer_of(writer).take_back_from_cursor(pos);
   try {
     writer.put(static_cast<char>(c));
     if (std::error_code failed = writer.error()) return stopped(error, failed.value(), &writer);
-    return writer.lend_to_cursor();
+    return fastout::detail::writer_of(writer).lend_to_cursor();
   } catch (...) {
     return stopped(error, fastout::error_number_of(std::current_exception()), &writer);
   }
@@ -462,7 +540,7 @@ int fastout_cursor_end_slow(fastout_file* handle, char* pos, int error) noexcept
   // position back before it failed.
   if (error < 0) return failure(-error);
   if (handle == nullptr) return failure(EINVAL);
-  writer_of(handle).take_back_from_cursor(pos);
+  fastout::detail::writer_of(writer_of(handle)).take_back_from_cursor(pos);
   return 0;
 }
 
@@ -483,7 +561,7 @@ int fastout_close(fastout_file* handle) noexcept {
   // write_errors.
   int result = 0;
   try {
-    writer->close_checked();
+    fastout::detail::writer_of(*writer).close_checked();
   } catch (...) {
     result = fastout::call_failed(*writer, fastout::error_number_of(std::current_exception()));
   }
@@ -525,7 +603,7 @@ int fastout_error(const fastout_file* handle) noexcept {
 
 int fastout_last_error(const fastout_file* handle) noexcept {
   if (handle == nullptr) return -EINVAL;  // what a call with a NULL handle returned
-  return writer_of(handle).last_call_error();
+  return fastout::detail::writer_of(writer_of(handle)).last_call_error();
 }
 
 const char* fastout_error_name(int code) noexcept {

@@ -66,17 +66,17 @@ std::size_t streambuf::bytes_held() const noexcept {
   return lent_ ? static_cast<std::size_t>(pptr() - piece_.text) : 0;
 }
 
-void streambuf::give_back(file& writer) {
+void streambuf::give_back(detail::writer& w) {
   char* at = pptr();
   lent_ = false;
   setp(nullptr, nullptr);
-  writer.take_back(piece_, at);  // the line rule, for the text given back
+  w.take_back(piece_, at);  // the line rule, for the text given back
 }
 
 void streambuf::release() noexcept {
   if (!lent_) return;
   try {
-    give_back(*writer_);
+    give_back(detail::writer_of(*writer_));
   } catch (const std::system_error& e) {
     record(e);  // and the writer keeps it as its sticky error
   }
@@ -89,7 +89,7 @@ void streambuf::release() noexcept {
 // throw) must see every call, so that the stream learns of its error. Called
 // right after a call on the writer returned, so the writer is open.
 void streambuf::borrow() noexcept {
-  file& writer = *writer_;
+  detail::writer& writer = detail::writer_of(*writer_);
   if (writer.line_buffered() || writer.buffer_capacity() == 0 || writer.error()) return;
   // Full: the next call sends it, where a failure can be reported.
   if (writer.bytes_pending() == writer.buffer_capacity()) return;
@@ -122,7 +122,7 @@ void streambuf::advance(std::size_t size) noexcept {
 streambuf::int_type streambuf::overflow(int_type c) {
   if (writer_ == nullptr) return traits_type::eof();
   try {
-    if (lent_) give_back(*writer_);
+    if (lent_) give_back(detail::writer_of(*writer_));
     if (traits_type::eq_int_type(c, traits_type::eof())) {
       // The text is with the writer; to tell whether it is well, ask it.
       writer_->write(nullptr, 0);  // throws if the writer is closed or has failed
@@ -150,7 +150,7 @@ std::streamsize streambuf::xsputn(const char_type* data, std::streamsize size) {
   }
   if (writer_ == nullptr) return 0;
   try {
-    if (lent_) give_back(*writer_);
+    if (lent_) give_back(detail::writer_of(*writer_));
     // The writer's own write(): a piece as large as the buffer goes out in
     // one writev() with what is buffered, uncopied.
     writer_->write(data, length);
@@ -174,7 +174,7 @@ int streambuf::sync() {
     if (lent_) {
       // What the put area holds goes out with everything before it, and
       // the stream keeps the space: std::endl costs one write, no lending.
-      put_area_at(writer_->grow_piece(piece_, pptr(), 0));
+      put_area_at(detail::writer_of(*writer_).grow_piece(piece_, pptr(), 0));
       if (!writer_->error()) return 0;
       release();  // write_errors::report: not thrown
       return -1;
@@ -197,7 +197,7 @@ streambuf::pos_type streambuf::seekoff(off_type offset, std::ios_base::seekdir w
                                        std::ios_base::openmode which) {
   const pos_type failed = pos_type(off_type(-1));
   if (writer_ == nullptr || !writer_->is_open() || (which & std::ios_base::out) == 0) return failed;
-  if (writer_->compression().format != compression_format::none) {
+  if (detail::writer_of(*writer_).compression().format != compression_format::none) {
     // Compressed: the position in the text written so far, which is all
     // tellp() can mean; a file of compressed frames cannot be patched.
     if (way == std::ios_base::cur && offset == 0)
@@ -216,7 +216,7 @@ streambuf::pos_type streambuf::seekoff(off_type offset, std::ios_base::seekdir w
                      : way == std::ios_base::end ? SEEK_END
                                                  : SEEK_CUR;
   try {
-    if (lent_) give_back(*writer_);
+    if (lent_) give_back(detail::writer_of(*writer_));
     writer_->flush();  // what is buffered belongs where it was written
   } catch (const std::system_error& e) {
     record(e);

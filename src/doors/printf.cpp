@@ -164,7 +164,7 @@ class printf_call {
       : writer_(writer), format_(format), saved_errno_(errno) {
     va_copy(args_, args);
     va_copy(original_, args);
-    piece_ = writer_.begin_piece(stack_area_, sizeof stack_area_);
+    piece_ = writer_of(writer_).begin_piece(stack_area_, sizeof stack_area_);
     if (piece_.place == piece_place::spare) piece_.place = piece_place::side_streaming;
     capacity_ = writer_.buffer_capacity();
   }
@@ -223,7 +223,7 @@ class printf_call {
   FASTOUT_NOINLINE char* append_slow(char* pos, const char* data, std::size_t size);
   FASTOUT_NOINLINE char* fill(char* pos, char c, std::size_t size);
   FASTOUT_NOINLINE char* make_space(char* pos, std::size_t size) {
-    return writer_.grow_piece(piece_, pos, size);
+    return writer_of(writer_).grow_piece(piece_, pos, size);
   }
   int finish(char* pos);
   int fail(char* pos, int error_number);
@@ -862,14 +862,14 @@ char* printf_call::fill(char* pos, char c, std::size_t size) {
 int printf_call::finish(char* pos) {
   const std::size_t total = count(pos);
   if (total > static_cast<std::size_t>(INT_MAX)) return fail(pos, EOVERFLOW);
-  writer_.end_piece(piece_, pos);
+  writer_of(writer_).end_piece(piece_, pos);
   return static_cast<int>(total);
 }
 
 // The call fails: none of its text is added, unless some was sent already;
 // then, as glibc's vfprintf, what was made before the failure stays.
 int printf_call::fail(char* pos, int error_number) {
-  if (piece_.sent != 0) writer_.end_piece(piece_, pos);
+  if (piece_.sent != 0) writer_of(writer_).end_piece(piece_, pos);
   return -(error_number > 0 ? error_number : EINVAL);
 }
 

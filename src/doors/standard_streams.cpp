@@ -11,15 +11,20 @@
 // the program asks for exceptions: a program that never catches anything
 // must end with one report and a failing status, never with an abort.
 //
-// The handler is registered with detail::at_process_exit() (on_exit() with
-// glibc, which passes it the exit status; atexit() elsewhere, where it is
-// taken as 0: see the platform interface), from a constructor that runs before any other of the program's, so that it
+// The handler is registered through the platform layer (glibc's on_exit(),
+// which passes it the exit status; atexit() elsewhere, which does not), from
+// a constructor that runs before any other of the program's, so that it
 // runs after every handler and static destructor registered later: text
 // those write is flushed too, and a failing exit (_exit) skips nothing of
 // the program's but C destructor functions and shared libraries' finalizers.
+// Where the status is not known, a failure at exit ends the process with
+// status 1 even if main() returned another failing status.
 #include <fastout/standard_streams.h>
 
+#include "doors/standard_streams_internal.h"
+
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -38,10 +43,13 @@ struct standard_stream {
   alignas(file) unsigned char storage[sizeof(file)];
   // Set once the writer is made; read by the exit handler.
   std::atomic<file*> writer;
+  // Options were given (set_options()): a writer that may compress, whose
+  // replacement could end a stream. Only the program's thread reads it.
+  bool options_given;
 };
 
-standard_stream output{detail::standard_output_descriptor, "<stdout>", default_buffer_size, {}, {nullptr}};
-standard_stream error_output{detail::standard_error_descriptor, "<stderr>", 0, {}, {nullptr}};
+standard_stream output{detail::standard_output_descriptor, "<stdout>", default_buffer_size, {}, {nullptr}, false};
+standard_stream error_output{detail::standard_error_descriptor, "<stderr>", 0, {}, {nullptr}, false};
 
 // Once the exit handler has run, a writer made or remade after it (by a
 // destructor that runs later) is unbuffered: nothing would flush it.
@@ -61,7 +69,7 @@ file& make(standard_stream& stream) {
   return *writer;
 }
 
-void set_options(file& writer, const standard_stream& stream, const file_options& options) {
+void set_options(file& writer, standard_stream& stream, const file_options& options) {
   file_options chosen = options;
   if (exit_handler_ran.load()) chosen.buffer_size = 0;
   if (chosen.errors == write_errors::automatic) chosen.errors = write_errors::report;
@@ -70,6 +78,7 @@ void set_options(file& writer, const standard_stream& stream, const file_options
   // writer (the C API's fastout_close()) has nothing to flush.
   if (writer.is_open()) writer.flush();
   writer = std::move(fresh);  // the old one has nothing left to write
+  stream.options_given = true;
 }
 
 // Flushes one writer at exit. Returns true if it has failed, now or before.
@@ -112,17 +121,19 @@ bool finish_at_exit(standard_stream& stream, int status) noexcept {
   return failed;
 }
 
-void flush_at_exit(int status, void*) noexcept {
+void flush_at_exit(int status, bool status_known) noexcept {
   exit_handler_ran.store(true);
+  // Without the status, the program may have meant success: as status 0.
+  if (!status_known) status = 0;
   bool failed = finish_at_exit(output, status);
   failed = finish_at_exit(error_output, status) || failed;
   if (failed && status == 0) {
     // As coreutils' close_stdout(): a process that lost output must not
-    // report success. _Exit() is the only way to change the status from an
+    // report success. _exit() is the only way to change the status from an
     // exit handler; stdio's own flush, which exit() would have done after
     // this handler, is done first.
     std::fflush(nullptr);
-    std::_Exit(EXIT_FAILURE);
+    detail::exit_now(EXIT_FAILURE);
   }
 }
 
@@ -131,7 +142,7 @@ void flush_at_exit(int status, void*) noexcept {
 // handler. The handler stays registered for the life of the process, so
 // libfastout.so is linked with -z nodelete: dlclose() never unmaps it.
 __attribute__((constructor(101))) void register_flush_at_exit() {
-  detail::at_process_exit(flush_at_exit, nullptr);
+  detail::run_at_exit(flush_at_exit);
 }
 
 }  // namespace
@@ -152,6 +163,26 @@ void set_standard_output_options(const file_options& options) {
 
 void set_standard_error_options(const file_options& options) {
   set_options(standard_error(), error_output, options);
+}
+
+int detail::set_standard_output_options_before_use(const file_options& options) {
+  if (exit_handler_ran.load()) return EALREADY;
+  file& writer = standard_output();
+  // Closed (fastout_close()) or given options: too late, whatever it holds.
+  if (output.options_given || !writer.is_open()) return EALREADY;
+  try {
+    // Text that a stream buffer (std::cout after sync_with_stdio()) holds
+    // in lent space is the writer's, and counted, once taken back.
+    writer_of(writer).take_back_and_check();
+  } catch (const std::system_error& e) {
+    if (e.code().value() == EBUSY) return EBUSY;
+    throw;
+  }
+  if (writer.stats().bytes_accepted != 0) return EALREADY;
+  // Nothing to flush, and a plain writer that has written nothing writes
+  // nothing as it goes: only the options change.
+  set_options(writer, output, options);
+  return 0;
 }
 
 }  // namespace fastout

@@ -1,30 +1,35 @@
 // SPDX-License-Identifier: MIT
-// Opening a writer: a path, or a descriptor to adopt or borrow. Options that
-// ask for more than a plain open -- replace, sync, sync_directory,
-// preallocate -- open through src/stages/replace.cpp's sync_and_replace_steps,
-// which the writer then holds as its close steps (close_steps_internal.h):
-// the writer itself (src/writer/file.cpp) knows nothing of them.
+// Opening a writer -- a path, or a descriptor to adopt or borrow -- is where
+// its route out is assembled, and the one place that knows the stages
+// (src/stages/stage_internal.h): from the file up, a file_stage; a
+// sync_and_replace_stage when the options ask for replace, sync,
+// sync_directory or preallocate; a compression_stage when they ask for
+// compression. The writer (src/writer/file.cpp) gets the first stage and
+// knows nothing of the others.
 #include <fastout/file.h>
 
 #include <cerrno>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <utility>
 
-
-#include "stages/replace_internal.h"
 #include "platform/platform_internal.h"
+#include "stages/compression_stage_internal.h"
+#include "stages/file_stage_internal.h"
+#include "stages/replace_internal.h"
 
 namespace fastout {
 namespace {
 
+using detail::compression_stage;
+using detail::file_stage;
 using detail::platform;
+using detail::stage;
+using detail::sync_and_replace_stage;
 
 std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
-}  // namespace
-
-namespace {
 // open()'s flags for a writer's options: its open_mode, or {fmt}-style flags
 // taken as they are, as fmt::file does, except that write access is implied.
 // Returns -1 if the flags hold a bit that is neither one of file's nor
@@ -41,11 +46,18 @@ int open_flags(const file_options& options) {
   }
   constexpr int known = file::WRONLY | file::RDWR | file::CREATE | file::EXCL | file::TRUNC |
                         file::APPEND;
-  constexpr int passed_through = O_CLOEXEC | O_SYNC | O_DSYNC;  // O_SYNC includes O_DSYNC's bit
-  int flags = options.flags;
+  // The system's own flags that pass through, but none with the value of
+  // one of file's, which are {fmt}'s and so Linux's: on macOS O_SYNC is
+  // 0200, file::EXCL (there, use fastout::sync = true).
+  constexpr int passed_through = (O_CLOEXEC | O_SYNC | O_DSYNC) & ~known;
+  const int flags = options.flags;
   if ((flags & ~(known | passed_through)) != 0 || (flags & file::WRONLY && flags & file::RDWR))
     return -1;
-  if ((flags & O_SYNC) == (O_SYNC & ~O_DSYNC)) return -1;  // half of O_SYNC's two bits
+  // Linux's O_SYNC is O_DSYNC's bit and one more: half of it is no flag.
+  constexpr int sync_only_bits = O_SYNC & ~O_DSYNC & passed_through;
+  if ((O_SYNC & O_DSYNC) != 0 && sync_only_bits != 0 &&
+      (flags & (O_SYNC & passed_through)) == sync_only_bits)
+    return -1;
   int result = flags & file::RDWR ? O_RDWR : O_WRONLY;
   if (flags & file::CREATE) result |= O_CREAT;
   if (flags & file::EXCL) result |= O_EXCL;
@@ -54,6 +66,13 @@ int open_flags(const file_options& options) {
   result |= flags & passed_through;
   return result;
 }
+
+// The last stage, made before the file is opened, so that nothing can fail
+// between opening the file and handing its descriptor over.
+std::unique_ptr<file_stage> make_file_stage(int fd, bool owns_fd, const file_options& options) {
+  return std::make_unique<file_stage>(fd, owns_fd, options.cache == page_cache::drop);
+}
+
 }  // namespace
 
 file::file(detail::cstring_view path, const file_options& options) : file() {
@@ -62,64 +81,99 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   if (path.c_str() == nullptr)
     throw std::system_error(EINVAL, detail::error_category(),
                             "cannot open a file for writing: the path is a null pointer");
-  path_ = path.c_str();
+  set_path(path.c_str());
+  const std::string& name = writer::path();
   if (options.mode == open_mode::replace && options.flags != -1)
     throw std::system_error(EINVAL, detail::error_category(),
-                            "cannot open " + quoted(path_) + " to replace it: {fmt}-style open "
+                            "cannot open " + quoted(name) + " to replace it: {fmt}-style open "
                             "flags " + fmt::format("{:#o}", options.flags) +
                                 " cannot be combined with open_mode::replace (for O_SYNC, "
                                 "use fastout::sync = true)");
   int flags = open_flags(options);
   if (flags == -1)
     throw std::system_error(EINVAL, detail::error_category(),
-                            "cannot open " + quoted(path_) + " for writing: open flags " +
+                            "cannot open " + quoted(name) + " for writing: open flags " +
                                 fmt::format("{:#o}", options.flags) +
                                 " are not a combination of fastout::file's");
   flags |= O_CLOEXEC;
   // The buffer first: a writer that cannot get one must not have truncated
-  // or created the file. The object is constructed (delegating constructor),
+  // or created the file. A writer that compresses gets its buffers from its
+  // compression stage. The object is constructed (delegating constructor),
   // so from here on the destructor frees what was taken.
-  // A writer that compresses gets its buffers from its engine.
-  if (!open_compression(options)) allocate_buffer(options.buffer_size);
-  int fd;
-  detail::sync_and_replace_steps* plan = nullptr;
-  if (detail::sync_and_replace_steps::needed(options)) {
-    // Replacing, syncing, preallocating: src/stages/replace.cpp opens the file and
-    // becomes the writer's close steps.
-    plan = detail::sync_and_replace_steps::open_path(path_, options, flags, fd);
-    add_close_steps(plan);
+  std::unique_ptr<compression_stage> compressing = compression_stage::make(options, name);
+  if (compressing == nullptr) allocate_buffer(options.buffer_size);
+  std::unique_ptr<file_stage> bottom = make_file_stage(-1, true, options);
+  std::unique_ptr<stage> route;
+  sync_and_replace_stage* steps = nullptr;
+  if (sync_and_replace_stage::needed(options)) {
+    // Replacing, syncing, preallocating: the stage opens the file (the new
+    // one, for a replacement).
+    int fd = -1;
+    std::unique_ptr<sync_and_replace_stage> opened =
+        sync_and_replace_stage::open_path(name, options, flags, fd);
+    bottom->set_descriptor(fd);
+    opened->set_next(bottom.release());
+    steps = opened.get();
+    route = std::move(opened);
   } else {
     // Not retried on EINTR, as fopen(): a signal must be able to interrupt
     // the open of a FIFO that has no reader (alarm() around it, say).
-    fd = platform.open(path.c_str(), flags, static_cast<mode_t>(options.permissions));
+    const int fd = platform.open(name.c_str(), flags, static_cast<mode_t>(options.permissions));
     if (fd < 0)
       throw std::system_error(errno, detail::error_category(),
-                              "cannot open " + quoted(path_) + " for writing");
+                              "cannot open " + quoted(name) + " for writing");
+    bottom->set_descriptor(fd);
+    route = std::move(bottom);
   }
-  fd_ = fd;
-  owns_fd_ = true;
-  finish_opening(options);
-  if (plan != nullptr) plan->preallocate(fd_);
+  char* route_buffer = nullptr;
+  std::size_t route_capacity = 0;
+  if (compressing != nullptr) {
+    route_buffer = compressing->buffer();
+    route_capacity = compressing->capacity();
+    compressing->set_next(route.release());
+    route = std::move(compressing);
+  }
+  attach(route.release(), route_buffer, route_capacity, options);
+  if (steps != nullptr) steps->preallocate();
 }
 
 file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name)
     : file() {
-  path_ = name.empty() ? "<fd " + std::to_string(fd) + ">" : std::move(name);
+  set_path(name.empty() ? "<fd " + std::to_string(fd) + ">" : std::move(name));
+  const std::string& shown = writer::path();
   if (fd < 0)
-    throw std::system_error(EBADF, detail::error_category(),
-                            "cannot write to " + quoted(path_));
-  // The descriptor first: if the buffer cannot be had, the destructor
-  // closes an adopted descriptor, as it would have closed it later.
-  fd_ = fd;
-  owns_fd_ = owns_fd;
-  detail::sync_and_replace_steps* plan = nullptr;
-  if (detail::sync_and_replace_steps::needed(options)) {
-    plan = detail::sync_and_replace_steps::for_descriptor(path_, options);
-    close_steps_ = plan;
+    throw std::system_error(EBADF, detail::error_category(), "cannot write to " + quoted(shown));
+  // The descriptor first: if anything else cannot be had, the file stage
+  // closes an adopted descriptor, as the writer would have closed it later.
+  std::unique_ptr<file_stage> bottom;
+  try {
+    bottom = make_file_stage(fd, owns_fd, options);
+  } catch (...) {
+    if (owns_fd) platform.close(fd);
+    throw;
   }
-  if (!open_compression(options)) allocate_buffer(options.buffer_size);
-  finish_opening(options);
-  if (plan != nullptr) plan->preallocate(fd_);
+  std::unique_ptr<stage> route = std::move(bottom);
+  sync_and_replace_stage* steps = nullptr;
+  if (sync_and_replace_stage::needed(options)) {
+    std::unique_ptr<sync_and_replace_stage> durable =
+        sync_and_replace_stage::for_descriptor(shown, options);
+    durable->set_next(route.release());
+    steps = durable.get();
+    route = std::move(durable);
+  }
+  std::unique_ptr<compression_stage> compressing = compression_stage::make(options, shown);
+  char* route_buffer = nullptr;
+  std::size_t route_capacity = 0;
+  if (compressing != nullptr) {
+    route_buffer = compressing->buffer();
+    route_capacity = compressing->capacity();
+    compressing->set_next(route.release());
+    route = std::move(compressing);
+  } else {
+    allocate_buffer(options.buffer_size);
+  }
+  attach(route.release(), route_buffer, route_capacity, options);
+  if (steps != nullptr) steps->preallocate();
 }
 
 file file::adopt(int fd, const file_options& options, std::string name) {
@@ -143,6 +197,5 @@ file stderr_file() {
 file stderr_file(const file_options& options) {
   return file::borrow(detail::standard_error_descriptor, options, "<stderr>");
 }
-
 
 }  // namespace fastout

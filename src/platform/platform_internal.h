@@ -241,12 +241,14 @@ FASTOUT_API void join_thread(thread_handle& thread) noexcept;
 /// behind it, where that is known.
 FASTOUT_API const std::error_category& error_category() noexcept;
 
-/// Runs `handler(status, argument)` when the process exits, after the
-/// handlers registered later (on_exit() where the C library has it). The
-/// status is exit()'s argument where the system passes it, 0 where it does
-/// not (atexit()). 0, or the errno of the failure.
-FASTOUT_API int at_process_exit(void (*handler)(int status, void* argument),
-                                void* argument) noexcept;
+/// Runs `handler` when the process exits (exit(), or a return from main()),
+/// after every handler registered later, with the exit status where the C
+/// library passes it (glibc's on_exit(): `status_known`), or without it
+/// (atexit(): `status` 0 and `status_known` false). Once per process.
+FASTOUT_API void run_at_exit(void (*handler)(int status, bool status_known)) noexcept;
+/// Ends the process at once with `status`, running no more exit handlers
+/// (_exit()): the only way an exit handler can change the status.
+[[noreturn]] FASTOUT_API void exit_now(int status) noexcept;
 
 /// The decimal point of the C locale in force for this thread, which the C
 /// library's printf() writes: nl_langinfo(RADIXCHAR) on Unix systems

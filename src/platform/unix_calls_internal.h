@@ -114,22 +114,6 @@ namespace fastout::detail {
 // errno values are what std::system_category() holds on a Unix system.
 inline const std::error_category& unix_error_category() noexcept { return std::system_category(); }
 
-// The exit status reaches the handler through glibc's on_exit(); elsewhere
-// atexit() runs it with 0.
-inline int unix_at_process_exit(void (*handler)(int status, void* argument),
-                                void* argument) noexcept {
-#if defined(__GLIBC__)
-  return ::on_exit(handler, argument) == 0 ? 0 : ENOMEM;
-#else
-  static void (*saved_handler)(int, void*) = nullptr;
-  static void* saved_argument = nullptr;
-  if (saved_handler != nullptr) return EBUSY;  // one handler: standard_streams.cpp's
-  saved_handler = handler;
-  saved_argument = argument;
-  return ::atexit([] { saved_handler(0, saved_argument); }) == 0 ? 0 : ENOMEM;
-#endif
-}
-
 inline const char* unix_decimal_point() noexcept { return ::nl_langinfo(RADIXCHAR); }
 
 inline void unix_set_standard_streams(std::FILE* out, std::FILE* err) noexcept {
@@ -138,6 +122,8 @@ inline void unix_set_standard_streams(std::FILE* out, std::FILE* err) noexcept {
 }
 
 inline int unix_process_id() noexcept { return static_cast<int>(::getpid()); }
+
+[[noreturn]] inline void unix_exit_now(int status) noexcept { ::_exit(status); }
 
 inline int unix_start_thread(thread_handle& thread, void* (*run)(void*), void* argument) noexcept {
   auto* native = new (std::nothrow) pthread_t;

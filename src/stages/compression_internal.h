@@ -122,7 +122,7 @@ struct compression_settings {
 };
 
 // Which part of compressing failed.
-enum class compression_stage {
+enum class compression_step {
   none,      // misuse: a call after finish(), a buffer not the engine's
   compress,  // the codec, or memory for its output (ENOMEM), in a worker or here
   write,     // the sink
@@ -133,7 +133,9 @@ struct compression_stats {
   std::uint64_t bytes_in = 0;  // uncompressed bytes handed over (accepted)
   // Of those, the ones whose compressed form reached the file whole, so a
   // reader of the file decodes them: bytes_in - bytes_delivered is what a
-  // failure lost. Grows buffer by buffer (by flush() with workers = 0 and
+  // failure lost. In a child of fork(), what the parent had handed over
+  // counts as delivered: the parent writes it, and it is not the child's to
+  // lose. Grows buffer by buffer (by flush() with workers = 0 and
   // zstd, whose one frame is a stream).
   std::uint64_t bytes_delivered = 0;
   std::uint64_t bytes_out = 0;  // compressed bytes that reached the file: exact
@@ -199,7 +201,7 @@ class FASTOUT_API compressed_output {
   // The first failure, sticky: 0 or an errno, and the stage it came from.
   // It changes only inside the calls above, on the caller's thread.
   int error() const noexcept { return error_; }
-  compression_stage failed_stage() const noexcept { return stage_; }
+  compression_step failed_step() const noexcept { return stage_; }
   // "compressing with zstd failed (libzstd: ...)", for a message that
   // names the path and counts: what failed, without the errno's text.
   std::string describe_failure() const;
@@ -211,7 +213,7 @@ class FASTOUT_API compressed_output {
   struct shared;
 
   bool usable() noexcept;
-  int fail(int error_number, compression_stage stage, const char* detail = nullptr) noexcept;
+  int fail(int error_number, compression_step stage, const char* detail = nullptr) noexcept;
   int compress_here(char* data, std::size_t size) noexcept;
   int compress_held() noexcept;
   int write_output(byte_buffer& out) noexcept;
@@ -227,7 +229,7 @@ class FASTOUT_API compressed_output {
   output_sink& sink_;
   compression_settings settings_;
   std::size_t capacity_;
-  pid_t owner_;
+  int owner_;  // the process that made it (process_id())
   // The encoder the caller uses: the stream's with workers = 0, and for the
   // small outputs that never start a thread, and for the end of the stream.
   std::unique_ptr<encoder> own_encoder_;
@@ -250,10 +252,11 @@ class FASTOUT_API compressed_output {
   bool helper_unavailable_ = false;  // it could not be made: wait instead
   bool finished_ = false;
   int error_ = 0;
-  compression_stage stage_ = compression_stage::none;
+  compression_step stage_ = compression_step::none;
   std::string detail_;
   std::uint64_t bytes_in_ = 0;
   std::uint64_t bytes_delivered_ = 0;
+  std::uint64_t parents_bytes_ = 0;  // in a child of fork(): bytes_in_ when it first called
   std::uint64_t bytes_out_ = 0;
   std::uint64_t buffers_ = 0;
 };

@@ -9,6 +9,7 @@
 
 #include "platform/platform_internal.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdlib>
@@ -239,17 +240,21 @@ void compressed_output::release() noexcept {
   helper_encoder_.reset();
 }
 
-int compressed_output::fail(int error_number, compression_stage stage,
+int compressed_output::fail(int error_number, compression_step stage,
                             const char* detail) noexcept {
   if (error_ == 0) {
     error_ = error_number;
     stage_ = stage;
+    // A child of fork(): what was handed over before it first called is
+    // the parent's, which writes it (its workers have it); only what the
+    // child hands over is its own to lose.
+    if (stage == compression_step::fork) parents_bytes_ = bytes_in_;
     try {
       detail_ = detail != nullptr ? detail : "";
     } catch (...) {
       // The errno and the stage still say what failed.
     }
-    if (shared_ != nullptr && stage != compression_stage::fork) {
+    if (shared_ != nullptr && stage != compression_step::fork) {
       // Nothing queued will be written now: let the workers stop early.
       std::lock_guard<std::mutex> lock(shared_->mutex);
       shared_->abandon = true;
@@ -262,11 +267,11 @@ int compressed_output::fail(int error_number, compression_stage stage,
 bool compressed_output::usable() noexcept {
   if (error_ != 0) return false;
   if (process_id() != owner_) {
-    fail(EPERM, compression_stage::fork);
+    fail(EPERM, compression_step::fork);
     return false;
   }
   if (finished_) {
-    fail(EBADF, compression_stage::none, "the compressed output was already finished");
+    fail(EBADF, compression_step::none, "the compressed output was already finished");
     return false;
   }
   return true;
@@ -277,7 +282,7 @@ int compressed_output::write_output(byte_buffer& out) noexcept {
   struct iovec iov = {out.data(), out.size()};
   int error_number = sink_.write(&iov, 1, bytes_out_);
   out.clear();
-  if (error_number != 0) return fail(error_number, compression_stage::write);
+  if (error_number != 0) return fail(error_number, compression_step::write);
   return 0;
 }
 
@@ -285,7 +290,7 @@ int compressed_output::write_output(byte_buffer& out) noexcept {
 int compressed_output::compress_here(char* data, std::size_t size) noexcept {
   own_output_.clear();
   if (int error_number = own_encoder_->compress(data, size, own_output_))
-    return fail(error_number, compression_stage::compress, own_encoder_->what_failed());
+    return fail(error_number, compression_step::compress, own_encoder_->what_failed());
   ++buffers_;
   if (int error_number = write_output(own_output_)) return error_number;
   if (own_encoder_->independent_units()) bytes_delivered_ += size;
@@ -462,10 +467,10 @@ int compressed_output::write_compressed(int wait) noexcept {
       s.order_head = (s.order_head + 1) % s.job_count;
       --s.order_size;
     }
-    if (error_number != 0) return fail(error_number, compression_stage::write);
+    if (error_number != 0) return fail(error_number, compression_step::write);
     if (good < count) {
       job& failed = *ready[good];
-      return fail(failed.error, compression_stage::compress, failed.what_failed);
+      return fail(failed.error, compression_step::compress, failed.what_failed);
     }
     if (wait == wait_for_one) wait = no_wait;  // the oldest is out: the rest only if ready
   }
@@ -473,12 +478,13 @@ int compressed_output::write_compressed(int wait) noexcept {
 }
 
 char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
+  if (error_ == 0 && process_id() != owner_) fail(EPERM, compression_step::fork);
   bytes_in_ += size;
   if (!usable()) return nullptr;
   const bool ours = shared_ != nullptr ? filling_ != nullptr && full == filling_->input
                                        : full == filling_buffer_;
   if (!ours || size > capacity_) {
-    fail(EINVAL, compression_stage::none,
+    fail(EINVAL, compression_step::none,
          !ours ? "a buffer that is not the one last handed out" : "more bytes than a buffer holds");
     return nullptr;
   }
@@ -536,7 +542,7 @@ int compressed_output::flush() noexcept {
   if (compress_held() != 0) return error_;
   own_output_.clear();
   if (int error_number = own_encoder_->flush(own_output_))
-    return fail(error_number, compression_stage::compress, own_encoder_->what_failed());
+    return fail(error_number, compression_step::compress, own_encoder_->what_failed());
   if (int error_number = write_output(own_output_)) return error_number;
   bytes_delivered_ = bytes_in_;
   return 0;
@@ -562,7 +568,7 @@ int compressed_output::finish() noexcept {
   if (finished_) return error_;
   if (process_id() != owner_) {
     // Never wait for the parent's threads, never write the parent's data.
-    fail(EPERM, compression_stage::fork);
+    fail(EPERM, compression_step::fork);
     return error_;
   }
   if (error_ == 0 && shared_ != nullptr) {
@@ -575,7 +581,7 @@ int compressed_output::finish() noexcept {
   if (error_ == 0) {
     own_output_.clear();
     if (int error_number = own_encoder_->end(own_output_, buffers_ > 0)) {
-      fail(error_number, compression_stage::compress, own_encoder_->what_failed());
+      fail(error_number, compression_step::compress, own_encoder_->what_failed());
     } else if (write_output(own_output_) == 0) {
       bytes_delivered_ = bytes_in_;
     }
@@ -602,12 +608,12 @@ void compressed_output::abandon() noexcept {
 std::string compressed_output::describe_failure() const {
   const char* format = format_name(settings_.format);
   switch (stage_) {
-    case compression_stage::none: return detail_;
-    case compression_stage::compress:
+    case compression_step::none: return detail_;
+    case compression_step::compress:
       return std::string("compressing with ") + format + " failed" +
              (detail_.empty() ? "" : " (" + detail_ + ")");
-    case compression_stage::write: return "writing the compressed data failed";
-    case compression_stage::fork:
+    case compression_step::write: return "writing the compressed data failed";
+    case compression_step::fork:
       return "used after fork(): the writer belongs to process " + std::to_string(owner_) +
              ", whose compressing threads did not come along";
   }
@@ -617,7 +623,8 @@ std::string compressed_output::describe_failure() const {
 compression_stats compressed_output::stats() const noexcept {
   compression_stats s;
   s.bytes_in = bytes_in_;
-  s.bytes_delivered = bytes_delivered_;
+  // In a child of fork(), the parent's bytes are not the child's loss.
+  s.bytes_delivered = std::max(bytes_delivered_, parents_bytes_);
   s.bytes_out = bytes_out_;
   s.buffers = buffers_;
   s.threads = shared_ != nullptr ? shared_->worker_count : 0;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Safe replacement and durability: what close() does beyond closing a
-// descriptor, plugged into the writer as its close_steps (see
-// replace_internal.h for the steps' interface and docs/safe-replace.md for
-// what each mode guarantees).
+// Safe replacement and durability: a stage of the writer's route out (see
+// replace_internal.h, and docs/safe-replace.md for what each mode
+// guarantees) that writes back what goes through it and does what close()
+// needs beyond closing the descriptor.
 //
 // open_mode::replace, step by step:
 //   open    resolve the path (symbolic links are followed with lstat and
@@ -20,7 +20,8 @@
 //           failed sync is final: nothing is put in place); link an
 //           O_TMPFILE file (straight to the name if there is no target);
 //           close (the lock stays, on a second descriptor); put it in place:
-//           renameat2(RENAME_EXCHANGE) and unlink
+//           an exchange (Linux's renameat2(RENAME_EXCHANGE), Apple's
+//           renameatx_np(RENAME_SWAP)) and unlink
 //           the old inode when there is a target and no sync was asked (it
 //           skips ext4's auto_da_alloc flush, which makes a rename over a
 //           file as slow as writing it back), renameat otherwise; let go of
@@ -33,13 +34,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <vector>
-
-#include <time.h>
 
 #include "platform/platform_internal.h"
 
@@ -199,10 +199,9 @@ std::uint64_t random_u64() noexcept {
   // No entropy yet (early boot) or no such call here: O_EXCL keeps the name
   // safe; this only has to differ from one attempt to the next.
   static std::atomic<std::uint64_t> counter{0};
-  struct timespec now = {};
-  ::clock_gettime(CLOCK_MONOTONIC, &now);
-  std::uint64_t x = (static_cast<std::uint64_t>(now.tv_nsec) << 20) ^
-                    static_cast<std::uint64_t>(now.tv_sec) ^
+  const auto now = static_cast<std::uint64_t>(
+      std::chrono::steady_clock::now().time_since_epoch().count());
+  std::uint64_t x = (now << 20) ^ (now >> 44) ^
                     (static_cast<std::uint64_t>(process_id()) << 40) ^ ++counter;
   x += 0x9E3779B97F4A7C15ull;  // splitmix64's finalizer
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -339,15 +338,14 @@ int writeback::start(int fd) noexcept {
 
 // ----------------------------------------------------------------- opening
 
-bool sync_and_replace_steps::needed(const file_options& options) noexcept {
+bool sync_and_replace_stage::needed(const file_options& options) noexcept {
   return options.mode == open_mode::replace || options.sync || options.sync_directory ||
          options.preallocate != 0;
 }
 
-sync_and_replace_steps* sync_and_replace_steps::open_path(const std::string& path,
-                                                          const file_options& options,
-                                                          int open_flags, int& fd) {
-  std::unique_ptr<sync_and_replace_steps> plan(new sync_and_replace_steps);
+std::unique_ptr<sync_and_replace_stage> sync_and_replace_stage::open_path(
+    const std::string& path, const file_options& options, int open_flags, int& fd) {
+  std::unique_ptr<sync_and_replace_stage> plan(new sync_and_replace_stage);
   plan->replace_ = options.mode == open_mode::replace;
   plan->sync_ = options.sync;
   if (plan->sync_) plan->writeback_.enable();
@@ -357,14 +355,14 @@ sync_and_replace_steps* sync_and_replace_steps::open_path(const std::string& pat
   plan->preallocate_ = options.preallocate;
   if (plan->replace_) {
     plan->open_replacement(path, options, fd);
-    return plan.release();
+    return plan;
   }
   const std::string prefix = "cannot open " + quoted(path) + " for writing";
   const mode_t mode = static_cast<mode_t>(options.permissions);
   if (!plan->sync_directory_) {
     fd = platform.open(path.c_str(), open_flags, mode);
     if (fd < 0) throw_error(errno, prefix);
-    return plan.release();
+    return plan;
   }
   // The directory to sync is the one that holds the file's name once links
   // are followed, as open() would follow them.
@@ -374,25 +372,25 @@ sync_and_replace_steps* sync_and_replace_steps::open_path(const std::string& pat
   if (target.links_followed > 0) plan->shown_ = target.shown;
   fd = platform.openat(plan->directory_, target.name.c_str(), open_flags, mode);
   if (fd < 0) throw_error(errno, prefix);
-  return plan.release();
+  return plan;
 }
 
-sync_and_replace_steps* sync_and_replace_steps::for_descriptor(const std::string& name,
-                                                               const file_options& options) {
+std::unique_ptr<sync_and_replace_stage> sync_and_replace_stage::for_descriptor(
+    const std::string& name, const file_options& options) {
   const char* needs_path = options.mode == open_mode::replace ? "open_mode::replace"
                            : options.sync_directory           ? "sync_directory"
                                                               : nullptr;
   if (needs_path != nullptr)
     throw_error(EINVAL, "cannot write to " + quoted(name) + ": " + needs_path +
                             " needs a path, and an adopted or borrowed descriptor has none");
-  std::unique_ptr<sync_and_replace_steps> plan(new sync_and_replace_steps);
+  std::unique_ptr<sync_and_replace_stage> plan(new sync_and_replace_stage);
   plan->sync_ = options.sync;
   if (plan->sync_) plan->writeback_.enable();
   plan->preallocate_ = options.preallocate;
-  return plan.release();
+  return plan;
 }
 
-void sync_and_replace_steps::open_replacement(const std::string& path,
+void sync_and_replace_stage::open_replacement(const std::string& path,
                                               const file_options& options, int& fd) {
   const std::string prefix = "cannot open " + quoted(path) + " to replace it";
   const int directory_flags = directory_open_flags(options.sync_directory);
@@ -416,13 +414,15 @@ void sync_and_replace_steps::open_replacement(const std::string& path,
   try {
     remove_abandoned(prefix);
   } catch (...) {
-    discard(fd, true);
+    // No file stage yet: the new file is this stage's to close and remove.
+    close_quietly(fd);
     fd = -1;
+    discard();
     throw;
   }
 }
 
-void sync_and_replace_steps::create_temporary(const std::string& prefix, int& fd) {
+void sync_and_replace_stage::create_temporary(const std::string& prefix, int& fd) {
   const std::string cannot_create = prefix + ": cannot create a new file in its directory";
   // A file with no name until it is put in place, where the system and
   // the filesystem have one (Linux's O_TMPFILE): a killed writer leaves
@@ -472,7 +472,7 @@ void sync_and_replace_steps::create_temporary(const std::string& prefix, int& fd
 // unavailable: the file is then unprotected, and a clean-up that removes it
 // makes close() fail, never lose data silently), EAGAIN or ENOENT when a
 // clean-up got the name first, or the errno of another failure.
-int sync_and_replace_steps::protect(int fd, bool named) noexcept {
+int sync_and_replace_stage::protect(int fd, bool named) noexcept {
   if (platform.try_lock(fd, true) != 0) {
     if (errno == EAGAIN) return EAGAIN;
     return locks_unavailable(errno) ? 0 : errno;
@@ -488,7 +488,7 @@ int sync_and_replace_steps::protect(int fd, bool named) noexcept {
   return lock_fd_ < 0 ? errno : 0;
 }
 
-int sync_and_replace_steps::release_lock() noexcept {
+int sync_and_replace_stage::release_lock() noexcept {
   if (lock_fd_ < 0) return 0;
   int result = platform.close(lock_fd_) == 0 || errno == EINTR ? 0 : errno;
   lock_fd_ = -1;
@@ -501,7 +501,7 @@ int sync_and_replace_steps::release_lock() noexcept {
 // under random names, the directory is listed. A directory that may not be
 // read is not listed; failing to look is an error, failing to remove is
 // not (the file may be another user's).
-void sync_and_replace_steps::remove_abandoned(const std::string& prefix) {
+void sync_and_replace_stage::remove_abandoned(const std::string& prefix) {
   if (unnamed_) {
     for (int slot = 0; slot < link_slots; ++slot) {
       std::string name = temporary_name(static_cast<std::uint64_t>(slot), name_);
@@ -545,18 +545,19 @@ void sync_and_replace_steps::remove_abandoned(const std::string& prefix) {
   }
 }
 
-sync_and_replace_steps::~sync_and_replace_steps() {
+sync_and_replace_stage::~sync_and_replace_stage() {
   close_quietly(lock_fd_);
   close_directory();
 }
 
-void sync_and_replace_steps::close_directory() noexcept {
+void sync_and_replace_stage::close_directory() noexcept {
   close_quietly(directory_);
   directory_ = -1;
 }
 
-void sync_and_replace_steps::preallocate(int fd) noexcept {
+void sync_and_replace_stage::preallocate() noexcept {
   if (preallocate_ == 0) return;
+  const int fd = next_->descriptor();
   struct stat st;
   if (platform.fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
   const auto start = static_cast<std::uint64_t>(st.st_size);
@@ -570,13 +571,13 @@ void sync_and_replace_steps::preallocate(int fd) noexcept {
 
 // ----------------------------------------------------------------- closing
 
-int sync_and_replace_steps::fail(close_stage stage, int error_number, std::string detail) noexcept {
-  stage_ = stage;
+int sync_and_replace_stage::fail(close_stage failed, int error_number, std::string detail) noexcept {
+  stage_ = failed;
   detail_ = std::move(detail);
   return error_number;
 }
 
-int sync_and_replace_steps::trim(int fd) noexcept {
+int sync_and_replace_stage::trim(int fd) noexcept {
   if (reserved_end_ == 0) return 0;
   struct stat st;
   if (platform.fstat(fd, &st) != 0) return fail(close_stage::trim, errno);
@@ -588,42 +589,65 @@ int sync_and_replace_steps::trim(int fd) noexcept {
   return 0;
 }
 
-int sync_and_replace_steps::finish(int fd, bool owns_fd, int error_number, bool error_from_sync,
-                       bool commit) noexcept {
+// ------------------------------------------------------ the stage's route
+
+int sync_and_replace_stage::write(struct iovec* iov, int count) noexcept {
+  const std::uint64_t before = next_->counts().bytes_written;
+  int error_number = next_->write(iov, count);
+  writeback_failed_ = false;
+  const std::uint64_t reached = next_->counts().bytes_written - before;
+  if (error_number == 0 && reached > 0) {
+    // Writeback while writing (durable writers). A failure is final, as a
+    // failed sync() is: the kernel may have dropped those pages, so a later
+    // sync could succeed without them.
+    error_number = writeback_.reached_file(next_->descriptor(), reached);
+    writeback_failed_ = error_number != 0;
+  }
+  return error_number;
+}
+
+int sync_and_replace_stage::sync(bool metadata) noexcept {
+  // A new file that takes another's place needs its metadata on disk too.
+  return next_->sync(metadata || replace_);
+}
+
+// The file stage closes the descriptor (if the writer owns it): 0, or the
+// errno of a close() that failed.
+int sync_and_replace_stage::close_file() noexcept { return next_->finish(0, false, true); }
+
+int sync_and_replace_stage::finish(int error_number, bool error_from_sync, bool commit) noexcept {
   const close_stage earlier = error_from_sync ? close_stage::sync : close_stage::write;
+  const int fd = next_->descriptor();
   int result;
   if (!replace_) {
-    result = finish_plain(fd, owns_fd, error_number, earlier);
+    result = finish_plain(fd, error_number, earlier);
   } else if (error_number != 0) {
-    discard(fd, owns_fd);
+    discard();
     result = fail(earlier, error_number);
   } else if (!commit) {
-    discard(fd, owns_fd);
+    discard();
     result = fail(close_stage::canceled, left_behind() ? leftover_error_ : ECANCELED);
   } else {
-    result = finish_replacement(fd, owns_fd);
+    result = finish_replacement(fd);
   }
   close_directory();
   return result;
 }
 
-int sync_and_replace_steps::finish_plain(int fd, bool owns_fd, int error_number,
+int sync_and_replace_stage::finish_plain(int fd, int error_number,
                                          close_stage earlier) noexcept {
   int result = error_number != 0 ? fail(earlier, error_number) : trim(fd);
   if (result == 0 && sync_ && sync_file(fd, false) != 0)
     result = fail(close_stage::sync, errno);
-  if (owns_fd) {
-    // Linux releases the descriptor even when close() fails, and EINTR does
-    // not put the data in doubt: never retry, report anything else.
-    if (platform.close(fd) != 0 && errno != EINTR && result == 0)
-      result = fail(close_stage::close, errno);
+  if (int close_error = close_file()) {
+    if (result == 0) result = fail(close_stage::close, close_error);
   }
   if (result == 0 && sync_directory_ && directory_ >= 0 && detail::sync_directory(directory_) != 0)
     result = fail(close_stage::directory_sync, errno);
   return result;
 }
 
-int sync_and_replace_steps::check_target(bool& exists, struct stat& now) noexcept {
+int sync_and_replace_stage::check_target(bool& exists, struct stat& now) noexcept {
   if (platform.fstatat(directory_, name_.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno != ENOENT) return fail(close_stage::place, errno, ": cannot look at it");
     exists = target_exists_ = false;
@@ -636,7 +660,7 @@ int sync_and_replace_steps::check_target(bool& exists, struct stat& now) noexcep
                   " while the new content was being written");
 }
 
-int sync_and_replace_steps::set_owner_and_mode(int fd, const struct stat* target) noexcept {
+int sync_and_replace_stage::set_owner_and_mode(int fd, const struct stat* target) noexcept {
   mode_t mode;
   if (target != nullptr && S_ISREG(target->st_mode)) {
     // The target's owner and group where this process may set them (root,
@@ -669,7 +693,7 @@ int sync_and_replace_steps::set_owner_and_mode(int fd, const struct stat* target
 
 // Gives an O_TMPFILE file a name: the target's, if there is no target (then
 // it is in place), otherwise a temporary one to rename from.
-int sync_and_replace_steps::link_temporary(int fd) noexcept {
+int sync_and_replace_stage::link_temporary(int fd) noexcept {
   for (int attempt = 0; attempt < link_slots + 100; ++attempt) {
     std::string name = temporary_name(
         attempt < link_slots ? static_cast<std::uint64_t>(attempt) : random_u64(), name_);
@@ -682,7 +706,7 @@ int sync_and_replace_steps::link_temporary(int fd) noexcept {
   return fail(close_stage::place, EEXIST, ": cannot link the new file");
 }
 
-int sync_and_replace_steps::put_in_place(bool target_exists) noexcept {
+int sync_and_replace_stage::put_in_place(bool target_exists) noexcept {
   const char* from = temporary_.c_str();
   if (target_exists && !sync_) {
     if (platform.exchange(directory_, from, directory_, name_.c_str()) == 0) {
@@ -742,7 +766,7 @@ int sync_and_replace_steps::put_in_place(bool target_exists) noexcept {
   return 0;
 }
 
-int sync_and_replace_steps::finish_replacement(int fd, bool owns_fd) noexcept {
+int sync_and_replace_stage::finish_replacement(int fd) noexcept {
   bool exists = false;
   struct stat now;
   int result = trim(fd);
@@ -764,17 +788,17 @@ int sync_and_replace_steps::finish_replacement(int fd, bool owns_fd) noexcept {
     if (result == 0 && !placed_) result = link_temporary(fd);
   }
   if (result != 0) {
-    discard(fd, owns_fd);
+    discard();
     return result;
   }
   // Closed before it is put in place: a filesystem (NFS) may report a write
   // error only here. The lock stays, on lock_fd_.
-  if (owns_fd && platform.close(fd) != 0 && errno != EINTR) {
-    result = fail(close_stage::close, errno);
+  if (int close_error = close_file()) {
+    result = fail(close_stage::close, close_error);
     if (placed_) {
       release_lock();
     } else {
-      discard(-1, false);
+      discard();
     }
     return result;
   }
@@ -784,7 +808,7 @@ int sync_and_replace_steps::finish_replacement(int fd, bool owns_fd) noexcept {
       if (placed_) {
         release_lock();
       } else {
-        discard(-1, false);
+        discard();
       }
       return result;
     }
@@ -801,8 +825,9 @@ int sync_and_replace_steps::finish_replacement(int fd, bool owns_fd) noexcept {
   return 0;
 }
 
-void sync_and_replace_steps::discard(int fd, bool owns_fd) noexcept {
-  if (owns_fd) close_quietly(fd);
+// Closes the new file (once the file stage is there) and removes it.
+void sync_and_replace_stage::discard() noexcept {
+  if (next_ != nullptr) close_file();  // quietly: the content is being discarded
   if (!temporary_.empty()) {
     if (platform.unlinkat(directory_, temporary_.c_str(), 0) != 0 && errno != ENOENT) {
       leftover_error_ = errno;
@@ -817,7 +842,7 @@ void sync_and_replace_steps::discard(int fd, bool owns_fd) noexcept {
 
 // ----------------------------------------------------------------- messages
 
-void sync_and_replace_steps::complete_report(error_report& report,
+void sync_and_replace_stage::complete_report(error_report& report,
                                              std::uint64_t accepted) const noexcept {
   report.close_failed = stage_ == close_stage::close;
   report.sync_failed = report.sync_failed || stage_ == close_stage::sync ||
@@ -826,8 +851,9 @@ void sync_and_replace_steps::complete_report(error_report& report,
   if (report.not_replaced) report.bytes_lost = accepted;  // none of it reached the target
 }
 
-std::string sync_and_replace_steps::describe_failure(const std::string& path, std::uint64_t written,
-                                         std::uint64_t accepted) const {
+std::string sync_and_replace_stage::describe_close_failure(const std::string& path,
+                                                          std::uint64_t written,
+                                                          std::uint64_t accepted, bool) const {
   const std::string target =
       quoted(path) + (shown_.empty() ? std::string() : " (a link to " + quoted(shown_) + ")");
   std::string counts = std::to_string(written) + " of " + std::to_string(accepted) +

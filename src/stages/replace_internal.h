@@ -1,24 +1,26 @@
 // SPDX-License-Identifier: MIT
-// What close() does beyond closing a descriptor: syncing the file and its
-// directory, releasing preallocated space, and -- for open_mode::replace --
-// creating a new file beside the target and putting it in place.
+// A stage of the route out (stage_internal.h) for durability and safe
+// replacement: writeback while writing, and what close() does beyond
+// closing a descriptor -- syncing the file and its directory, releasing
+// preallocated space, and for open_mode::replace creating a new file beside
+// the target and putting it in place.
 //
-// A writer gets sync_and_replace_steps as its close_steps
-// (close_steps_internal.h) only when its options ask for one of these
-// (sync, sync_directory, preallocate, replace): src/open/open.cpp opens the file
-// through them. A plain writer has none. Every system call goes through the table in
-// platform/platform_internal.h, so tests can fail any step. This header is
-// internal: it is not installed.
+// A route has a sync_and_replace_stage, just before its file_stage, only
+// when the writer's options ask for one of these (sync, sync_directory,
+// preallocate, replace): src/open/open.cpp opens the file through it. Every
+// system call goes through the platform table, so tests can fail any step.
+// This header is internal: it is not installed.
 #ifndef FASTOUT_REPLACE_INTERNAL_H_
 #define FASTOUT_REPLACE_INTERNAL_H_
 
 #include <fastout/file.h>
 
-#include "stages/close_steps_internal.h"
+#include "stages/stage_internal.h"
 
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "platform/platform_internal.h"  // struct stat, mode_t
@@ -91,72 +93,74 @@ class writeback {
   int count_ = 0;
 };
 
-class sync_and_replace_steps final : public close_steps {
+class sync_and_replace_stage final : public stage {
  public:
-  // Whether a writer with these options needs these steps at all.
+  // Whether a writer with these options needs this stage at all.
   static bool needed(const file_options& options) noexcept;
 
-  // Opens `path` as `options` say and returns the steps; `fd` receives the
-  // descriptor to write to (the new file, with open_mode::replace).
-  // `open_flags` are open()'s flags for the other modes. Throws
+  // Opens `path` as `options` say and returns the stage; `fd` receives the
+  // descriptor to write to (the new file, with open_mode::replace), which
+  // the file_stage that opening puts after it (set_next()) writes and
+  // closes. `open_flags` are open()'s flags for the other modes. Throws
   // std::system_error naming the path and the cause.
-  static sync_and_replace_steps* open_path(const std::string& path, const file_options& options,
-                                           int open_flags, int& fd);
+  static std::unique_ptr<sync_and_replace_stage> open_path(const std::string& path,
+                                                           const file_options& options,
+                                                           int open_flags, int& fd);
   // For an adopted or borrowed descriptor: sync and preallocate only. Throws
   // std::system_error(EINVAL) for options that need a path.
-  static sync_and_replace_steps* for_descriptor(const std::string& name,
-                                                const file_options& options);
+  static std::unique_ptr<sync_and_replace_stage> for_descriptor(const std::string& name,
+                                                                const file_options& options);
 
-  ~sync_and_replace_steps() override;
-  sync_and_replace_steps(const sync_and_replace_steps&) = delete;
-  sync_and_replace_steps& operator=(const sync_and_replace_steps&) = delete;
+  ~sync_and_replace_stage() override;
 
-  // Reserves the preallocation asked for, from the file's current end.
-  // Failures are not errors: the writer writes without it.
-  void preallocate(int fd) noexcept;
+  // Reserves the preallocation asked for, from the file's current end, once
+  // the next stage is there. Failures are not errors: the writer writes
+  // without it.
+  void preallocate() noexcept;
 
-  // close_steps: sync, trim, close, put in place, sync the directory (see
-  // replace.cpp); with `commit` false a replacement is discarded.
-  int finish(int fd, bool owns_fd, int error_number, bool error_from_sync,
-             bool commit) noexcept override;
-  int reached_file(int fd, std::size_t size) noexcept override {
-    return writeback_.reached_file(fd, size);
-  }
+  // The stage: writeback of what went through; at close, sync, trim, close,
+  // put in place, sync the directory (see replace.cpp); with `commit` false
+  // a replacement is discarded.
+  int write(struct iovec* iov, int count) noexcept override;
+  int sync(bool metadata) noexcept override;
+  int finish(int error_number, bool error_from_sync, bool commit) noexcept override;
   bool provisional() const noexcept override { return replace_; }
-  bool sync_needs_metadata() const noexcept override { return replace_; }
   void complete_report(error_report& report, std::uint64_t accepted) const noexcept override;
   int abandon_error() const noexcept override { return leftover_.empty() ? 0 : leftover_error_; }
+  bool failed_in_writeback() const noexcept override { return writeback_failed_; }
+  bool describes_close() const noexcept override { return true; }
 
   bool replacing() const noexcept { return replace_; }
-  close_stage failed_stage() const noexcept { return stage_; }
+  close_stage failed_step() const noexcept { return stage_; }
   // A replacement that was not put in place (discarded, or failed before).
   bool not_replaced() const noexcept { return replace_ && !placed_; }
   // A new file that could not be removed after a discarded replacement.
   bool left_behind() const noexcept { return !leftover_.empty(); }
 
   // The message of the failure finish() returned, naming `path` and saying
-  // what reached the file and what became of the target. The cause (errno)
-  // is appended by std::system_error.
-  std::string describe_failure(const std::string& path, std::uint64_t written,
-                               std::uint64_t accepted) const override;
+  // what reached the file (`delivered` of `accepted` bytes) and what became
+  // of the target. The cause (errno) is appended by std::system_error.
+  std::string describe_close_failure(const std::string& path, std::uint64_t delivered,
+                                     std::uint64_t accepted, bool sync_failed) const override;
 
  private:
-  sync_and_replace_steps() = default;
+  sync_and_replace_stage() noexcept : stage(nullptr) {}
   void open_replacement(const std::string& path, const file_options& options, int& fd);
   void create_temporary(const std::string& prefix, int& fd);
   int protect(int fd, bool named) noexcept;
   int release_lock() noexcept;
   void remove_abandoned(const std::string& prefix);
-  int fail(close_stage stage, int error_number, std::string detail = {}) noexcept;
-  int finish_replacement(int fd, bool owns_fd) noexcept;
-  int finish_plain(int fd, bool owns_fd, int error_number, close_stage earlier) noexcept;
+  int fail(close_stage failed, int error_number, std::string detail = {}) noexcept;
+  int close_file() noexcept;
+  int finish_replacement(int fd) noexcept;
+  int finish_plain(int fd, int error_number, close_stage earlier) noexcept;
   int trim(int fd) noexcept;
   int set_owner_and_mode(int fd, const struct stat* target) noexcept;
   int link_temporary(int fd) noexcept;
   int put_in_place(bool target_exists) noexcept;
   int sync_directory() noexcept;
   int check_target(bool& exists, struct stat& now) noexcept;
-  void discard(int fd, bool owns_fd) noexcept;
+  void discard() noexcept;
   void close_directory() noexcept;
 
   // What was asked.
@@ -186,6 +190,7 @@ class sync_and_replace_steps final : public close_steps {
 
   // With sync: starting the writeback of what reached the file.
   writeback writeback_;
+  bool writeback_failed_ = false;  // the last write()'s failure was the writeback's
 
   // Preallocation: the end of the reserved range, 0 if none was made.
   std::uint64_t reserved_end_ = 0;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The out-of-line part of fastout::file: opening, flushing, errors, closing,
-// and the internal interface that formatting, the cursor and the other
-// features write through. The inline hot path is in include/fastout/file.h.
+// The writer (include/fastout/detail/writer.h), out of line: buffering,
+// flushing, errors, closing, and the internal interface that formatting,
+// the cursor and the other features write through. The inline hot path is
+// in include/fastout/file.h. Everything that leaves the buffer goes to the
+// writer's route out (src/stages/stage_internal.h), through drain_buffer();
+// the writer knows nothing of what the route's stages are.
 #include <fastout/file.h>
 
 #include <algorithm>
@@ -11,9 +14,8 @@
 #include <cstdio>
 #include <new>
 
-
-#include "stages/close_steps_internal.h"
 #include "platform/platform_internal.h"
+#include "stages/stage_internal.h"
 
 namespace fastout {
 namespace {
@@ -90,19 +92,27 @@ error_handler set_error_handler(error_handler handler) noexcept {
   return previous != nullptr ? previous : default_error_handler;
 }
 
+namespace detail {
 
-file::file() noexcept
-    : fastout_buffer_state{no_buffer, no_buffer} {
+writer::writer() noexcept : fastout_buffer_state{no_buffer, no_buffer} {
   buffer_ = buffer_end_ = no_buffer;
 }
 
-void file::finish_opening(const file_options& options) {
+void writer::attach(stage* route, char* route_buffer, std::size_t route_capacity,
+                    const file_options& options) noexcept {
+  route_ = route;
+  open_ = true;
+  if (route_buffer != nullptr) {
+    // The route's own buffers (compression's): the writer fills them.
+    buffer_ = route_buffer;
+    buffer_end_ = route_buffer + route_capacity;
+    buffer_is_routes_ = true;
+  }
   reports_errors_ = options.errors == write_errors::report;
-  write_flags_ = options.cache == page_cache::drop ? 1 : 0;
   choose_buffering(options.buffer_mode);
 }
 
-void file::allocate_buffer(std::size_t size) {
+void writer::allocate_buffer(std::size_t size) {
   if (size == 0) return;  // unbuffered: buffer_ stays the shared empty spot
   char* buffer = new (std::nothrow) char[size];
   if (buffer == nullptr)
@@ -113,53 +123,44 @@ void file::allocate_buffer(std::size_t size) {
   buffer_end_ = buffer + size;
 }
 
-void file::choose_buffering(buffering mode) {
+void writer::choose_buffering(buffering mode) {
   switch (mode) {
     case buffering::full: line_buffered_ = false; break;
     case buffering::line: line_buffered_ = true; break;
-    case buffering::automatic: {
-      // Compressed output is for a file or a pipe, never for a reader at a
-      // terminal: a frame per line would only make it larger.
-      if (compression_ != nullptr) {
-        line_buffered_ = false;
-        break;
-      }
-      // stdio's rule: a terminal is line-buffered. Only a character device
-      // can be one, so files and pipes cost one fstat and no ioctl.
-      struct stat st;
-      line_buffered_ = platform.fstat(fd_, &st) == 0 && S_ISCHR(st.st_mode) &&
-                       platform.is_terminal(fd_) == 1;
+    case buffering::automatic:
+      // stdio's rule: a terminal is line-buffered (a compressed stream never
+      // is: a frame per line would only make it larger).
+      line_buffered_ = route_->interactive();
       break;
-    }
   }
   pos = buffer_;
   reopen_hot_path();
 }
 
-file::~file() {
+writer::~writer() {
   close_and_report(false);
-  delete close_steps_;
+  delete route_;
 }
 
-file::file(file&& other) noexcept : file() {
+writer::writer(writer&& other) noexcept : writer() {
   swap(other);
   other.moved_from_ = true;
 }
 
-file& file::operator=(file&& other) noexcept {
+writer& writer::operator=(writer&& other) noexcept {
   // The old writer is closed (and reports) when `old` goes, and `other` is
   // left closed with zero counters, as after a move construction.
-  file old(std::move(other));
+  writer old(std::move(other));
   swap(old);
   return *this;
 }
 
-void file::swap(file& other) noexcept {
+void writer::swap(writer& other) noexcept {
   // Space lent to fmt::writer's buffer comes back first: the borrower is a
   // member and stays with its own writer. (A live cursor cannot be asked;
   // moving a writer under one is documented as unsupported, and the cursor's
   // take_back() ignores a position that is not in the buffer it borrowed.)
-  for (file* f : {this, &other}) {
+  for (writer* f : {this, &other}) {
     if (f->borrower_ != nullptr) {
       try {
         f->borrower_->give_back(*f);
@@ -170,14 +171,13 @@ void file::swap(file& other) noexcept {
   }
   using std::swap;
   swap(static_cast<fastout_buffer_state&>(*this), static_cast<fastout_buffer_state&>(other));
-  swap(static_cast<detail::file_state&>(*this), static_cast<detail::file_state&>(other));
-  rebind_compression();
-  other.rebind_compression();
+  swap(static_cast<file_state&>(*this), static_cast<file_state&>(other));
 }
 
-void file::free_buffer() noexcept {
-  // A compressing writer's buffers are the engine's, which frees them.
-  if (buffer_ != buffer_end_ && compression_ == nullptr) delete[] buffer_;
+void writer::free_buffer() noexcept {
+  // A compressing writer's buffers are its route's, which frees them.
+  if (buffer_ != buffer_end_ && !buffer_is_routes_) delete[] buffer_;
+  buffer_is_routes_ = false;
   delete[] streaming_area_;
   streaming_area_ = nullptr;
   pos = limit = buffer_ = buffer_end_ = no_buffer;
@@ -185,43 +185,56 @@ void file::free_buffer() noexcept {
 
 // Opens the hot path again unless something must send every call out of
 // line: line buffering, an error, a closed writer, space lent out.
-void file::reopen_hot_path() noexcept {
+void writer::reopen_hot_path() noexcept {
   const bool closed_path =
-      line_buffered_ || error_ != 0 || fd_ < 0 || borrower_ != nullptr || lent_to_cursor_;
+      line_buffered_ || error_ != 0 || !open_ || borrower_ != nullptr || lent_to_cursor_;
   limit = closed_path ? pos : buffer_end_;
 }
 
-std::error_code file::error() const noexcept {
+std::error_code writer::error() const noexcept {
   return error_ != 0 ? std::error_code(error_, detail::error_category()) : std::error_code();
 }
 
-std::size_t file::bytes_pending() const noexcept {
+std::size_t writer::bytes_pending() const noexcept {
   std::size_t pending = static_cast<std::size_t>(pos - buffer_);
   if (borrower_ != nullptr) pending += borrower_->bytes_held();
   return pending;
 }
 
-file_stats file::stats() const noexcept {
+int writer::descriptor() const noexcept { return open_ ? route_->descriptor() : -1; }
+
+bool writer::drops_page_cache() const noexcept {
+  return route_ != nullptr && route_->drops_page_cache();
+}
+
+compression_options writer::compression() const noexcept {
+  if (route_ != nullptr) return route_->compression();
+  compression_options none;
+  none.workers = 0;
+  return none;
+}
+
+file_stats writer::stats() const noexcept {
   file_stats s;
   s.bytes_accepted = bytes_drained_ + bytes_pending();
-  s.bytes_written = bytes_written_;
-  s.write_calls = write_calls_;
   s.flushes = flushes_;
-  s.bytes_delivered = compression_ != nullptr ? compressed_bytes_delivered() : bytes_written_;
+  if (route_ != nullptr) {
+    const route_counts counts = route_->counts();
+    s.bytes_written = counts.bytes_written;
+    s.write_calls = counts.write_calls;
+    s.bytes_delivered = counts.bytes_delivered;
+  }
   return s;
 }
 
 // Built from the counters as they are: every byte of the failing call must
 // be counted before this is called, so that the message, stats() and the
 // error handler agree.
-std::string file::failure_message(const char* action) const {
-  if (compression_ != nullptr) return compression_failure_message(action);
-  return "cannot " + std::string(action) + " " + quoted(path_) + " (" +
-         std::to_string(bytes_written_) + " of " + std::to_string(stats().bytes_accepted) +
-         " bytes reached the file)";
+std::string writer::failure_message(const char* action) const {
+  return route_->describe_failure(action, path_, stats().bytes_accepted);
 }
 
-void file::throw_unusable() const {
+void writer::throw_unusable() const {
   // With write_errors::report only a closed writer gets here: its write
   // error was reported when it was closed, and a write now is a mistake.
   if (error_ != 0 && !reports_errors_)
@@ -244,7 +257,7 @@ void file::throw_unusable() const {
 // or with write_errors::report kept as the sticky error, which the error
 // handler reports when the writer is finished. Either way the writer's
 // state is consistent (pos == limit).
-void file::fail_call(int error_number) {
+void writer::fail_call(int error_number) {
   if (reports_errors_) return;
   if (sync_failed_)  // what reached the file could not be written back
     throw std::system_error(error_number, detail::error_category(),
@@ -255,46 +268,21 @@ void file::fail_call(int error_number) {
 // write_errors::report after an error: what the buffer holds and the
 // call's `size` bytes are accepted and dropped, without a system call, so
 // that the report counts every byte the program wrote.
-void file::drop_text(std::size_t size) noexcept {
+void writer::drop_text(std::size_t size) noexcept {
   bytes_drained_ += static_cast<std::size_t>(pos - buffer_) + size;
   pos = buffer_;
   reopen_hot_path();
 }
 
-// Writes every byte of iov[0..count) to the descriptor (detail::write_all:
-// short writes continued, EINTR retried, EAGAIN waited out, RWF_DONTCACHE
-// while the system takes it). Returns 0, or the errno that stopped it,
-// which then also becomes the sticky error. Called only by drain_buffer();
-// the one place that learns that bytes reached the file (bytes_written_).
-int file::write_to_file(struct iovec* iov, int count) noexcept {
-  bool uncached = write_flags_ != 0;
-  detail::write_counts counts;
-  int error_number = detail::write_all(fd_, iov, count, uncached, counts);
-  if (!uncached) write_flags_ = 0;
-  write_calls_ += counts.calls;
-  bytes_written_ += counts.bytes;
-  if (counts.bytes > 0 && close_steps_ != nullptr && error_number == 0) {
-    // Writeback while writing (durable writers). A failure is final, as a
-    // failed sync() is: the kernel may have dropped those pages, so a later
-    // sync could succeed without them.
-    error_number = close_steps_->reached_file(fd_, counts.bytes);
-    if (error_number != 0) sync_failed_ = true;
-  }
-  if (error_number != 0) {
-    error_ = error_number;
-    limit = pos;  // every later call goes out of line and throws
-  }
-  return error_number;
-}
-
 // The one route out of the buffer: every byte that leaves it for the file
 // -- a full buffer, a flush, a line, a piece that streams, data too large
-// to buffer -- goes through here. Sends what the buffer holds, then
-// `more_size` bytes at `more` (none is fine), in as few system calls as
-// possible, and empties the buffer. Returns 0, or the errno that stopped
-// it, which is then the sticky error.
-int file::drain_buffer(const char* more, std::size_t more_size) noexcept {
-  std::size_t pending = static_cast<std::size_t>(pos - buffer_);
+// to buffer -- goes through here to the route's first stage. Sends what the
+// buffer holds, then `more_size` bytes at `more` (none is fine), in as few
+// system calls as possible, and empties the buffer (a route with buffers of
+// its own gives the next one). Returns 0, or the errno that stopped it,
+// which is then the sticky error.
+int writer::drain_buffer(const char* more, std::size_t more_size) noexcept {
+  const auto pending = static_cast<std::size_t>(pos - buffer_);
   if (pending == 0 && more_size == 0) return 0;
   if (error_ != 0) {
     // Failed before, with write_errors::report (otherwise the call would
@@ -302,65 +290,69 @@ int file::drain_buffer(const char* more, std::size_t more_size) noexcept {
     drop_text(more_size);
     return error_;
   }
-  // Counted as drained before the attempt: if it fails, bytes_written_ says
-  // exactly how much got through and the rest is reported as lost.
+  // Counted as drained before the attempt: if it fails, the route's counts
+  // say exactly how much got through and the rest is reported as lost.
   bytes_drained_ += pending + more_size;
   if (pending > 0) ++flushes_;
-  // A writer that compresses hands the buffer to its engine instead, whose
-  // output comes back through write_to_file().
-  if (compression_ != nullptr) return drain_compressed(pending, more, more_size);
-  struct iovec iov[2] = {{buffer_, pending}, {const_cast<char*>(more), more_size}};
+  const std::size_t capacity = buffer_capacity();
+  int error_number = route_->drain(buffer_, capacity, pending, more, more_size);
+  // A line-buffered writer's lines are readable at once: a compressed
+  // stream ends a block (a plain route has nothing to do).
+  if (error_number == 0 && line_buffered_) error_number = route_->flush();
+  buffer_end_ = buffer_ + capacity;
   pos = buffer_;
-  reopen_hot_path();
-  // No empty segment: a flush is one write() of the buffer, as stdio's is,
-  // and writev() only when there are two pieces to send.
-  const int skip = pending == 0 ? 1 : 0;
-  return write_to_file(iov + skip, (more_size == 0 ? 1 : 2) - skip);
+  if (error_number != 0) {
+    error_ = error_number;
+    // Writing back what reached the file failed: final, as a failed sync.
+    if (route_->failed_in_writeback()) sync_failed_ = true;
+  }
+  reopen_hot_path();  // closed for good after an error
+  return error_number;
 }
 
-void file::flush_buffer() {
+void writer::flush_buffer() {
   if (int error_number = drain_buffer(nullptr, 0)) fail_call(error_number);
 }
 
 // ------------------------------------------------------- internal interface
 
-void file::take_back_and_check() {
+void writer::take_back_and_check() {
   if (borrower_ != nullptr || lent_to_cursor_) take_back_from_borrower();
-  if (fd_ < 0 || (error_ != 0 && !reports_errors_)) throw_unusable();
+  if (!open_ || (error_ != 0 && !reports_errors_)) throw_unusable();
 }
 
-void file::take_back_from_borrower() {
+void writer::take_back_from_borrower() {
   if (lent_to_cursor_) throw_lent_to_cursor();
   borrower_->give_back(*this);
 }
 
-void file::throw_lent_to_cursor() const {
+void writer::throw_lent_to_cursor() const {
   throw std::system_error(EBUSY, detail::error_category(),
                           "cannot use " + quoted(path_) +
                               " directly while a fastout::cursor is writing to it: destroy the "
                               "cursor or call its commit() first");
 }
 
-detail::piece file::begin_piece(char* spare, std::size_t spare_size) {
+piece writer::begin_piece(char* spare, std::size_t spare_size) {
   // fastout_printf() begins a piece on every call: the usual case -- open,
   // well, not lent, with free space -- needs no call and no saved register.
   // An unbuffered writer's pos is at its buffer's end too.
-  if (FASTOUT_LIKELY(borrower_ == nullptr && !lent_to_cursor_ && fd_ >= 0 && error_ == 0 &&
+  if (FASTOUT_LIKELY(borrower_ == nullptr && !lent_to_cursor_ && open_ && error_ == 0 &&
                      pos != buffer_end_))
-    return {pos, buffer_end_, 0, detail::piece_place::buffer};
+    return {pos, buffer_end_, 0, piece_place::buffer};
   return begin_piece_slow(spare, spare_size);
 }
 
-detail::piece file::begin_piece_slow(char* spare, std::size_t spare_size) {
+piece writer::begin_piece_slow(char* spare, std::size_t spare_size) {
   take_back_and_check();
-  if (buffer_ == buffer_end_) return {spare, spare + spare_size, 0, detail::piece_place::spare};
+  if (buffer_ == buffer_end_) return {spare, spare + spare_size, 0, piece_place::spare};
   if (pos == buffer_end_) flush_buffer();  // room for the first byte
   // Line buffering keeps limit at pos, to send every call out of line; the
   // piece may still use all the free space.
-  return {pos, buffer_end_, 0, detail::piece_place::buffer};
+  return {pos, buffer_end_, 0, piece_place::buffer};
 }
 
-char* file::grow_piece(detail::piece& p, char* at, std::size_t more) {
+char* writer::grow_piece(piece& p, char* at, std::size_t more) {
   using detail::piece_place;
   const auto length = static_cast<std::size_t>(at - p.text);
   if (p.place == piece_place::buffer) {
@@ -410,10 +402,10 @@ char* file::grow_piece(detail::piece& p, char* at, std::size_t more) {
 
 // A streaming piece sends what it has and starts again at the front of its
 // area.
-char* file::send_piece(detail::piece& p, char* at) {
+char* writer::send_piece(piece& p, char* at) {
   const auto length = static_cast<std::size_t>(at - p.text);
   int error_number;
-  if (p.place == detail::piece_place::buffer_streaming) {
+  if (p.place == piece_place::buffer_streaming) {
     // With everything before it, in one write.
     pos = at;
     error_number = drain_buffer(nullptr, 0);
@@ -427,7 +419,7 @@ char* file::send_piece(detail::piece& p, char* at) {
   return p.text;
 }
 
-void file::end_piece(detail::piece& p, char* at) {
+void writer::end_piece(piece& p, char* at) {
   using detail::piece_place;
   if (p.place == piece_place::buffer || p.place == piece_place::buffer_streaming) {
     pos = at;
@@ -438,31 +430,31 @@ void file::end_piece(detail::piece& p, char* at) {
   if (at != p.text) append(p.text, static_cast<std::size_t>(at - p.text));
 }
 
-detail::piece file::lend(detail::buffer_borrower& borrower, char* spare, std::size_t spare_size) {
-  detail::piece p = begin_piece(spare, spare_size);
-  p.place = p.place == detail::piece_place::spare ? detail::piece_place::side_streaming
-                                                  : detail::piece_place::buffer_streaming;
+piece writer::lend(buffer_borrower& borrower, char* spare, std::size_t spare_size) {
+  piece p = begin_piece(spare, spare_size);
+  p.place = p.place == piece_place::spare ? piece_place::side_streaming
+                                                  : piece_place::buffer_streaming;
   borrower_ = &borrower;
   limit = pos;  // the writer's own calls go out of line, to take_back_and_check()
   return p;
 }
 
-void file::take_back(detail::piece& p, char* at) {
+void writer::take_back(piece& p, char* at) {
   borrower_ = nullptr;
   end_piece(p, at);
   reopen_hot_path();
 }
 
-detail::buffer_state file::lend_to_cursor() {
+buffer_state writer::lend_to_cursor() {
   if (lent_to_cursor_) throw_lent_to_cursor();
   if (borrower_ != nullptr) take_back_from_borrower();
-  detail::buffer_state space{pos, limit};
+  buffer_state space{pos, limit};
   lent_to_cursor_ = true;
   limit = pos;  // the writer's own calls go out of line, and throw EBUSY
   return space;
 }
 
-void file::take_back_from_cursor(char* end) noexcept {
+void writer::take_back_from_cursor(char* end) noexcept {
   // A position outside the buffer comes from a cursor that outlived a move
   // of its writer: the writer keeps its own.
   if (end >= buffer_ && end <= buffer_end_) pos = end;
@@ -473,7 +465,7 @@ void file::take_back_from_cursor(char* end) noexcept {
 // The text [text_begin, pos) is the writer's now: on a line-buffered writer,
 // everything through its last '\n' goes to the file, as stdio does, and a
 // trailing partial line waits in the buffer.
-void file::accept_text(const char* text_begin) {
+void writer::accept_text(const char* text_begin) {
   if (error_ != 0) {
     drop_text(0);  // write_errors::report after an error
     return;
@@ -503,7 +495,7 @@ void file::accept_text(const char* text_begin) {
 // if it holds at least streaming_chunk_size bytes, otherwise an area
 // allocated the first time it is asked for. {nullptr, 0} if that allocation
 // failed: the piece streams through what it has.
-std::pair<char*, std::size_t> file::streaming_area() noexcept {
+std::pair<char*, std::size_t> writer::streaming_area() noexcept {
   if (buffer_capacity() >= streaming_chunk_size) return {buffer_, buffer_capacity()};
   if (streaming_area_ == nullptr) streaming_area_ = new (std::nothrow) char[streaming_chunk_size];
   if (streaming_area_ == nullptr) return {nullptr, 0};
@@ -513,12 +505,8 @@ std::pair<char*, std::size_t> file::streaming_area() noexcept {
 #ifdef FASTOUT_FMT_HAS_WRITER
 // ------------------------------------------------------- fmt::writer
 
-file::operator fmt::writer() { return fmt::writer(writer_buffer_); }
-
-namespace detail {
-
 void writer_buffer::on_grow(std::size_t wanted) {
-  file& f = *file_;
+  writer& f = *writer_;
   if (data() == nullptr) {
     // Not lent (yet, or since the writer took it back): borrow.
     piece_ = f.lend(*this, spare_, sizeof spare_);
@@ -540,19 +528,17 @@ void writer_buffer::on_grow(std::size_t wanted) {
   clear();
 }
 
-void writer_buffer::give_back(file& writer) {
+void writer_buffer::give_back(writer& w) {
   char* at = data() + size();
   set(nullptr, 0);
   clear();
-  writer.take_back(piece_, at);
+  w.take_back(piece_, at);
 }
-
-}  // namespace detail
 #endif
 
 // ------------------------------------------------------------- writing
 
-void file::put_slow(char c) {
+void writer::put_slow(char c) {
   take_back_and_check();
   if (error_ != 0) {  // write_errors::report after an error
     drop_text(1);
@@ -580,7 +566,7 @@ void file::put_slow(char c) {
 // full buffer, and keep the rest; data as large as the buffer bypasses it.
 // Returns 0, or the errno of a failure, by which time all `size` bytes are
 // counted as accepted.
-int file::append_fully_buffered(const char* data, std::size_t size) noexcept {
+int writer::append_fully_buffered(const char* data, std::size_t size) noexcept {
   if (size >= buffer_capacity()) return drain_buffer(data, size);
   std::size_t room = static_cast<std::size_t>(buffer_end_ - pos);
   if (size > room) {
@@ -598,7 +584,7 @@ int file::append_fully_buffered(const char* data, std::size_t size) noexcept {
   return 0;
 }
 
-void file::write_slow(const char* data, std::size_t size) {
+void writer::write_slow(const char* data, std::size_t size) {
   take_back_and_check();
   if (size == 0) return;  // `data` may be null: keep it away from memcpy
   append(data, size);
@@ -606,7 +592,7 @@ void file::write_slow(const char* data, std::size_t size) {
 
 // The `size` bytes at `data` (at least one) are the writer's: into the
 // buffer, or to the file, under the buffering rules.
-void file::append(const char* data, std::size_t size) {
+void writer::append(const char* data, std::size_t size) {
   if (error_ != 0) {  // write_errors::report after an error
     drop_text(size);
     return;
@@ -635,54 +621,57 @@ void file::append(const char* data, std::size_t size) {
   limit = pos;
 }
 
-void file::flush() {
-  if (fd_ < 0 && borrower_ == nullptr && !lent_to_cursor_) return;  // closed: nothing pending
+void writer::flush() {
+  if (!open_ && borrower_ == nullptr && !lent_to_cursor_) return;  // closed: nothing pending
   take_back_and_check();
   flush_buffer();
-  if (compression_ != nullptr) flush_compressed();  // decodable up to here
+  flush_route();  // decodable up to here
+}
+
+// After the buffer went out: everything accepted is made decodable (a
+// compressing route waits for its workers and ends a block or frame; a
+// plain one has nothing to do).
+void writer::flush_route() {
+  if (error_ != 0) return;  // write_errors::report after a failure: nothing more is written
+  if (int error_number = route_->flush()) {
+    error_ = error_number;
+    limit = pos;
+    fail_call(error_number);
+  }
 }
 
 // Flushes and releases everything; returns the errno of the first failure
 // (the sticky error, the flush, close(), or a close step), or
 // 0. `commit` is false in the destructor, move-assignment and cancel():
 // then a replacement is discarded instead of put in place, unflushed.
-int file::flush_and_close(bool commit) noexcept {
+int writer::flush_and_close(bool commit) noexcept {
   int error_number = error_;
-  const bool discarding = close_steps_ != nullptr && close_steps_->provisional() && !commit;
+  const bool discarding = route_->provisional() && !commit;
   if (error_number == 0 && !discarding) error_number = drain_buffer(nullptr, 0);
   bytes_drained_ += static_cast<std::size_t>(pos - buffer_);  // lost if the flush failed
-  if (close_steps_ != nullptr) {
-    // Sync, trim, close, put in place, sync the directory, ...: the close
-    // steps close the descriptor themselves.
-    error_number = close_steps_->finish(fd_, owns_fd_, error_number, sync_failed_, commit);
-  } else if (owns_fd_ && platform.close(fd_) != 0 && errno != EINTR && error_number == 0) {
-    // Linux releases the descriptor even when close() fails, and EINTR does
-    // not mean the data is in doubt, so never retry; report anything else.
-    error_number = errno;
-    closing_failed_ = true;
-  }
+  // The rest is the route's: a compressed stream's end, sync, trim, close,
+  // put in place, sync the directory, ... -- the descriptor closed whatever
+  // fails.
+  error_number = route_->finish(error_number, sync_failed_, commit);
   free_buffer();
-  fd_ = -1;
+  open_ = false;
   error_ = error_number;
   return error_number;
 }
 
-std::string file::close_failure_message() const {
-  if (close_steps_ != nullptr) {
-    file_stats s = stats();
-    return close_steps_->describe_failure(path_, s.bytes_written, s.bytes_accepted);
-  }
-  return failure_message(closing_failed_ ? "close" : sync_failed_ ? "sync" : "write to");
+std::string writer::close_failure_message() const {
+  const file_stats s = stats();
+  return route_->describe_close_failure(path_, s.bytes_delivered, s.bytes_accepted, sync_failed_);
 }
 
-void file::close() { close_or_report(!reports_errors_); }
+void writer::close() { close_or_report(!reports_errors_); }
 
-void file::close_checked() { close_or_report(true); }
+void writer::close_checked() { close_or_report(true); }
 
 // close(): its failure is thrown, or (write_errors::report) reported through
 // the error handler, as the destructor would.
-void file::close_or_report(bool throw_error) {
-  if (fd_ < 0) return;
+void writer::close_or_report(bool throw_error) {
+  if (!open_) return;
   if (lent_to_cursor_) throw_lent_to_cursor();  // the writer stays open, nothing is lost
   if (!throw_error) {
     close_and_report(true);
@@ -701,9 +690,9 @@ void file::close_or_report(bool throw_error) {
   }
 }
 
-void file::cancel() {
-  if (fd_ < 0) return;
-  if (close_steps_ == nullptr || !close_steps_->provisional())
+void writer::cancel() {
+  if (!open_) return;
+  if (!route_->provisional())
     throw std::system_error(EINVAL, detail::error_category(),
                             "cannot cancel " + quoted(path_) +
                                 ": only a writer opened with open_mode::replace can be canceled, "
@@ -720,25 +709,21 @@ void file::cancel() {
   flush_and_close(false);
   // Canceling is not an error; an earlier write error stays readable.
   error_ = earlier_error;
-  if (int error_number = close_steps_->abandon_error()) {
-    file_stats s = stats();
-    throw std::system_error(error_number, detail::error_category(),
-                            close_steps_->describe_failure(path_, s.bytes_written,
-                                                          s.bytes_accepted));
-  }
+  if (int error_number = route_->abandon_error())
+    throw std::system_error(error_number, detail::error_category(), close_failure_message());
 }
 
-void file::sync() {
+void writer::sync() {
   take_back_and_check();
   flush_buffer();
-  if (compression_ != nullptr) flush_compressed();
+  flush_route();
   if (error_ != 0) return;  // write_errors::report: failed, now or before; nothing to sync
-  // A new file that replaces another needs its metadata on disk too.
-  const bool full = close_steps_ != nullptr && close_steps_->sync_needs_metadata();
-  if (detail::sync_file(fd_, full) != 0) {
+  // The data (a replacing route asks for the metadata too: a new file that
+  // takes another's place).
+  if (int error_number = route_->sync(false)) {
     // Final: the kernel may have dropped the pages it could not write and
     // marked them clean, so a second sync could succeed without them.
-    error_ = errno;
+    error_ = error_number;
     sync_failed_ = true;
     limit = pos;
     if (reports_errors_) return;
@@ -747,7 +732,7 @@ void file::sync() {
   }
 }
 
-void file::close_and_report(bool commit) noexcept {
+void writer::close_and_report(bool commit) noexcept {
   if (borrower_ != nullptr) {
     try {
       borrower_->give_back(*this);
@@ -756,7 +741,7 @@ void file::close_and_report(bool commit) noexcept {
     }
   }
   lent_to_cursor_ = false;  // a cursor that outlives its writer is beyond help
-  if (fd_ < 0) {
+  if (!open_) {
     free_buffer();  // closed, or a constructor that failed to open after taking it
     return;
   }
@@ -765,11 +750,12 @@ void file::close_and_report(bool commit) noexcept {
     if (handler == nullptr) handler = default_error_handler;
     file_stats s = stats();
     error_report report{path_.c_str(), std::error_code(error_number, detail::error_category()),
-                        s.bytes_accepted - s.bytes_delivered, closing_failed_};
+                        s.bytes_accepted - s.bytes_delivered, false};
     report.sync_failed = sync_failed_;
-    if (close_steps_ != nullptr) close_steps_->complete_report(report, s.bytes_accepted);
+    route_->complete_report(report, s.bytes_accepted);
     handler(report);
   }
 }
 
+}  // namespace detail
 }  // namespace fastout

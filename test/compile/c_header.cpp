@@ -10,8 +10,11 @@ int use_every_inline_function(fastout_file* f) {
   fastout_options_init(&options);
   int result = fastout_putc('x', f);
   if (fastout_write("abc", 1, 3, f) != 3) return -1;
-  result += fastout_puts("text", f);
-  result += fastout_printf(f, "%d %s\n", 1, "two");
+  result += fastout_fputs("text", f);
+  result += fastout_fprintf(f, "%d %s\n", 1, "two");
+  result += fastout_putchar('z');
+  result += fastout_puts("line");
+  result += fastout_printf("%d\n", 3);
   fastout_cursor cursor = fastout_cursor_begin(f);
   result += fastout_cursor_putc('y', &cursor);
   return result + fastout_cursor_end(cursor);

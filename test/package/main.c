@@ -48,11 +48,11 @@ int main(int argc, char** argv) {
   if (out == NULL) return failed("cannot open the output: ", strerror(errno));
   for (i = 0; i < 1000; ++i) {
     int size = snprintf(line, sizeof line, "line %d %.2f\n", i, i / 8.0);
-    if (fastout_printf(out, "line %d %.2f\n", i, i / 8.0) != size) return failed("printf", "");
+    if (fastout_fprintf(out, "line %d %.2f\n", i, i / 8.0) != size) return failed("printf", "");
     memcpy(expected + expected_size, line, (size_t)size);
     expected_size += (size_t)size;
   }
-  fastout_puts("puts ", out);
+  fastout_fputs("puts ", out);
   fastout_write("write ", 1, 6, out);
   for (i = 'a'; i <= 'z'; ++i) fastout_putc(i, out);
   fastout_putc('\n', out);

@@ -35,6 +35,12 @@
 #   versions             CMake's version, the version macros, the installed
 #                        fastout.pc and package version file, and the CHANGELOG's
 #                        newest entry agree (needs `install`)
+# A cross-compiled build under test (scripts/test --target aarch64) gives
+# TOOLCHAIN_FILE, its CMAKE_TOOLCHAIN_FILE, with which every consumer is
+# configured (the compilers, where the target's libraries are), EMULATOR,
+# its CMAKE_CROSSCOMPILING_EMULATOR (words separated by commas), through
+# which every consumer program is run, and PKG_CONFIG, the pkg-config that
+# reads the target's .pc files; each is empty or absent for a native build.
 # CODECS ("zstd,gzip", as the build under test found them) is what every
 # consumer must report it can compress with: a static libfastout's users
 # link libzstd and libdeflate through fastout.pc or the CMake package.
@@ -80,10 +86,24 @@ if(SANITIZE)
   set(sanitize_link_flags "-fsanitize=${sanitizers}")
 endif()
 
+# A cross-compiled build's toolchain and emulator (above).
+set(toolchain_args "")
+if(TOOLCHAIN_FILE)
+  set(toolchain_args -DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE})
+endif()
+string(REPLACE "," ";" emulator "${EMULATOR}")
+# The build's pkg-config (PKG_CONFIG), or the one on PATH.
+if(NOT PKG_CONFIG)
+  unset(PKG_CONFIG CACHE)
+  unset(PKG_CONFIG)
+  find_program(PKG_CONFIG pkg-config)
+endif()
+
 # The configure arguments every CMake project here gets: the same
-# generator, compilers and C++ standard as the build under test.
+# generator, toolchain, compilers and C++ standard as the build under test.
 set(common_args
   -G ${GENERATOR}
+  ${toolchain_args}
   -DCMAKE_C_COMPILER=${C_COMPILER}
   -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
   -DCMAKE_CXX_STANDARD=${CXX_STANDARD}
@@ -175,10 +195,11 @@ function(build_and_run_consumer project build_dir)
   run_consumer(${build_dir}/consumer ${build_dir}/out.txt)
 endfunction()
 
-# Runs a consumer program, which writes `output` (and, compressed, beside
-# it), and checks what it says it can compress with against CODECS.
+# Runs a consumer program (through the emulator of a cross-compiled build),
+# which writes `output` (and, compressed, beside it), and checks what it says
+# it can compress with against CODECS.
 function(run_consumer program output)
-  run(${program} ${output} ${FASTOUT_VERSION})
+  run(${emulator} ${program} ${output} ${FASTOUT_VERSION})
   message(STATUS "${run_output}")
   if(NOT run_output MATCHES "compression: \\[([a-z,]*)\\]")
     message(FATAL_ERROR "${program} did not say what it compresses with:\n${run_output}")
@@ -323,7 +344,6 @@ elseif(MODE STREQUAL "find_package")
   build_and_run_consumer(c ${dir}/c -DCMAKE_PREFIX_PATH=${PREFIX})
 
 elseif(MODE STREQUAL "pkg_config")
-  find_program(PKG_CONFIG pkg-config)
   if(NOT PKG_CONFIG)
     message(FATAL_ERROR "pkg-config is not installed (scripts/install-deps installs it)")
   endif()
@@ -403,7 +423,6 @@ elseif(MODE STREQUAL "find_package_shared")
     -DCMAKE_PREFIX_PATH=${dir}/prefix -DEXPECT_SHARED=ON -DEXPECT_FMT_VERSION=${FMT_VERSION})
   build_and_run_consumer(c ${dir}/consumer-c -DCMAKE_PREFIX_PATH=${dir}/prefix)
   # The shared library's fastout.pc: the codecs only for --static.
-  find_program(PKG_CONFIG pkg-config)
   if(PKG_CONFIG)
     set(pc_path "${dir}/prefix/${INSTALL_LIBDIR}/pkgconfig")
     get_filename_component(fmt_pc_dir "${FMT_DIR}/../../pkgconfig" ABSOLUTE)
@@ -458,7 +477,9 @@ elseif(MODE STREQUAL "readme")
   # with "." the source tree, and "build" and "P" directories here: no
   # options but the README's, the default generator and build type, the
   # {fmt} CMake finds by itself (the system's). The compilers are those of
-  # the build under test, chosen as a user chooses them: CC and CXX.
+  # the build under test, chosen as a user chooses them: CC and CXX, or for a
+  # cross-compiled build its toolchain file, in CMAKE_TOOLCHAIN_FILE (CMake
+  # 3.21's variable of the environment: the line itself stays as it is).
   file(STRINGS ${FASTOUT_SOURCE_DIR}/README.md readme_line REGEX "^ *cmake -S \\. -B build " LIMIT_COUNT 1)
   if(NOT readme_line)
     message(STATUS "run.cmake: skipped: README.md has no \"cmake -S . -B build ...\" line")
@@ -472,6 +493,13 @@ elseif(MODE STREQUAL "readme")
   set(commands 0)
   set(ENV{CC} ${C_COMPILER})
   set(ENV{CXX} ${CXX_COMPILER})
+  if(TOOLCHAIN_FILE)
+    if(CMAKE_VERSION VERSION_LESS 3.21)
+      message(FATAL_ERROR "a cross-compiled README build needs CMake 3.21 or later "
+                          "(CMAKE_TOOLCHAIN_FILE in the environment)")
+    endif()
+    set(ENV{CMAKE_TOOLCHAIN_FILE} ${TOOLCHAIN_FILE})
+  endif()
   foreach(word ${words})
     if(word STREQUAL "&&")
       list(GET command 0 program)
@@ -583,7 +611,7 @@ elseif(MODE STREQUAL "embed_add_subdirectory" OR MODE STREQUAL "embed_fetchconte
     endif()
   endforeach()
   run(${CMAKE_COMMAND} --build ${dir}/build)
-  run(${dir}/build/consumer ${dir}/build/out.txt ${FASTOUT_VERSION})
+  run(${emulator} ${dir}/build/consumer ${dir}/build/out.txt ${FASTOUT_VERSION})
   message(STATUS "${run_output}")
 
 elseif(MODE STREQUAL "fmt_check")
@@ -643,12 +671,19 @@ elseif(MODE STREQUAL "platform")
   # cross-compiling: a bare-metal build is no Unix system.
   set(args -S ${FASTOUT_SOURCE_DIR} ${common_args} ${fmt_args})
   set(supported "fastout runs on Linux, macOS, the BSDs, other Unix systems and Windows (see docs/platforms.md)")
-  run_failing(${CMAKE_COMMAND} ${args} -B ${dir}/generic -DCMAKE_SYSTEM_NAME=Generic)
+  # Without a cross-compiled build's toolchain file, which names its own
+  # system (Linux) and would win over -DCMAKE_SYSTEM_NAME.
+  set(other_system_args ${args})
+  if(toolchain_args)
+    list(REMOVE_ITEM other_system_args ${toolchain_args})
+  endif()
+  run_failing(${CMAKE_COMMAND} ${other_system_args} -B ${dir}/generic -DCMAKE_SYSTEM_NAME=Generic)
   expect_text("${run_output}" "${supported}, and this build is for Generic." 1)
   expect_text("${run_output}" "CMake Error" 1)
   # FreeBSD gets the posix layer (what happens after that choice, with this
   # machine's compiler and no FreeBSD {fmt}, is not this test's business).
-  execute_process(COMMAND ${CMAKE_COMMAND} ${args} -B ${dir}/freebsd -DCMAKE_SYSTEM_NAME=FreeBSD
+  execute_process(COMMAND ${CMAKE_COMMAND} ${other_system_args} -B ${dir}/freebsd
+                          -DCMAKE_SYSTEM_NAME=FreeBSD
                   OUTPUT_VARIABLE output ERROR_VARIABLE output)
   expect_text("${output}" "fastout: platform posix\n" 1)
   # This machine: linux, or posix when asked.

@@ -45,7 +45,8 @@
   X(W12f, durable_table, "W6's 10,000,000 int64 made durable before close, also with --quick") \
   X(W14, log, "1,000,000 log lines (500,000 --quick), compressed: zstd -3, gzip -6")       \
   X(W15, table, "W6's int64 in 10 tab-separated columns, 1,000,000 rows (100,000 --quick), " \
-                "compressed")
+                "compressed")                                                               \
+  X(W16, flush, "200,000 records flushed one at a time, as seqtk comp does (50,000 --quick)")
 
 namespace fastout_bench {
 

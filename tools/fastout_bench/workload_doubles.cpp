@@ -55,7 +55,7 @@ std::vector<contender> doubles_contenders(const std::shared_ptr<const doubles_in
       [values](std::ofstream& out, std::size_t i) { out << values[i] << '\n'; });
   add_formatting_per_line<double_row_bound>(c, values);
   c.add<fastout_c_sink>("fastout_printf", [values](fastout_file* f, std::size_t i) {
-    fastout_printf(f, "%.17g\n", values[i]);
+    fastout_fprintf(f, "%.17g\n", values[i]);
   });
   return c.take();
 }

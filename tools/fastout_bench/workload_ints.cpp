@@ -3,7 +3,7 @@
 // to a file each contender opens, and to standard output redirected to it.
 // The contenders of W1f, plus `out << x` through ofstream and fastout
 // (`fastout_shift`, which share the row), and fastout_printf: the C API's
-// fastout_printf() with fprintf's own format.
+// fastout_fprintf() with fprintf's own format.
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
@@ -43,7 +43,7 @@ std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& 
       c, [values](auto&, std::size_t i) { std::printf("%" PRId64 "\n", values[i]); }, shift,
       shift);
   c.add<fastout_c_sink>("fastout_printf", [values](fastout_file* f, std::size_t i) {
-    fastout_printf(f, "%lld\n", static_cast<long long>(values[i]));
+    fastout_fprintf(f, "%lld\n", static_cast<long long>(values[i]));
   });
   return c.take();
 }

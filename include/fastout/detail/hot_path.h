@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The hot path, once for C and C++: the C API's inline fastout_putc(),
- * fastout_write() and fastout_puts(), the C++ writer's put() and write(),
+ * fastout_write() and fastout_fputs(), the C++ writer's put() and write(),
  * and both cursors expand these functions, so that a change to the hot path
  * is made here and nowhere else. */
 #ifndef FASTOUT_DETAIL_HOT_PATH_H_

@@ -203,9 +203,18 @@ int process_id() noexcept { return unix_process_id(); }
 
 const std::error_category& error_category() noexcept { return unix_error_category(); }
 
-int at_process_exit(void (*handler)(int status, void* argument), void* argument) noexcept {
-  return unix_at_process_exit(handler, argument);
+namespace {
+void (*exit_handler)(int, bool) = nullptr;
+void on_exit_trampoline(int status, void*) { exit_handler(status, true); }
+}  // namespace
+
+void run_at_exit(void (*handler)(int status, bool status_known)) noexcept {
+  // glibc's on_exit() passes the status exit() was called with.
+  exit_handler = handler;
+  ::on_exit(on_exit_trampoline, nullptr);
 }
+
+void exit_now(int status) noexcept { unix_exit_now(status); }
 
 int start_thread(thread_handle& thread, void* (*run)(void*), void* argument) noexcept {
   return unix_start_thread(thread, run, argument);

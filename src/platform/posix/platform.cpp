@@ -214,9 +214,18 @@ int process_id() noexcept { return unix_process_id(); }
 
 const std::error_category& error_category() noexcept { return unix_error_category(); }
 
-int at_process_exit(void (*handler)(int status, void* argument), void* argument) noexcept {
-  return unix_at_process_exit(handler, argument);
+namespace {
+void (*exit_handler)(int, bool) = nullptr;
+void atexit_trampoline() { exit_handler(0, false); }
+}  // namespace
+
+void run_at_exit(void (*handler)(int status, bool status_known)) noexcept {
+  // POSIX's atexit() does not pass the status (only glibc's on_exit() does).
+  exit_handler = handler;
+  std::atexit(atexit_trampoline);
 }
+
+void exit_now(int status) noexcept { unix_exit_now(status); }
 
 int start_thread(thread_handle& thread, void* (*run)(void*), void* argument) noexcept {
   return unix_start_thread(thread, run, argument);

@@ -46,6 +46,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <vector>
 
 #ifndef STATUS_SUCCESS
 #  define STATUS_SUCCESS 0
@@ -288,6 +289,36 @@ HANDLE handle_of(int fd) noexcept {
   return reinterpret_cast<HANDLE>(::_get_osfhandle(fd));
 }
 
+// The path of the directory behind `handle` from its name on its volume
+// (FileNameInfo: "\\users\\me\\dir") and the drive whose volume serial number
+// is the handle's: for where GetFinalPathNameByHandleW cannot answer. Wine
+// 8's fails with ERROR_MORE_DATA for any path longer than MAX_PATH,
+// whatever the buffer. False if no drive has that volume.
+bool path_from_volume_name(HANDLE handle, std::wstring& out) {
+  BY_HANDLE_FILE_INFORMATION info;
+  if (!::GetFileInformationByHandle(handle, &info)) return false;
+  std::vector<char> buffer(sizeof(FILE_NAME_INFO) + 32768 * sizeof(wchar_t));
+  auto* name = reinterpret_cast<FILE_NAME_INFO*>(buffer.data());
+  if (!::GetFileInformationByHandleEx(handle, FileNameInfo, name,
+                                      static_cast<DWORD>(buffer.size())))
+    return false;
+  const DWORD drives = ::GetLogicalDrives();
+  for (int drive = 0; drive < 26; ++drive) {
+    if ((drives & (1u << drive)) == 0) continue;
+    const wchar_t root[] = {static_cast<wchar_t>(L'A' + drive), L':', L'\\', 0};
+    const UINT type = ::GetDriveTypeW(root);
+    if (type == DRIVE_UNKNOWN || type == DRIVE_NO_ROOT_DIR || type == DRIVE_CDROM) continue;
+    DWORD serial = 0;
+    if (!::GetVolumeInformationW(root, nullptr, 0, &serial, nullptr, nullptr, nullptr, 0) ||
+        serial != info.dwVolumeSerialNumber)
+      continue;
+    out = std::wstring(root, 2) +
+          std::wstring(name->FileName, name->FileNameLength / sizeof(wchar_t));
+    return true;
+  }
+  return false;
+}
+
 // The path of the directory behind `dir`, as GetFinalPathNameByHandleW
 // gives it (\\?\C:\...), without the prefix when the result is short.
 bool directory_path(int dir, std::wstring& out) {
@@ -299,8 +330,12 @@ bool directory_path(int dir, std::wstring& out) {
                                                      static_cast<DWORD>(path.size()),
                                                      FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
     if (length == 0) {
-      // Wine answers a buffer too small with ERROR_MORE_DATA and no size.
+      // Wine answers ERROR_MORE_DATA, with no size, for any long path.
       const DWORD code = ::GetLastError();
+      if (code == ERROR_MORE_DATA && path_from_volume_name(handle, path)) {
+        if (path.size() >= short_path_limit) path = L"\\\\?\\" + path;
+        break;
+      }
       if ((code != ERROR_MORE_DATA && code != ERROR_INSUFFICIENT_BUFFER &&
            code != ERROR_NOT_ENOUGH_MEMORY) || path.size() >= 32768)
         return fail_with(code), false;
@@ -1119,15 +1154,20 @@ const std::error_category& error_category() noexcept {
   return category;
 }
 
-// atexit() passes no status: the handler is told 0.
-int at_process_exit(void (*handler)(int status, void* argument), void* argument) noexcept {
-  static void (*saved_handler)(int, void*) = nullptr;
-  static void* saved_argument = nullptr;
-  if (saved_handler != nullptr) return EBUSY;  // one handler: standard_streams.cpp's
-  saved_handler = handler;
-  saved_argument = argument;
-  return std::atexit([] { saved_handler(0, saved_argument); }) == 0 ? 0 : ENOMEM;
+namespace {
+void (*exit_handler)(int, bool) = nullptr;
+void atexit_trampoline() { exit_handler(0, false); }
+}  // namespace
+
+void run_at_exit(void (*handler)(int status, bool status_known)) noexcept {
+  // The C runtime's atexit() does not pass the status exit() was given.
+  exit_handler = handler;
+  std::atexit(atexit_trampoline);
 }
+
+// _Exit: no atexit handlers, no stdio flush (the caller flushed), the
+// process ends with `status` (ExitProcess underneath).
+void exit_now(int status) noexcept { std::_Exit(status); }
 
 const char* decimal_point() noexcept {
   const std::lconv* conventions = std::localeconv();

@@ -23,19 +23,19 @@ int main(void) {
   out = fastout_open("c-\xc3\xa9t\xc3\xa9.txt", &options); /* c-été.txt */
   check(out != NULL, "fastout_open with a UTF-8 name");
   if (out == NULL) return 1;
-  fastout_printf(out, "%d %s\n", 42, "lines");
-  fastout_puts("end\n", out);
+  fastout_fprintf(out, "%d %s\n", 42, "lines");
+  fastout_fputs("end\n", out);
   check(fastout_close(out) == 0, "fastout_close");
 
   options.mode = FASTOUT_APPEND;
   out = fastout_open("c-\xc3\xa9t\xc3\xa9.txt", &options);
-  check(out != NULL && fastout_puts("appended\n", out) >= 0 && fastout_close(out) == 0,
+  check(out != NULL && fastout_fputs("appended\n", out) >= 0 && fastout_close(out) == 0,
         "append");
 
   if (_pipe(fds, 4096, _O_BINARY) != 0) return 2;
   _close(fds[0]);
   out = fastout_fdopen(fds[1], FASTOUT_ADOPT, NULL);
-  fastout_puts("nobody reads this\n", out);
+  fastout_fputs("nobody reads this\n", out);
   check(fastout_close(out) == -EPIPE, "-EPIPE from a pipe whose reader is gone");
   printf("   (%s)\n", fastout_error_name(-EPIPE));
   return failures == 0 ? 0 : 1;

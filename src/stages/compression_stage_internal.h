@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// A stage of the route out (stage_internal.h) that compresses
+// (file_options::compression): the first stage of a compressing writer's
+// route. The writer's buffers are its engine's (compression_pipeline.cpp):
+// drain() hands the full one over and gives the writer the next, and the
+// engine's compressed bytes go on to the next stage through write(), so
+// counts, errors, messages, write flags (RWF_DONTCACHE) and writeback stay
+// one implementation. At close it ends the stream before the next stages
+// sync, put in place and close. Internal: not installed.
+#ifndef FASTOUT_STAGES_COMPRESSION_STAGE_INTERNAL_H_
+#define FASTOUT_STAGES_COMPRESSION_STAGE_INTERNAL_H_
+
+#include <fastout/compression.h>
+#include <fastout/options.h>
+
+#include <memory>
+#include <string>
+
+#include "stages/compression_internal.h"
+#include "stages/stage_internal.h"
+
+namespace fastout::detail {
+
+class compression_stage final : public stage, public output_sink {
+ public:
+  // The stage `options` ask for (by_extension resolved with `path`), or null
+  // for a writer that does not compress. Throws std::system_error naming
+  // the path: a format compiled out (ENOTSUP), a level out of range or no
+  // buffer (EINVAL), no memory. The next stage is set later (set_next()):
+  // the buffers come before the file is opened.
+  static std::unique_ptr<compression_stage> make(const file_options& options,
+                                                 const std::string& path);
+
+  // The first buffer the writer fills, of capacity() bytes.
+  char* buffer() const noexcept { return engine_.buffer(); }
+  std::size_t capacity() const noexcept { return engine_.capacity(); }
+
+  // The stage.
+  int drain(char*& buffer, std::size_t capacity, std::size_t pending, const char* more,
+            std::size_t more_size) noexcept override;
+  int write(struct iovec* iov, int count) noexcept override { return next_->write(iov, count); }
+  int flush() noexcept override;
+  int finish(int error_number, bool error_from_sync, bool commit) noexcept override;
+  route_counts counts() const noexcept override;
+  bool interactive() const noexcept override { return false; }
+  compression_options compression() const noexcept override { return options_; }
+  std::string describe_failure(const char* action, const std::string& path,
+                               std::uint64_t accepted) const override;
+  std::string describe_close_failure(const std::string& path, std::uint64_t delivered,
+                                     std::uint64_t accepted, bool sync_failed) const override;
+
+  // output_sink: the engine's compressed bytes, on to the next stage.
+  int write(struct iovec* iov, int count, std::uint64_t& written) noexcept override;
+
+ private:
+  compression_stage(const compression_options& chosen, std::size_t buffer_bytes,
+                    const std::string& path);
+  int failed(char*& buffer, char* failing) noexcept;
+  std::string message(const char* action, const std::string& path,
+                      std::uint64_t accepted) const;
+  std::string compressed_counts() const;
+
+  compression_options options_;  // resolved: by_extension settled
+  compressed_output engine_;
+  bool write_failed_ = false;   // the engine's failure was the next stage's write
+  bool engine_failed_ = false;  // the engine itself failed (compressor, memory, fork)
+};
+
+}  // namespace fastout::detail
+
+#endif  // FASTOUT_STAGES_COMPRESSION_STAGE_INTERNAL_H_

@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: MIT
+# src/ is in folders by layer, each using only the ones below it
+# (HACKING.md, "Which way dependencies go"):
+#
+#   doors/     the C API, printf, the iostream adapter, the standard streams
+#   open/      opening: assembles a writer's route out
+#   writer/    the writer, and printing into its buffer
+#   stages/    what a buffer passes on its way out
+#   platform/  the operating system
+#
+# This reads every quoted #include in src/ and include/ and fails if a file
+# includes one from a layer above its own, if the platform folder uses
+# anything of fastout's but <fastout/config.h>, if a public header includes
+# an internal one, if the writer names a stage, or if files include each
+# other in a loop.
+#
+#   cmake -DSOURCE_DIR=<repository> -P source_layers.cmake
+cmake_minimum_required(VERSION 3.16)
+set(layers doors open writer stages platform)
+set(problems "")
+
+file(GLOB_RECURSE sources RELATIVE ${SOURCE_DIR}/src
+     ${SOURCE_DIR}/src/*.cpp ${SOURCE_DIR}/src/*.h)
+file(GLOB_RECURSE public RELATIVE ${SOURCE_DIR} ${SOURCE_DIR}/include/*.h)
+list(LENGTH sources count)
+if(count LESS 20)
+  message(FATAL_ERROR "only ${count} sources under ${SOURCE_DIR}/src: not fastout's tree?")
+endif()
+
+function(layer_of path out)
+  string(REGEX MATCH "^[^/]+" folder "${path}")
+  list(FIND layers "${folder}" index)
+  set(${out} ${index} PARENT_SCOPE)
+endfunction()
+
+set(edges "")
+foreach(source ${sources})
+  layer_of(${source} own)
+  if(own EQUAL -1)
+    string(APPEND problems "\n  src/${source} is in no layer's folder (${layers})")
+    continue()
+  endif()
+  file(STRINGS ${SOURCE_DIR}/src/${source} lines REGEX "^[ \t]*#[ \t]*include")
+  foreach(line ${lines})
+    if(line MATCHES "#[ \t]*include[ \t]*\"([^\"]+)\"")
+      set(included ${CMAKE_MATCH_1})
+      if(NOT EXISTS ${SOURCE_DIR}/src/${included})
+        string(APPEND problems "\n  src/${source} includes \"${included}\", which is not under src/")
+        continue()
+      endif()
+      layer_of(${included} theirs)
+      if(theirs LESS own)
+        list(GET layers ${own} own_name)
+        list(GET layers ${theirs} their_name)
+        string(APPEND problems "\n  src/${source} (${own_name}) includes \"${included}\" "
+                               "from ${their_name}, a layer above it")
+      endif()
+      list(APPEND edges "${source}>${included}")
+    elseif(line MATCHES "#[ \t]*include[ \t]*<fastout/([^>]+)>")
+      set(public_header ${CMAKE_MATCH_1})
+      if(source MATCHES "^platform/" AND NOT public_header STREQUAL "config.h")
+        string(APPEND problems "\n  src/${source} includes <fastout/${public_header}>: the "
+                               "platform layer depends on nothing of fastout's but config.h")
+      endif()
+    endif()
+  endforeach()
+  if(source MATCHES "^writer/")
+    file(READ ${SOURCE_DIR}/src/${source} text)
+    if(text MATCHES "(compression_stage|sync_and_replace_stage|file_stage|stages/[a-z_]+_stage)")
+      set(named ${CMAKE_MATCH_1})
+      string(APPEND problems "\n  src/${source} names a stage (${named}): the writer "
+                             "knows only stage_internal.h's interface")
+    endif()
+  endif()
+endforeach()
+
+foreach(header ${public})
+  file(STRINGS ${SOURCE_DIR}/${header} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+  foreach(line ${lines})
+    string(APPEND problems "\n  ${header} includes an internal header: ${line}")
+  endforeach()
+endforeach()
+
+# Loops: a depth-first walk over the include edges.
+set(done "")
+function(visit node path)
+  if(node IN_LIST path)
+    set(loop ${path} ${node})
+    string(REPLACE ";" " -> " shown "${loop}")
+    set(problems "${problems}\n  a loop: ${shown}" PARENT_SCOPE)
+    return()
+  endif()
+  if(node IN_LIST done)
+    return()
+  endif()
+  set(deeper ${path} ${node})
+  foreach(edge ${edges})
+    if(edge MATCHES "^${node}>(.*)$")
+      visit(${CMAKE_MATCH_1} "${deeper}")
+      set(problems "${problems}" PARENT_SCOPE)
+    endif()
+  endforeach()
+  list(APPEND done ${node})
+  set(done "${done}" PARENT_SCOPE)
+endfunction()
+foreach(source ${sources})
+  visit(${source} "")
+endforeach()
+
+if(problems)
+  message(FATAL_ERROR "src/ breaks its layering:${problems}")
+endif()
+list(LENGTH edges edge_count)
+message(STATUS "${count} sources, ${edge_count} includes between them: every one downward "
+               "or within a layer, no loops")
