@@ -62,7 +62,9 @@ static inline void c_test_skip(const char* reason) {
 }
 
 static inline void c_test_report(const char* file, int line, const char* what) {
-  if (c_test_skipped || c_test_child_target != 0) return; /* what a skipped test checks after the skip is moot */
+  /* What a skipped test checks after the skip is moot, and a child's replay
+   * checks nothing: its parent does. */
+  if (c_test_skipped || c_test_child_target != 0) return;
   fprintf(stderr, "%s:%d: %s: check failed: %s\n", file, line, c_test_current, what);
   c_test_failed = 1;
 }
