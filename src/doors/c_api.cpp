@@ -441,8 +441,20 @@ FASTOUT_ALWAYS_INLINE int print_formatted(fastout_file* handle, const char* form
   if (format == nullptr) return fastout::call_failed(writer, EINVAL);
   // A negative result is the call's own failure (a format glibc refuses, a
   // wide character, EOVERFLOW), unless the writer has failed: then its
-  // sticky error, as for every call.
-  return guarded(writer, [&] { return fastout::detail::vprintf_to(writer, format, args); });
+  // sticky error, as for every call. A writer whose free space is open has
+  // no sticky error (an error closes it), which saves asking: the usual
+  // call, written into the free space, returns at once.
+  int result;
+  try {
+    result = fastout::detail::vprintf_to(writer, format, args);
+  } catch (...) {
+    return fastout::call_failed(writer, fastout::error_number_of(std::current_exception()));
+  }
+  const fastout::detail::buffer_state free_space = fastout::detail::writer_of(writer).room();
+  if (FASTOUT_LIKELY(result >= 0 && free_space.pos != free_space.limit)) return result;
+  if (std::error_code error = writer.error()) return fastout::call_failed(writer, error.value());
+  if (result < 0) return fastout::call_failed(writer, -result);
+  return result;
 }
 }  // namespace
 

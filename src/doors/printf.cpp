@@ -1,838 +1,92 @@
 // SPDX-License-Identifier: MIT
-// fastout's printf engine (printf_internal.h): glibc's printf, byte for
-// byte, straight into a writer's buffer.
+// fastout's printf engine (printf_internal.h): glibc 2.36's printf, byte for
+// byte, straight into a writer's buffer, with no C library formatter.
 //
-// glibc's vsnprintf into the free space would be exact by construction, but
-// its formatting is what makes fprintf slow. So the common directives are
-// laid out here, by printf's rules, around digits that {fmt} makes through
-// its public API (fmt::format_to with a compiled format into a char*):
-// integers of every length in %d %i %u %o %x %X, %f %F %e %E %g %G of a
-// double in the "C" locale and the default rounding mode, %s, %c, plain %p,
-// %n and %%. {fmt} and glibc both print the exact decimal value of a double
-// correctly rounded, so their digits agree; where they do not -- %a (glibc
-// rounds ties to even, {fmt} 10-12 half up), '#' with %g ({fmt} 9) -- glibc
-// formats. Everything else goes to glibc too:
+// A call finds its format's plan (printf_format.cpp: parsed once per thread
+// and format), then runs it: the directives glibc's first parser takes, with
+// their arguments in order, and, where that parser stops, the rest as
+// glibc's second parser reads them, with every argument taken first by its
+// type. Each directive is laid out here by glibc's rules (vfprintf-process-
+// arg.c) around digits from {fmt} (decimal) or a loop (other bases);
+// floating point is printf_float.cpp's, and the forms that depend on the
+// locale are printf_locale.cpp's.
 //
-// - per directive, with snprintf and the directive's own text and argument
-//   (taken with its exact type): %a, %Lf, %ls, %lc, %C, %S, %m, the ' and I
-//   flags, a null %s, %p with flags, floating point in another locale or
-//   rounding mode, precisions over 128;
-// - for the whole call, with vsnprintf (or vfprintf into a stream that feeds
-//   the writer, for a text larger than the buffer): positional arguments
-//   (%1$d), a conversion, length or flag this parser does not know (say %b,
-//   or glibc's own registered ones), a format glibc refuses, widths over a
-//   million. Part of the text may have gone to the file already when that is
-//   found; glibc's first bytes are then the same, and are skipped.
-//
-// test/printf_diff_test.c holds the engine to glibc's snprintf over a large
-// randomized set of formats and arguments, through every buffer size from 1
-// to 64.
-
-// glibc's fortified snprintf refuses %n in a writable format and aborts the
-// process; the C API must never abort, and %n is printf's.
-#undef _FORTIFY_SOURCE
-
-#include "doors/printf_internal.h"
-#include "platform/platform_internal.h"
-
+// test/printf_diff_test.c holds the engine to glibc's snprintf through every
+// buffer size from 1 to 64, and test/printf_corpus_test.cpp to glibc's bytes
+// recorded on Linux, on any platform.
 #include <algorithm>
 #include <cerrno>
-#include <cfenv>
 #include <climits>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
+#include <cfenv>
 #include <cstring>
 #include <cwchar>
-#include <exception>
+#include <memory>
 #include <type_traits>
-
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <fastout/file.h>
 
+#include "doors/printf_internal.h"
+
 namespace fastout {
 namespace detail {
-namespace {
+namespace printf_engine {
 
-// wint_t as it travels through `...`: itself where it is as wide as int
-// (glibc), int where it is narrower (Windows' 16-bit wint_t is promoted).
-using promoted_wint = decltype(+std::wint_t{});
+// ------------------------------------------------------------ the output
 
-enum : unsigned {
-  flag_minus = 1,
-  flag_plus = 2,
-  flag_space = 4,
-  flag_hash = 8,
-  flag_zero = 16,
-  flag_quote = 32,         // ': the locale's digit grouping
-  flag_locale_digits = 64  // I: the locale's digits
-};
-
-enum class length_modifier : unsigned char { none, hh, h, l, ll, L, j, z, t };
-
-// Widths, and precisions of numbers, larger than this are left to glibc
-// with the whole call: it has its own limits near INT_MAX.
-constexpr int largest_padding = 1 << 20;
-// Floating point with a larger precision goes to glibc, so that the longest
-// {fmt} text fits a small area: "%.128f" of 1e308 is 438 bytes, and with
-// its sign 439.
-constexpr int largest_float_precision = 128;
-constexpr std::size_t float_area_size = 512;
-// A directive's text, for snprintf: "%-+ #0'I*.*lld" is 14 bytes.
-constexpr std::size_t largest_directive = 63;
-
-struct directive {
-  const char* begin;  // its '%'
-  const char* end;    // after its conversion
-  unsigned flags = 0;
-  int width = 0;
-  int precision = -1;  // none
-  int stars = 0;  // 1: the width is an argument; 2: the precision; 3: both
-  int star_width;  // those arguments as given, when `stars` says so
-  int star_precision;
-  length_modifier length = length_modifier::none;
-  char conversion = 0;
-};
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// Reads a decimal number as glibc does; false if it exceeds INT_MAX.
-bool parse_number(const char*& p, int& value) {
-  long long n = 0;
-  while (is_digit(*p)) {
-    n = n * 10 + (*p++ - '0');
-    if (n > INT_MAX) return false;
-  }
-  value = static_cast<int>(n);
-  return true;
+// While the call's text fits in the writer's free space (file::room(),
+// open whenever the writer takes inline writes), it is written there and
+// committed at the end (file::commit_room()), as a bounded print is. The
+// first time it needs more room, or from the start where the free space is
+// closed (no buffer, line buffering, an error, a loan: begin_piece() then
+// throws or takes the space back), it becomes the writer's piece, whose
+// text begins where the call's began.
+output::output(file& writer) : writer_(writer) {
+  const buffer_state free_space = writer_of(writer).room();
+  start_ = free_space.pos;
+  end_ = free_space.limit;
+  if (FASTOUT_UNLIKELY(start_ == end_)) begin_piece(start_);
 }
 
-// |value| as %f %F %e %E %g %G with `precision` and, except for %g, '#'.
-char* format_magnitude(char* out, double magnitude, char conversion, int precision,
-                       bool alternate) {
-  switch (conversion) {
-    case 'f':
-      return alternate ? fmt::format_to(out, FMT_COMPILE("{:#.{}f}"), magnitude, precision)
-                       : fmt::format_to(out, FMT_COMPILE("{:.{}f}"), magnitude, precision);
-    case 'F':
-      return alternate ? fmt::format_to(out, FMT_COMPILE("{:#.{}F}"), magnitude, precision)
-                       : fmt::format_to(out, FMT_COMPILE("{:.{}F}"), magnitude, precision);
-    case 'e':
-      return alternate ? fmt::format_to(out, FMT_COMPILE("{:#.{}e}"), magnitude, precision)
-                       : fmt::format_to(out, FMT_COMPILE("{:.{}e}"), magnitude, precision);
-    case 'E':
-      return alternate ? fmt::format_to(out, FMT_COMPILE("{:#.{}E}"), magnitude, precision)
-                       : fmt::format_to(out, FMT_COMPILE("{:.{}E}"), magnitude, precision);
-    case 'g': return fmt::format_to(out, FMT_COMPILE("{:.{}g}"), magnitude, precision);
-    default: return fmt::format_to(out, FMT_COMPILE("{:.{}G}"), magnitude, precision);
-  }
+char* output::begin_piece(char* pos) {
+  const auto length = static_cast<std::size_t>(pos - start_);
+  piece_ = writer_of(writer_).begin_piece(spare_, sizeof spare_);
+  // A writer with no buffer: the piece streams through spare_, on the
+  // stack, rather than the writer's streaming area (no allocation).
+  if (piece_.place == piece_place::spare) piece_.place = piece_place::side_streaming;
+  // The free space begins where the call's text does, so this moves
+  // nothing; but the text must be where the piece is.
+  if (length != 0 && piece_.text != start_) std::memmove(piece_.text, start_, length);
+  start_ = piece_.text;
+  end_ = piece_.end;
+  in_piece_ = true;
+  return start_ + length;
 }
 
-// The digits of an unsigned value in a conversion's base.
-char* format_digits(char* out, unsigned long long value, char conversion) {
-  switch (conversion) {
-    case 'o': return fmt::format_to(out, FMT_COMPILE("{:o}"), value);
-    case 'x': return fmt::format_to(out, FMT_COMPILE("{:x}"), value);
-    case 'X': return fmt::format_to(out, FMT_COMPILE("{:X}"), value);
-    default: return fmt::format_to(out, FMT_COMPILE("{}"), value);
+char* output::make_room(char* pos, std::size_t size) {
+  if (!in_piece_) {
+    pos = begin_piece(pos);
+    if (size <= room(pos)) return pos;
   }
-}
-
-#if defined(__GNUC__) || defined(__clang__)
-#  pragma GCC diagnostic push
-// The formats passed to glibc are the caller's directives, by design.
-#  pragma GCC diagnostic ignored "-Wformat-nonliteral"
-#  pragma GCC diagnostic ignored "-Wformat-security"
-#endif
-
-// One call to fastout_printf: its text on its way into the writer.
-//
-// The text is a piece the writer began (file::begin_piece()), written at
-// `pos`, a local of run() and an argument and result of the helpers, so
-// that the compiler keeps it in a register across char stores. While the
-// call's text fits in the buffer the piece stays whole; once it proves
-// larger, it streams to the file (file::grow_piece()). A writer with no
-// buffer has the piece in stack_area_, which it streams through: the C API
-// never allocates.
-class printf_call {
- public:
-  printf_call(file& writer, const char* format, std::va_list args)
-      : writer_(writer), format_(format), saved_errno_(errno) {
-    va_copy(args_, args);
-    va_copy(original_, args);
-    piece_ = writer_of(writer_).begin_piece(stack_area_, sizeof stack_area_);
-    if (piece_.place == piece_place::spare) piece_.place = piece_place::side_streaming;
-    capacity_ = writer_.buffer_capacity();
-  }
-  ~printf_call() {
-    va_end(args_);
-    va_end(original_);
-  }
-  printf_call(const printf_call&) = delete;
-  printf_call& operator=(const printf_call&) = delete;
-
-  int run();
-
- private:
-  // status_ besides 0 (all well) and a positive errno (the call fails).
-  static constexpr int glibc_takes_the_call = -1;
-
-  std::size_t count(char* pos) const {
-    return piece_.sent + static_cast<std::size_t>(pos - piece_.text);
-  }
-  std::size_t room(char* pos) const { return static_cast<std::size_t>(piece_.end - pos); }
-  // While the call's text is in the buffer, kept whole.
-  bool whole_in_buffer() const { return piece_.place == piece_place::buffer; }
-
-  bool parse(const char*& p, directive& d);
-  bool parse_flags_width_precision(const char*& p, directive& d);
-  char* signed_argument(char* pos, const directive& d);
-  char* unsigned_argument(char* pos, const directive& d);
-  char* float_argument(char* pos, const directive& d);
-  char* string_argument(char* pos, const directive& d);
-  char* char_argument(char* pos, const directive& d);
-  char* pointer_argument(char* pos, const directive& d);
-  void store_count(char* pos, const directive& d);
-  char* put_number(char* pos, const directive& d, char sign, const char* prefix,
-                   std::size_t prefix_size, const char* digits, std::size_t digit_count,
-                   bool force_leading_zero);
-  char* put_padded(char* pos, const directive& d, char sign, std::size_t zeros, const char* body,
-                   std::size_t body_size);
-  bool floats_are_plain();
-
-  char* glibc_argument(char* pos, const directive& d);
-  template <typename T>
-  char* glibc_value(char* pos, const directive& d, T value);
-  template <typename... A>
-  char* glibc_directive(char* pos, const directive& d, A... args);
-  int glibc_whole_call();
-  int glibc_whole_call_streaming();
-  static ssize_t stream_write(void* cookie, const char* data, std::size_t size);
-
-  FASTOUT_ALWAYS_INLINE char* append(char* pos, const char* data, std::size_t size) {
-    if (FASTOUT_LIKELY(size <= room(pos))) {
-      std::memcpy(pos, data, size);
-      return pos + size;
-    }
-    return append_slow(pos, data, size);
-  }
-  FASTOUT_NOINLINE char* append_slow(char* pos, const char* data, std::size_t size);
-  FASTOUT_NOINLINE char* fill(char* pos, char c, std::size_t size);
-  FASTOUT_NOINLINE char* make_space(char* pos, std::size_t size) {
-    return writer_of(writer_).grow_piece(piece_, pos, size);
-  }
-  int finish(char* pos);
-  int fail(char* pos, int error_number);
-
-  file& writer_;
-  const char* const format_;
-  std::va_list args_;      // the arguments, as the directives take them
-  std::va_list original_;  // all of them again, for glibc
-  const int saved_errno_;  // for %m, and for glibc's view of errno
-  int status_ = 0;
-  int float_state_ = -1;  // floats_are_plain(), once asked
-  piece piece_;
-  std::size_t capacity_;
-  // For glibc_whole_call_streaming().
-  std::size_t skip_ = 0;
-  char* stream_pos_ = nullptr;
-  std::exception_ptr stream_error_;
-  char scratch_[1024];     // a directive's text from glibc, when it does not fit
-  char stack_area_[4096];  // the area of a writer with no buffer
-};
-
-int printf_call::run() {
-  const char* p = format_;
-  char* pos = piece_.text;
-  for (;;) {
-    // Literal text: copied while there is room.
-    char* end = piece_.end;
-    char c;
-    while ((c = *p) != '%' && c != '\0' && pos != end) {
-      *pos++ = c;
-      ++p;
-    }
-    if (c == '\0') return finish(pos);
-    if (c != '%') {  // the area is full
-      const char* literal_end = p;
-      while (*literal_end != '%' && *literal_end != '\0') ++literal_end;
-      pos = append_slow(pos, p, static_cast<std::size_t>(literal_end - p));
-      p = literal_end;
-      continue;
-    }
-    directive d;
-    d.begin = p++;
-    if (!parse(p, d)) return glibc_whole_call();
-    switch (d.conversion) {
-      case 'd':
-      case 'i': pos = signed_argument(pos, d); break;
-      case 'u':
-      case 'o':
-      case 'x':
-      case 'X': pos = unsigned_argument(pos, d); break;
-      case 'f':
-      case 'F':
-      case 'e':
-      case 'E':
-      case 'g':
-      case 'G':
-      case 'a':
-      case 'A':
-        if (d.length != length_modifier::none && d.length != length_modifier::l &&
-            d.length != length_modifier::ll && d.length != length_modifier::L)
-          return glibc_whole_call();
-        pos = float_argument(pos, d);
-        break;
-      case 's':
-        if (d.length != length_modifier::none && d.length != length_modifier::l)
-          return glibc_whole_call();
-        pos = string_argument(pos, d);
-        break;
-      case 'c':
-        if (d.length != length_modifier::none && d.length != length_modifier::l)
-          return glibc_whole_call();
-        pos = char_argument(pos, d);
-        break;
-      case 'p':
-        if (d.length != length_modifier::none) return glibc_whole_call();
-        pos = pointer_argument(pos, d);
-        break;
-      case 'n':
-        if (d.length == length_modifier::L) return glibc_whole_call();
-        store_count(pos, d);
-        break;
-      case 'C':
-      case 'S':
-      case 'm':
-        if (d.length != length_modifier::none) return glibc_whole_call();
-        pos = glibc_argument(pos, d);
-        break;
-      case '%':
-        if (d.end - d.begin != 2) return glibc_whole_call();  // "%5%": glibc's business
-        pos = append(pos, "%", 1);
-        break;
-      default: return glibc_whole_call();
-    }
-    if (FASTOUT_UNLIKELY(status_ != 0)) {
-      if (status_ == glibc_takes_the_call) return glibc_whole_call();
-      return fail(pos, status_);
-    }
-  }
-}
-
-// Parses the directive whose '%' is at d.begin, from `p` just after it.
-// False if glibc must format the whole call.
-bool printf_call::parse(const char*& p, directive& d) {
-  // Flags, a width and a precision all start below 'a': "%d", "%lld" and
-  // "%s" go straight to their length and conversion.
-  if (*p < 'a' && !parse_flags_width_precision(p, d)) return false;
-  switch (*p) {
-    case 'h':
-      if (p[1] == 'h') {
-        d.length = length_modifier::hh;
-        ++p;
-      } else {
-        d.length = length_modifier::h;
-      }
-      ++p;
-      break;
-    case 'l':
-      if (p[1] == 'l') {
-        d.length = length_modifier::ll;
-        ++p;
-      } else {
-        d.length = length_modifier::l;
-      }
-      ++p;
-      break;
-    case 'L':
-    case 'q':
-      d.length = length_modifier::L;
-      ++p;
-      break;
-    case 'j':
-      d.length = length_modifier::j;
-      ++p;
-      break;
-    case 'z':
-    case 'Z':
-      d.length = length_modifier::z;
-      ++p;
-      break;
-    case 't':
-      d.length = length_modifier::t;
-      ++p;
-      break;
-    default: break;
-  }
-  d.conversion = *p;
-  if (d.conversion == '\0') return false;
-  d.end = ++p;
-  // A huge precision of a number: glibc's limits, as for widths. A string's
-  // is only a maximum.
-  if (d.precision > largest_padding && d.conversion != 's' && d.conversion != 'S') return false;
-  return static_cast<std::size_t>(d.end - d.begin) <= largest_directive;
-}
-
-bool printf_call::parse_flags_width_precision(const char*& p, directive& d) {
-  // "%1$d": positional arguments, which glibc takes by position for the
-  // whole format.
-  if (is_digit(*p) && *p != '0') {
-    const char* q = p;
-    while (is_digit(*q)) ++q;
-    if (*q == '$') return false;
-  }
-  for (;; ++p) {
-    switch (*p) {
-      case '-': d.flags |= flag_minus; continue;
-      case '+': d.flags |= flag_plus; continue;
-      case ' ': d.flags |= flag_space; continue;
-      case '#': d.flags |= flag_hash; continue;
-      case '0': d.flags |= flag_zero; continue;
-      case '\'': d.flags |= flag_quote; continue;
-      case 'I': d.flags |= flag_locale_digits; continue;
-      default: break;
-    }
-    break;
-  }
-  if (*p == '*') {
-    if (is_digit(*++p)) return false;  // "*2$": positional
-    int width = va_arg(args_, int);
-    d.stars |= 1;
-    d.star_width = width;
-    if (width < -largest_padding || width > largest_padding) return false;
-    if (width < 0) {
-      d.flags |= flag_minus;
-      width = -width;
-    }
-    d.width = width;
-  } else if (is_digit(*p)) {
-    if (!parse_number(p, d.width) || d.width > largest_padding) return false;
-  }
-  if (*p == '.') {
-    if (*++p == '*') {
-      if (is_digit(*++p)) return false;
-      int precision = va_arg(args_, int);
-      d.stars |= 2;
-      d.star_precision = precision;
-      d.precision = precision < 0 ? -1 : precision;
-    } else {
-      d.precision = 0;
-      if (!parse_number(p, d.precision)) return false;
-    }
-  }
-  return true;
-}
-
-// ------------------------------------------------------------- integers
-
-char* printf_call::signed_argument(char* pos, const directive& d) {
-  if (d.flags & (flag_quote | flag_locale_digits)) return glibc_argument(pos, d);
-  long long value;
-  switch (d.length) {
-    case length_modifier::hh: value = static_cast<signed char>(va_arg(args_, int)); break;
-    case length_modifier::h: value = static_cast<short>(va_arg(args_, int)); break;
-    case length_modifier::l: value = va_arg(args_, long); break;
-    case length_modifier::ll:
-    case length_modifier::L: value = va_arg(args_, long long); break;
-    case length_modifier::j: value = va_arg(args_, std::intmax_t); break;
-    case length_modifier::z: value = va_arg(args_, ssize_t); break;
-    case length_modifier::t: value = va_arg(args_, std::ptrdiff_t); break;
-    default: value = va_arg(args_, int); break;
-  }
-  if (FASTOUT_LIKELY(d.flags == 0 && d.width == 0 && d.precision < 0)) {
-    constexpr std::size_t longest = 20;  // "-9223372036854775808"
-    if (FASTOUT_LIKELY(room(pos) >= longest)) return fmt::format_to(pos, FMT_COMPILE("{}"), value);
-    char text[longest];
-    char* text_end = fmt::format_to(text, FMT_COMPILE("{}"), value);
-    return append(pos, text, static_cast<std::size_t>(text_end - text));
-  }
-  unsigned long long magnitude =
-      value < 0 ? 0 - static_cast<unsigned long long>(value) : static_cast<unsigned long long>(value);
-  char sign = value < 0                ? '-'
-              : (d.flags & flag_plus)  ? '+'
-              : (d.flags & flag_space) ? ' '
-                                       : '\0';
-  char digits[24];
-  std::size_t digit_count = 0;
-  if (magnitude != 0 || d.precision != 0)  // "%.0d" of 0 has no digits
-    digit_count = static_cast<std::size_t>(format_digits(digits, magnitude, 'd') - digits);
-  return put_number(pos, d, sign, "", 0, digits, digit_count, false);
-}
-
-char* printf_call::unsigned_argument(char* pos, const directive& d) {
-  if (d.flags & (flag_quote | flag_locale_digits)) return glibc_argument(pos, d);
-  unsigned long long value;
-  switch (d.length) {
-    case length_modifier::hh: value = static_cast<unsigned char>(va_arg(args_, unsigned)); break;
-    case length_modifier::h: value = static_cast<unsigned short>(va_arg(args_, unsigned)); break;
-    case length_modifier::l: value = va_arg(args_, unsigned long); break;
-    case length_modifier::ll:
-    case length_modifier::L: value = va_arg(args_, unsigned long long); break;
-    case length_modifier::j: value = va_arg(args_, std::uintmax_t); break;
-    case length_modifier::z: value = va_arg(args_, std::size_t); break;
-    case length_modifier::t:
-      value = va_arg(args_, std::make_unsigned_t<std::ptrdiff_t>);
-      break;
-    default: value = va_arg(args_, unsigned); break;
-  }
-  char digits[24];
-  if (FASTOUT_LIKELY(d.flags == 0 && d.width == 0 && d.precision < 0)) {
-    if (FASTOUT_LIKELY(room(pos) >= sizeof digits)) return format_digits(pos, value, d.conversion);
-    char* digits_end = format_digits(digits, value, d.conversion);
-    return append(pos, digits, static_cast<std::size_t>(digits_end - digits));
-  }
-  std::size_t digit_count = 0;
-  if (value != 0 || d.precision != 0)
-    digit_count = static_cast<std::size_t>(format_digits(digits, value, d.conversion) - digits);
-  // '#': "0x" before a nonzero hexadecimal value; a leading 0 in octal.
-  const bool hash = (d.flags & flag_hash) != 0;
-  const char* prefix = "";  // never null: memcpy of 0 bytes from null is undefined
-  if (hash && value != 0 && d.conversion == 'x') prefix = "0x";
-  if (hash && value != 0 && d.conversion == 'X') prefix = "0X";
-  return put_number(pos, d, '\0', prefix, std::strlen(prefix), digits, digit_count,
-                    hash && d.conversion == 'o');
-}
-
-// Lays out an integer as printf does: [spaces][sign][prefix][zeros]digits
-// [spaces]. The zeros come from the precision, or from the width with the
-// '0' flag (ignored with a precision or '-').
-char* printf_call::put_number(char* pos, const directive& d, char sign, const char* prefix,
-                              std::size_t prefix_size, const char* digits,
-                              std::size_t digit_count, bool force_leading_zero) {
-  const std::size_t width = static_cast<std::size_t>(d.width);
-  const std::size_t sign_size = sign != '\0' ? 1 : 0;
-  std::size_t zeros = 0;
-  if (d.precision >= 0) {
-    const auto precision = static_cast<std::size_t>(d.precision);
-    if (precision > digit_count) zeros = precision - digit_count;
-  } else if ((d.flags & (flag_zero | flag_minus)) == flag_zero) {
-    const std::size_t used = sign_size + prefix_size + digit_count;
-    if (width > used) zeros = width - used;
-  }
-  if (force_leading_zero && zeros == 0 && (digit_count == 0 || digits[0] != '0')) zeros = 1;
-  const std::size_t size = sign_size + prefix_size + zeros + digit_count;
-  const std::size_t padding = width > size ? width - size : 0;
-  const bool left = (d.flags & flag_minus) != 0;
-  if (FASTOUT_LIKELY(size + padding <= room(pos))) {
-    if (!left) {
-      std::memset(pos, ' ', padding);
-      pos += padding;
-    }
-    if (sign_size != 0) *pos++ = sign;
-    std::memcpy(pos, prefix, prefix_size);
-    pos += prefix_size;
-    std::memset(pos, '0', zeros);
-    pos += zeros;
-    std::memcpy(pos, digits, digit_count);
-    pos += digit_count;
-    if (left) {
-      std::memset(pos, ' ', padding);
-      pos += padding;
-    }
-    return pos;
-  }
-  // Piece by piece, through make_space(): keeps the call whole if it fits.
-  if (!left) pos = fill(pos, ' ', padding);
-  if (sign_size != 0) pos = append(pos, &sign, 1);
-  pos = append(pos, prefix, prefix_size);
-  pos = fill(pos, '0', zeros);
-  pos = append(pos, digits, digit_count);
-  if (left) pos = fill(pos, ' ', padding);
+  piece_.text = start_;
+  pos = writer_of(writer_).grow_piece(piece_, pos, size);
+  sent_ = piece_.sent;
+  start_ = piece_.text;
+  end_ = piece_.end;
   return pos;
 }
 
-// [spaces][sign][zeros]body[spaces], for everything but integers.
-char* printf_call::put_padded(char* pos, const directive& d, char sign, std::size_t zeros,
-                              const char* body, std::size_t body_size) {
-  const std::size_t width = static_cast<std::size_t>(d.width);
-  const std::size_t size = (sign != '\0' ? 1 : 0) + zeros + body_size;
-  const std::size_t padding = width > size ? width - size : 0;
-  const bool left = (d.flags & flag_minus) != 0;
-  if (!left) pos = fill(pos, ' ', padding);
-  if (sign != '\0') pos = append(pos, &sign, 1);
-  pos = fill(pos, '0', zeros);
-  pos = append(pos, body, body_size);
-  if (left) pos = fill(pos, ' ', padding);
-  return pos;
-}
-
-// -------------------------------------------------------- floating point
-
-// {fmt} writes '.' and rounds to nearest; glibc follows the locale's
-// decimal point and the rounding mode.
-bool printf_call::floats_are_plain() {
-  if (float_state_ < 0) {
-    const char* point = detail::decimal_point();
-    float_state_ = point != nullptr && point[0] == '.' && point[1] == '\0' &&
-                   std::fegetround() == FE_TONEAREST;
-  }
-  return float_state_ != 0;
-}
-
-char* printf_call::float_argument(char* pos, const directive& d) {
-  const char conversion = d.conversion;
-  if (d.length == length_modifier::L || d.length == length_modifier::ll ||
-      conversion == 'a' || conversion == 'A' ||
-      ((d.flags & flag_hash) && (conversion == 'g' || conversion == 'G')) ||
-      (d.flags & (flag_quote | flag_locale_digits)) || d.precision > largest_float_precision ||
-      !floats_are_plain())
-    return glibc_argument(pos, d);
-  const double value = va_arg(args_, double);
-  const char sign = std::signbit(value)        ? '-'
-                    : (d.flags & flag_plus)    ? '+'
-                    : (d.flags & flag_space)   ? ' '
-                                               : '\0';
-  const int precision = d.precision < 0 ? 6 : d.precision;
-  const bool alternate = (d.flags & flag_hash) != 0;
-  if (FASTOUT_LIKELY(d.width == 0 && room(pos) >= float_area_size)) {
-    // No padding: straight into the buffer.
-    if (sign != '\0') *pos++ = sign;
-    return format_magnitude(pos, std::fabs(value), conversion, precision, alternate);
-  }
-  char text[float_area_size];
-  char* text_end = format_magnitude(text, std::fabs(value), conversion, precision, alternate);
-  const auto size = static_cast<std::size_t>(text_end - text);
-  const std::size_t sign_size = sign != '\0' ? 1 : 0;
-  if (FASTOUT_LIKELY(static_cast<std::size_t>(d.width) <= size + sign_size)) {
-    if (FASTOUT_LIKELY(size + sign_size <= room(pos))) {
-      if (sign_size != 0) *pos++ = sign;
-      std::memcpy(pos, text, size);
-      return pos + size;
-    }
-    if (sign_size != 0) pos = append(pos, &sign, 1);
-    return append(pos, text, size);
-  }
-  std::size_t zeros = 0;
-  if ((d.flags & (flag_zero | flag_minus)) == flag_zero && std::isfinite(value))
-    zeros = static_cast<std::size_t>(d.width) - size - sign_size;
-  return put_padded(pos, d, sign, zeros, text, size);
-}
-
-// ------------------------------------------------- strings, chars, %p, %n
-
-char* printf_call::string_argument(char* pos, const directive& d) {
-  if (d.length == length_modifier::l) return glibc_argument(pos, d);
-  const char* s = va_arg(args_, const char*);
-  if (s == nullptr) return glibc_value(pos, d, s);  // "(null)", or nothing, by precision
-  const std::size_t size =
-      d.precision >= 0 ? ::strnlen(s, static_cast<std::size_t>(d.precision)) : std::strlen(s);
-  if (static_cast<std::size_t>(d.width) <= size) return append(pos, s, size);
-  return put_padded(pos, d, '\0', 0, s, size);
-}
-
-char* printf_call::char_argument(char* pos, const directive& d) {
-  if (d.length == length_modifier::l) return glibc_argument(pos, d);
-  const char c = static_cast<char>(static_cast<unsigned char>(va_arg(args_, int)));
-  if (d.width <= 1) return append(pos, &c, 1);
-  return put_padded(pos, d, '\0', 0, &c, 1);
-}
-
-char* printf_call::pointer_argument(char* pos, const directive& d) {
-  if (d.flags != 0 || d.width != 0 || d.precision >= 0) return glibc_argument(pos, d);
-  const void* pointer = va_arg(args_, void*);
-  if (pointer == nullptr) return append(pos, "(nil)", 5);
-  char text[2 + 16] = {'0', 'x'};
-  char* text_end = format_digits(text + 2, reinterpret_cast<std::uintptr_t>(pointer), 'x');
-  return append(pos, text, static_cast<std::size_t>(text_end - text));
-}
-
-void printf_call::store_count(char* pos, const directive& d) {
-  const std::size_t n = count(pos);
-  switch (d.length) {
-    case length_modifier::hh: *va_arg(args_, signed char*) = static_cast<signed char>(n); break;
-    case length_modifier::h: *va_arg(args_, short*) = static_cast<short>(n); break;
-    case length_modifier::l: *va_arg(args_, long*) = static_cast<long>(n); break;
-    case length_modifier::ll: *va_arg(args_, long long*) = static_cast<long long>(n); break;
-    case length_modifier::j: *va_arg(args_, std::intmax_t*) = static_cast<std::intmax_t>(n); break;
-    case length_modifier::z: *va_arg(args_, ssize_t*) = static_cast<ssize_t>(n); break;
-    case length_modifier::t:
-      *va_arg(args_, std::ptrdiff_t*) = static_cast<std::ptrdiff_t>(n);
-      break;
-    default: *va_arg(args_, int*) = static_cast<int>(n); break;
-  }
-}
-
-// --------------------------------------------------------------- glibc
-
-// Takes the directive's argument with the type glibc takes it with, and
-// lets glibc format the directive.
-char* printf_call::glibc_argument(char* pos, const directive& d) {
-  const bool is_long = d.length == length_modifier::l;
-  switch (d.conversion) {
-    case 'd':
-    case 'i':
-      switch (d.length) {
-        case length_modifier::l: return glibc_value(pos, d, va_arg(args_, long));
-        case length_modifier::ll:
-        case length_modifier::L: return glibc_value(pos, d, va_arg(args_, long long));
-        case length_modifier::j: return glibc_value(pos, d, va_arg(args_, std::intmax_t));
-        case length_modifier::z: return glibc_value(pos, d, va_arg(args_, ssize_t));
-        case length_modifier::t: return glibc_value(pos, d, va_arg(args_, std::ptrdiff_t));
-        default: return glibc_value(pos, d, va_arg(args_, int));
-      }
-    case 'u':
-    case 'o':
-    case 'x':
-    case 'X':
-      switch (d.length) {
-        case length_modifier::l: return glibc_value(pos, d, va_arg(args_, unsigned long));
-        case length_modifier::ll:
-        case length_modifier::L: return glibc_value(pos, d, va_arg(args_, unsigned long long));
-        case length_modifier::j: return glibc_value(pos, d, va_arg(args_, std::uintmax_t));
-        case length_modifier::z: return glibc_value(pos, d, va_arg(args_, std::size_t));
-        case length_modifier::t:
-          return glibc_value(pos, d, va_arg(args_, std::make_unsigned_t<std::ptrdiff_t>));
-        default: return glibc_value(pos, d, va_arg(args_, unsigned));
-      }
-    case 'c': return is_long ? glibc_value(pos, d, va_arg(args_, promoted_wint))
-                             : glibc_value(pos, d, va_arg(args_, int));
-    case 'C': return glibc_value(pos, d, va_arg(args_, promoted_wint));
-    case 's': return is_long ? glibc_value(pos, d, va_arg(args_, const wchar_t*))
-                             : glibc_value(pos, d, va_arg(args_, const char*));
-    case 'S': return glibc_value(pos, d, va_arg(args_, const wchar_t*));
-    case 'p': return glibc_value(pos, d, va_arg(args_, void*));
-    case 'm':  // no argument: strerror(errno)
-      switch (d.stars) {
-        case 1: return glibc_directive(pos, d, d.star_width);
-        case 2: return glibc_directive(pos, d, d.star_precision);
-        case 3: return glibc_directive(pos, d, d.star_width, d.star_precision);
-        default: return glibc_directive(pos, d);
-      }
-    default:  // floating point
-      if (d.length == length_modifier::L || d.length == length_modifier::ll)
-        return glibc_value(pos, d, va_arg(args_, long double));
-      return glibc_value(pos, d, va_arg(args_, double));
-  }
-}
-
-template <typename T>
-char* printf_call::glibc_value(char* pos, const directive& d, T value) {
-  switch (d.stars) {
-    case 1: return glibc_directive(pos, d, d.star_width, value);
-    case 2: return glibc_directive(pos, d, d.star_precision, value);
-    case 3: return glibc_directive(pos, d, d.star_width, d.star_precision, value);
-    default: return glibc_directive(pos, d, value);
-  }
-}
-
-// snprintf of the directive's own text with its arguments, into the free
-// space if it fits, else through scratch_ or the space make_space() makes;
-// a text larger than those sends the whole call to glibc.
-template <typename... A>
-char* printf_call::glibc_directive(char* pos, const directive& d, A... args) {
-  char spec[largest_directive + 1];
-  const auto spec_size = static_cast<std::size_t>(d.end - d.begin);
-  std::memcpy(spec, d.begin, spec_size);
-  spec[spec_size] = '\0';
-  const std::size_t space = room(pos);
-  errno = saved_errno_;
-  const int result = std::snprintf(pos, space, spec, args...);
-  if (result < 0) {
-    status_ = errno;
-    return pos;
-  }
-  const auto size = static_cast<std::size_t>(result);
-  if (size < space) return pos + size;
-  if (size < sizeof scratch_) {
-    errno = saved_errno_;
-    std::snprintf(scratch_, sizeof scratch_, spec, args...);
-    return append(pos, scratch_, size);
-  }
-  if (whole_in_buffer() && count(pos) + size < capacity_) {
-    pos = make_space(pos, size + 1);
-    errno = saved_errno_;
-    std::snprintf(pos, size + 1, spec, args...);
-    return pos + size;
-  }
-  status_ = glibc_takes_the_call;
-  return pos;
-}
-
-// glibc formats the whole call, from its first argument. Whatever this
-// engine had written and not yet sent is dropped: glibc writes it again.
-int printf_call::glibc_whole_call() {
-  if (piece_.sent == 0 && piece_.place != piece_place::buffer_streaming) {
-    char* start = piece_.text;
-    const std::size_t space = room(start);
-    std::va_list args;
-    va_copy(args, original_);
-    errno = saved_errno_;
-    int result = std::vsnprintf(start, space, format_, args);
-    int error_number = errno;
-    va_end(args);
-    if (result < 0) return fail(start, error_number);
-    const auto size = static_cast<std::size_t>(result);
-    if (size < space) return finish(start + size);
-    if (whole_in_buffer() && size < capacity_) {
-      start = make_space(start, size + 1);  // sends the older text
-      va_copy(args, original_);
-      errno = saved_errno_;
-      std::vsnprintf(start, size + 1, format_, args);
-      va_end(args);
-      return finish(start + size);
-    }
-  }
-  return glibc_whole_call_streaming();
-}
-
-// A text larger than the buffer: glibc's vfprintf into a stream whose
-// writes append to this call (stream_write), so that it streams to the file
-// without being held in memory. The first sent_ bytes are in the file
-// already.
-int printf_call::glibc_whole_call_streaming() {
-  char* pos = piece_.text;
-  // Known to be larger than the buffer: it streams from the start.
-  if (whole_in_buffer()) pos = make_space(pos, SIZE_MAX);
-  skip_ = piece_.sent;
-  stream_pos_ = pos;
-  // Unbuffered: every write comes here at once.
-  std::FILE* stream = platform.open_write_stream(this, &printf_call::stream_write);
-  if (stream == nullptr) return fail(pos, errno == ENOTSUP ? ENOTSUP : ENOMEM);
-  std::va_list args;
-  va_copy(args, original_);
-  errno = saved_errno_;
-  const int result = std::vfprintf(stream, format_, args);
-  const int error_number = errno;
-  va_end(args);
-  std::fclose(stream);
-  if (stream_error_) std::rethrow_exception(stream_error_);
-  if (result < 0) return fail(stream_pos_, error_number);
-  return finish(stream_pos_);
-}
-
-ssize_t printf_call::stream_write(void* cookie, const char* data, std::size_t size) {
-  auto& call = *static_cast<printf_call*>(cookie);
-  if (call.stream_error_) return -1;
-  try {
-    const std::size_t skipped = std::min(call.skip_, size);
-    call.skip_ -= skipped;
-    call.stream_pos_ = call.append(call.stream_pos_, data + skipped, size - skipped);
-  } catch (...) {
-    // Not through glibc's frames: rethrown once vfprintf has returned.
-    call.stream_error_ = std::current_exception();
-    return -1;
-  }
-  return static_cast<ssize_t>(size);
-}
-
-#if defined(__GNUC__) || defined(__clang__)
-#  pragma GCC diagnostic pop
-#endif
-
-// ------------------------------------------------------------ the areas
-
-char* printf_call::append_slow(char* pos, const char* data, std::size_t size) {
+char* output::append_slow(char* pos, const char* data, std::size_t size) {
   while (size > 0) {
     std::size_t space = room(pos);
-    // In the buffer, room for all of it is made at once, so that the call
-    // stays whole; streaming, the area is filled before it is sent.
-    if (space == 0 || (whole_in_buffer() && size > space)) {
-      pos = make_space(pos, size);
+    // While the text stays whole, room for all of it is made at once;
+    // streaming, the area is filled before it is sent.
+    if (space == 0 || ((!in_piece_ || piece_.place == piece_place::buffer) && size > space)) {
+      pos = make_room(pos, size);
       continue;
     }
     const std::size_t chunk = std::min(size, space);
@@ -844,11 +98,11 @@ char* printf_call::append_slow(char* pos, const char* data, std::size_t size) {
   return pos;
 }
 
-char* printf_call::fill(char* pos, char c, std::size_t size) {
+char* output::fill(char* pos, char c, std::size_t size) {
   while (size > 0) {
     std::size_t space = room(pos);
-    if (space == 0 || (whole_in_buffer() && size > space)) {
-      pos = make_space(pos, size);
+    if (space == 0 || ((!in_piece_ || piece_.place == piece_place::buffer) && size > space)) {
+      pos = make_room(pos, size);
       continue;
     }
     const std::size_t chunk = std::min(size, space);
@@ -859,25 +113,1055 @@ char* printf_call::fill(char* pos, char c, std::size_t size) {
   return pos;
 }
 
-int printf_call::finish(char* pos) {
+int output::finish(char* pos) {
   const std::size_t total = count(pos);
-  if (total > static_cast<std::size_t>(INT_MAX)) return fail(pos, EOVERFLOW);
-  writer_of(writer_).end_piece(piece_, pos);
+  if (FASTOUT_UNLIKELY(total > static_cast<std::size_t>(INT_MAX))) return fail(pos, EOVERFLOW);
+  if (FASTOUT_LIKELY(!in_piece_)) {
+    writer_of(writer_).commit_room(pos);
+  } else {
+    piece_.text = start_;
+    writer_of(writer_).end_piece(piece_, pos);
+  }
   return static_cast<int>(total);
 }
 
-// The call fails: none of its text is added, unless some was sent already;
-// then, as glibc's vfprintf, what was made before the failure stays.
-int printf_call::fail(char* pos, int error_number) {
-  if (piece_.sent != 0) writer_of(writer_).end_piece(piece_, pos);
-  return -(error_number > 0 ? error_number : EINVAL);
+int output::fail(char* pos, int error_number) {
+  if (in_piece_ && sent_ != 0) {
+    piece_.text = start_;
+    writer_of(writer_).end_piece(piece_, pos);
+  }
+  return -error_number;
+}
+
+namespace {
+
+// ------------------------------------------------------------- arguments
+
+// glibc's union printf_arg, for the arguments of the second parser: each
+// taken from the va_list by its type, and read back as the directive reads
+// it (a union member; memcpy from the start of the slot reads what glibc's
+// union would).
+struct arg_slot {
+  alignas(16) unsigned char bytes[16];
+};
+
+constexpr bool long_is_long_long = sizeof(long) == sizeof(long long);
+constexpr bool long_is_int = sizeof(long) == sizeof(int);
+
+// The arguments in order, as glibc's first parser takes them.
+struct sequential_args {
+  std::va_list* ap;
+
+  int width(const directive&) { return va_arg(*ap, int); }
+  int precision(const directive&) { return va_arg(*ap, int); }
+  template <typename T>
+  T get(const directive&) {
+    return va_arg(*ap, T);
+  }
+};
+
+// The arguments of the second parser, all taken already.
+struct positional_args {
+  const arg_slot* slots;
+
+  template <typename T>
+  T read(std::int32_t index) const {
+    T value;
+    std::memcpy(&value, slots[index].bytes, sizeof value);
+    return value;
+  }
+  int width(const directive& d) { return read<int>(d.width_arg); }
+  int precision(const directive& d) { return read<int>(d.precision_arg); }
+  template <typename T>
+  T get(const directive& d) {
+    return read<T>(d.data_arg);
+  }
+};
+
+// wint_t as it travels through `...`: itself where it is as wide as int
+// (glibc), int where it is narrower (Windows' 16-bit wint_t is promoted,
+// and va_arg of wint_t there is undefined: GCC makes it a trap).
+using promoted_wint = decltype(+std::wint_t{});
+
+// wchar_t is promoted to wint_t (or int) through ..., whatever its size.
+template <>
+wchar_t sequential_args::get<wchar_t>(const directive&) {
+  return static_cast<wchar_t>(va_arg(*ap, promoted_wint));
+}
+
+// ---------------------------------------------------------------- digits
+
+// The digits of `value` in base 2, 8 or 16, ending at `end`; returns
+// where they begin.
+char* base_digits(char* end, unsigned long long value, unsigned base, bool upper) {
+  const char* digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  const unsigned shift = base == 16 ? 4 : base == 8 ? 3 : 1;
+  do {
+    *--end = digits[value & (base - 1)];
+    value >>= shift;
+  } while (value != 0);
+  return end;
+}
+
+// The digits of `value` in `base`, written to the end of `area` (24 bytes
+// hold a decimal, 64 a binary); returns where they begin.
+char* number_digits(char* area_end, unsigned long long value, unsigned base, bool upper) {
+  if (base == 10) {
+    char text[24];
+    char* text_end = fmt::format_to(text, FMT_COMPILE("{}"), value);
+    const auto size = static_cast<std::size_t>(text_end - text);
+    std::memcpy(area_end - size, text, size);
+    return area_end - size;
+  }
+  return base_digits(area_end, value, base, upper);
+}
+
+// ------------------------------------------------------------- one call
+
+class call {
+ public:
+  call(file& writer, const plan& p)
+      : out_(writer), text_(p.text.data()), plan_(p), saved_errno_(p.uses_errno ? errno : 0) {}
+  call(const call&) = delete;
+  call& operator=(const call&) = delete;
+
+  /// The whole call.
+  int run(std::va_list& args);
+  /// The rest of a call the fast executor began: the first parser's
+  /// directives from `index` (the text so far ends at `pos`), and, when
+  /// `pending` is not null, directive `index` is a plain %s of `pending`
+  /// whose arguments were taken already.
+  int run_from(std::size_t index, char* pos, std::va_list& args, const char* pending = nullptr,
+               int pending_precision = -1, bool has_pending = false);
+
+ private:
+  int run_first(std::size_t index, char* pos, std::va_list& args, std::va_list* original);
+  template <typename Args>
+  char* directive_text(const directive& d, Args& args, char* pos);
+  template <typename Args>
+  char* integer(const directive& d, Args& args, char* pos, int width, int precision,
+                std::uint16_t flags);
+  char* put_number(char* pos, const directive& d, int width, int precision, std::uint16_t flags,
+                   bool negative, unsigned long long magnitude, char spec);
+  template <typename Args>
+  char* floating(const directive& d, Args& args, char* pos, int width, int precision,
+                 std::uint16_t flags);
+  char* put_string(char* pos, const char* s, int width, int precision, std::uint16_t flags);
+  char* put_wide_string(char* pos, const wchar_t* s, int width, int precision,
+                        std::uint16_t flags);
+  char* put_wide_char(char* pos, wchar_t c, int width, std::uint16_t flags);
+  char* put_unknown(char* pos, const directive& d, int width, int precision,
+                    std::uint16_t flags);
+  char* put_padded(char* pos, const char* text, std::size_t size, int width,
+                   std::uint16_t flags);
+  template <typename Args>
+  void store_count(const directive& d, Args& args, char* pos);
+  // The locale, asked at most once per call.
+  bool plain_point() {
+    if (plain_point_ < 0) plain_point_ = decimal_point_is_dot();
+    return plain_point_ != 0;
+  }
+  bool groups() {
+    if (groups_ < 0) groups_ = locale_groups_digits();
+    return groups_ != 0;
+  }
+  bool plain_digits() {
+    if (plain_digits_ < 0) plain_digits_ = locale_digits_are_ascii();
+    return plain_digits_ != 0;
+  }
+  // The literal text [begin, end) of the format: up to 16 bytes (most
+  // literals) in one fixed-size copy from the plan's padded copy.
+  FASTOUT_ALWAYS_INLINE char* literal(char* pos, std::uint32_t begin, std::uint32_t end) {
+    const std::size_t size = end - begin;
+    if (FASTOUT_LIKELY(size <= 16 && out_.room(pos) >= 16)) {
+      std::memcpy(pos, text_ + begin, 16);
+      return pos + size;
+    }
+    return out_.append(pos, text_ + begin, size);
+  }
+  int run_positional(char* pos, std::va_list original);
+
+  output out_;
+  const char* const text_;  // the plan's copy of the format
+  const plan& plan_;
+  const int saved_errno_;  // for %m
+  signed char plain_point_ = -1;  // -1: not asked yet
+  signed char groups_ = -1;
+  signed char plain_digits_ = -1;
+};
+
+int call::run(std::va_list& args) {
+  char* pos = out_.start();
+  if (plan_.lead != 0) pos = literal(pos, 0, plan_.lead);
+  if (FASTOUT_UNLIKELY(plan_.after_first == stop::positional)) {
+    std::va_list original;
+    va_copy(original, args);
+    const int result = run_first(0, pos, args, &original);
+    va_end(original);
+    return result;
+  }
+  return run_first(0, pos, args, nullptr);
+}
+
+int call::run_from(std::size_t index, char* pos, std::va_list& args, const char* pending,
+                   int pending_precision, bool has_pending) {
+  if (has_pending) {
+    const directive& d = plan_.first[index];
+    pos = put_string(pos, pending, 0, pending_precision, 0);
+    pos = literal(pos, d.end, d.next);
+    ++index;
+  }
+  return run_first(index, pos, args, nullptr);
+}
+
+// The first parser's directives from `index`, then what follows them:
+// the end, the second parser (with `original`, the arguments from the
+// first), or a failure.
+int call::run_first(std::size_t index, char* pos, std::va_list& args, std::va_list* original) {
+  sequential_args in_order{&args};
+  for (const directive *d = plan_.first.data() + index, *end = plan_.first.data() + plan_.first.size();
+       d != end; ++d) {
+    pos = directive_text(*d, in_order, pos);
+    if (FASTOUT_UNLIKELY(out_.error != 0)) return out_.fail(pos, out_.error);
+    pos = literal(pos, d->end, d->next);
+    // glibc counts in an int, and stops where the count overflows.
+    if (FASTOUT_UNLIKELY(out_.count(pos) > static_cast<std::size_t>(INT_MAX)))
+      return out_.fail(pos, EOVERFLOW);
+  }
+  switch (plan_.after_first) {
+    case stop::at_end: return out_.finish(pos);
+    case stop::positional: return run_positional(pos, *original);
+    case stop::invalid: return out_.fail(pos, EINVAL);
+    case stop::overflow: break;
+  }
+  return out_.fail(pos, EOVERFLOW);
+}
+
+// glibc's printf_positional(): every argument taken by its type, then the
+// directives the first parser did not do.
+int call::run_positional(char* pos, std::va_list original) {
+  const std::size_t count = plan_.arg_types.size();
+  arg_slot local_slots[32];
+  std::unique_ptr<arg_slot[]> heap_slots;
+  arg_slot* slots = local_slots;
+  if (count > sizeof local_slots / sizeof local_slots[0]) {
+    heap_slots.reset(new arg_slot[count]);
+    slots = heap_slots.get();
+  }
+  std::va_list args;
+  va_copy(args, original);
+  for (std::size_t i = 0; i < count; ++i) {
+    arg_slot& slot = slots[i];
+    std::memset(slot.bytes, 0, sizeof slot.bytes);
+    switch (plan_.arg_types[i]) {
+      case arg_type::int_value: {
+        const int value = va_arg(args, int);
+        std::memcpy(slot.bytes, &value, sizeof value);
+        break;
+      }
+      case arg_type::long_value: {
+        const long value = va_arg(args, long);
+        std::memcpy(slot.bytes, &value, sizeof value);
+        break;
+      }
+      case arg_type::long_long_value: {
+        const long long value = va_arg(args, long long);
+        std::memcpy(slot.bytes, &value, sizeof value);
+        break;
+      }
+      case arg_type::double_value: {
+        const double value = va_arg(args, double);
+        std::memcpy(slot.bytes, &value, sizeof value);
+        break;
+      }
+      case arg_type::long_double_value: {
+        const long double value = va_arg(args, long double);
+        std::memcpy(slot.bytes, &value, sizeof value);
+        break;
+      }
+      case arg_type::pointer_value: {
+        void* value = va_arg(args, void*);
+        std::memcpy(slot.bytes, &value, sizeof value);
+        break;
+      }
+      case arg_type::wint_value: {
+        // glibc keeps it as its union's wchar_t.
+        const auto value = static_cast<wchar_t>(va_arg(args, promoted_wint));
+        std::memcpy(slot.bytes, &value, sizeof value);
+        break;
+      }
+    }
+  }
+  va_end(args);
+  positional_args by_position{slots};
+  for (std::size_t i = plan_.first.size(); i < plan_.second.size(); ++i) {
+    const directive& d = plan_.second[i];
+    pos = directive_text(d, by_position, pos);
+    if (FASTOUT_UNLIKELY(out_.error != 0)) return out_.fail(pos, out_.error);
+    pos = literal(pos, d.end, d.next);
+    if (FASTOUT_UNLIKELY(out_.count(pos) > static_cast<std::size_t>(INT_MAX)))
+      return out_.fail(pos, EOVERFLOW);
+  }
+  return out_.finish(pos);
+}
+
+// One directive, with its arguments from `args`.
+template <typename Args>
+char* call::directive_text(const directive& d, Args& args, char* pos) {
+  std::uint16_t flags = d.flags;
+  int width = d.width;
+  int precision = d.precision;
+  // Widths and precisions from arguments: a negative width is '-' (and, in
+  // the first parser, spaces as padding); a negative precision is none.
+  constexpr bool in_order = std::is_same<Args, sequential_args>::value;
+  if (in_order ? (flags & flag_width_star) != 0 : d.width_arg >= 0) {
+    width = args.width(d);
+    if (width < 0) {
+      flags |= flag_left;
+      if (in_order) flags &= static_cast<std::uint16_t>(~flag_pad_zero);
+      // -INT_MIN wraps to INT_MIN in glibc: no padding at all.
+      width = width == INT_MIN ? INT_MIN : -width;
+    }
+  }
+  if (in_order ? (flags & flag_precision_star) != 0 : d.precision_arg >= 0) {
+    precision = args.precision(d);
+    if (precision < 0) precision = -1;
+  }
+  switch (d.what) {
+    case action::percent: return out_.put(pos, '%');
+    case action::signed_number:
+    case action::unsigned_number: return integer(d, args, pos, width, precision, flags);
+    case action::floating:
+    case action::hex_floating: return floating(d, args, pos, width, precision, flags);
+    case action::character:
+      if ((d.length & length_long) || d.conversion == 'C')
+        return put_wide_char(pos, args.template get<wchar_t>(d), width, flags);
+      {
+        const char c = static_cast<char>(static_cast<unsigned char>(args.template get<int>(d)));
+        if (FASTOUT_LIKELY(width >= 0 && width <= 1)) return out_.put(pos, c);
+        return put_padded(pos, &c, 1, width, flags);
+      }
+    case action::string:
+      if ((d.length & length_long) || d.conversion == 'S')
+        return put_wide_string(pos, args.template get<const wchar_t*>(d), width, precision,
+                               flags);
+      return put_string(pos, args.template get<const char*>(d), width, precision, flags);
+    case action::pointer: {
+      const void* pointer = args.template get<void*>(d);
+      if (pointer == nullptr)
+        return put_string(pos, "(nil)", width, precision < 5 ? 5 : precision, flags);
+      // "%#x" of it, the sign flags kept (glibc goes straight to its
+      // number layout), grouping not.
+      return put_number(pos, d, width, precision,
+                        static_cast<std::uint16_t>((flags | flag_alt) & ~flag_group), false,
+                        reinterpret_cast<std::uintptr_t>(pointer), 'x');
+    }
+    case action::count: store_count(d, args, pos); return pos;
+    case action::strerror: {
+      if (flags & flag_alt) {
+        const char* name = errno_name(saved_errno_);
+        if (name != nullptr) return put_string(pos, name, width, precision, flags);
+        // No name: the number, as %d.
+        directive number = d;
+        number.base = 10;
+        const bool negative = saved_errno_ < 0;
+        const unsigned long long magnitude =
+            negative ? 0 - static_cast<unsigned long long>(saved_errno_)
+                     : static_cast<unsigned long long>(saved_errno_);
+        return put_number(pos, number, width, precision, flags, negative, magnitude, 'm');
+      }
+      char text[1024];
+      return put_string(pos, errno_text(saved_errno_, text, sizeof text), width, precision,
+                        flags);
+    }
+    case action::unknown: return put_unknown(pos, d, width, precision, flags);
+  }
+  return pos;
+}
+
+// ------------------------------------------------------------- integers
+
+template <typename Args>
+char* call::integer(const directive& d, Args& args, char* pos, int width, int precision,
+                    std::uint16_t flags) {
+  // The argument, read as glibc reads it from its length bits.
+  const bool is_longlong = !long_is_long_long && (d.length & length_long_double) != 0;
+  const bool is_long_num = !long_is_int && (d.length & length_long) != 0;
+  bool negative = false;
+  unsigned long long magnitude;
+  if (d.what == action::signed_number) {
+    long long value;
+    if (is_longlong)
+      value = args.template get<long long>(d);
+    else if (is_long_num)
+      value = args.template get<long>(d);
+    else if (d.length & length_char)
+      value = static_cast<signed char>(args.template get<unsigned>(d));
+    else if (!(d.length & length_short))
+      value = args.template get<int>(d);
+    else
+      value = static_cast<short>(args.template get<unsigned>(d));
+    negative = value < 0;
+    magnitude = negative ? 0 - static_cast<unsigned long long>(value)
+                         : static_cast<unsigned long long>(value);
+    // The plain case, "%d" or "%lld": {fmt}'s digits straight into the
+    // room.
+    if (FASTOUT_LIKELY((flags | static_cast<unsigned>(width)) == 0 && precision < 0)) {
+      if (FASTOUT_UNLIKELY(out_.room(pos) < 24)) pos = out_.make_room(pos, 24);
+      if (out_.room(pos) >= 24) return fmt::format_to(pos, FMT_COMPILE("{}"), value);
+    }
+  } else {
+    if (is_longlong)
+      magnitude = args.template get<unsigned long long>(d);
+    else if (is_long_num)
+      magnitude = args.template get<unsigned long>(d);
+    else if (d.length & length_char)
+      magnitude = static_cast<unsigned char>(args.template get<unsigned>(d));
+    else if (!(d.length & length_short))
+      magnitude = args.template get<unsigned>(d);
+    else
+      magnitude = static_cast<unsigned short>(args.template get<unsigned>(d));
+    // '+' and ' ' are for signed conversions.
+    flags &= static_cast<std::uint16_t>(~(flag_showsign | flag_space));
+    if (FASTOUT_LIKELY((flags | static_cast<unsigned>(width)) == 0 && precision < 0 &&
+                       d.base == 10)) {
+      if (FASTOUT_UNLIKELY(out_.room(pos) < 24)) pos = out_.make_room(pos, 24);
+      if (out_.room(pos) >= 24) return fmt::format_to(pos, FMT_COMPILE("{}"), magnitude);
+    }
+  }
+  if (FASTOUT_UNLIKELY((flags & flag_group) || ((flags & flag_i18n) && d.base == 10))) {
+    if (((flags & flag_group) && groups()) ||
+        ((flags & flag_i18n) && d.base == 10 && !plain_digits())) {
+      const int result =
+          locale_integer(out_, pos, d, flags, width, precision, negative, magnitude);
+      if (result < 0) out_.error = -result;
+      return pos;
+    }
+  }
+  return put_number(pos, d, width, precision, flags, negative, magnitude, d.conversion);
+}
+
+// glibc's number layout: [spaces][sign]["0x"][zeros]digits[spaces], the
+// zeros from the precision, or from the width with the '0' flag (which a
+// precision turns off); '#' puts "0x" (or "0X", "0b", "0B": `spec`) before
+// a nonzero hexadecimal or binary number, and a leading 0 on octal.
+char* call::put_number(char* pos, const directive& d, int width, int precision,
+                       std::uint16_t flags, bool negative, unsigned long long magnitude,
+                       char spec) {
+  bool pad_zero = (flags & flag_pad_zero) != 0;
+  if (precision < 0)
+    precision = 1;
+  else
+    pad_zero = false;
+  const bool alt = (flags & flag_alt) != 0;
+  char area[72];
+  char* const area_end = area + sizeof area;
+  char* digits = area_end;
+  if (precision == 0 && magnitude == 0) {
+    if (d.base == 8 && alt) *--digits = '0';
+  } else {
+    digits = number_digits(area_end, magnitude, d.base, d.upper);
+  }
+  auto length = static_cast<std::size_t>(area_end - digits);
+  if (static_cast<std::size_t>(precision) <= length && magnitude != 0 && alt && d.base == 8) {
+    *--digits = '0';
+    ++length;
+  }
+  const std::size_t zeros =
+      static_cast<std::size_t>(precision) > length ? static_cast<std::size_t>(precision) - length : 0;
+  const bool prefix = magnitude != 0 && alt && (d.base == 16 || d.base == 2);
+  const char sign = negative                      ? '-'
+                    : (flags & flag_showsign)     ? '+'
+                    : (flags & flag_space)        ? ' '
+                                                  : '\0';
+  // What is left of the width once the number is laid out.
+  const std::size_t padding =
+      output::padding(width, length + zeros + (prefix ? 2 : 0) + (sign != '\0' ? 1 : 0));
+  const bool left = (flags & flag_left) != 0;
+  std::size_t spaces_before = 0, spaces_after = 0, all_zeros = zeros;
+  if (left)
+    spaces_after = padding;
+  else if (pad_zero)
+    all_zeros += padding;
+  else
+    spaces_before = padding;
+  const std::size_t size =
+      spaces_before + (sign != '\0') + (prefix ? 2 : 0) + all_zeros + length + spaces_after;
+  if (FASTOUT_UNLIKELY(out_.too_long(pos, size))) return pos;
+  if (FASTOUT_UNLIKELY(size > out_.room(pos))) pos = out_.make_room(pos, size);
+  if (FASTOUT_LIKELY(size <= out_.room(pos))) {
+    std::memset(pos, ' ', spaces_before);
+    pos += spaces_before;
+    if (sign != '\0') *pos++ = sign;
+    if (prefix) {
+      *pos++ = '0';
+      *pos++ = spec;
+    }
+    std::memset(pos, '0', all_zeros);
+    pos += all_zeros;
+    std::memcpy(pos, digits, length);
+    pos += length;
+    std::memset(pos, ' ', spaces_after);
+    return pos + spaces_after;
+  }
+  // Larger than the room the writer could make: it streams.
+  pos = out_.fill(pos, ' ', spaces_before);
+  if (sign != '\0') pos = out_.put(pos, sign);
+  if (prefix) {
+    pos = out_.put(pos, '0');
+    pos = out_.put(pos, spec);
+  }
+  pos = out_.fill(pos, '0', all_zeros);
+  pos = out_.append(pos, digits, length);
+  return out_.fill(pos, ' ', spaces_after);
+}
+
+// -------------------------------------------------------- floating point
+
+template <typename Args>
+char* call::floating(const directive& d, Args& args, char* pos, int width, int precision,
+                     std::uint16_t flags) {
+  float_spec spec{d.conversion, flags, width, precision};
+  const bool is_long_double = (d.length & length_long_double) != 0;
+  const bool hex = d.what == action::hex_floating;
+  // The usual case, "%.2f" or "%.17g": straight into the room.
+  if (FASTOUT_LIKELY((flags | static_cast<unsigned>(width)) == 0 && !is_long_double && !hex &&
+                     precision <= largest_fast_precision)) {
+    const double value = args.template get<double>(d);
+    if (FASTOUT_LIKELY(plain_point() && rounding_mode() == FE_TONEAREST)) {
+      const std::size_t room = fast_double_room(precision);
+      if (FASTOUT_UNLIKELY(out_.room(pos) < room)) pos = out_.make_room(pos, room);
+      if (FASTOUT_LIKELY(out_.room(pos) >= room))
+        return put_plain_double(pos, d.conversion, precision, value);
+    }
+    float_spec spec_of_value{d.conversion, flags, width, precision};
+    if (!plain_point()) {
+      const int result = locale_double(out_, pos, spec_of_value, d.length, value);
+      if (result < 0) out_.error = -result;
+      return pos;
+    }
+    return put_double(out_, pos, spec_of_value, value);
+  }
+  const bool by_locale =
+      !plain_point() ||
+      (!hex && (((flags & flag_group) && groups()) || ((flags & flag_i18n) && !plain_digits())));
+  int result = 0;
+  if (is_long_double) {
+    const long double value = args.template get<long double>(d);
+    if (FASTOUT_UNLIKELY(by_locale))
+      result = locale_long_double(out_, pos, spec, d.length, value);
+    else
+      pos = put_long_double(out_, pos, spec, value);
+  } else {
+    const double value = args.template get<double>(d);
+    if (FASTOUT_UNLIKELY(by_locale))
+      result = locale_double(out_, pos, spec, d.length, value);
+    else
+      pos = put_double(out_, pos, spec, value);
+  }
+  if (result < 0) out_.error = -result;
+  return pos;
+}
+
+// ------------------------------------------------- strings and characters
+
+// `text` padded to `width` with spaces, before it or, with '-', after it.
+char* call::put_padded(char* pos, const char* text, std::size_t size, int width,
+                       std::uint16_t flags) {
+  const std::size_t padding = output::padding(width, size);
+  const bool left = (flags & flag_left) != 0;
+  if (FASTOUT_UNLIKELY(out_.too_long(pos, size + padding))) return pos;
+  if (FASTOUT_LIKELY(size + padding <= out_.room(pos))) {
+    if (!left) {
+      std::memset(pos, ' ', padding);
+      pos += padding;
+    }
+    std::memcpy(pos, text, size);
+    pos += size;
+    if (left) {
+      std::memset(pos, ' ', padding);
+      pos += padding;
+    }
+    return pos;
+  }
+  if (!left) pos = out_.fill(pos, ' ', padding);
+  pos = out_.append(pos, text, size);
+  if (left) pos = out_.fill(pos, ' ', padding);
+  return pos;
+}
+
+char* call::put_string(char* pos, const char* s, int width, int precision,
+                       std::uint16_t flags) {
+  std::size_t size;
+  if (s == nullptr) {
+    // "(null)" if the precision lets all of it through, else nothing.
+    if (precision == -1 || precision >= 6) {
+      s = "(null)";
+      size = 6;
+    } else {
+      s = "";
+      size = 0;
+    }
+  } else {
+    size = precision >= 0 ? ::strnlen(s, static_cast<std::size_t>(precision)) : std::strlen(s);
+  }
+  if (FASTOUT_LIKELY(width >= 0 && static_cast<std::size_t>(width) <= size)) {
+    if (FASTOUT_UNLIKELY(out_.too_long(pos, size))) return pos;
+    return out_.append(pos, s, size);
+  }
+  return put_padded(pos, s, size, width, flags);
+}
+
+// glibc's outstring_converted_wide_string(): each character through
+// wcrtomb() in the current locale, as many whole characters as the
+// precision has bytes for; a character the locale cannot convert fails the
+// call with wcrtomb()'s errno (EILSEQ).
+char* call::put_wide_string(char* pos, const wchar_t* s, int width, int precision,
+                            std::uint16_t flags) {
+  if (s == nullptr) return put_string(pos, nullptr, width, precision, flags);
+  const bool left = (flags & flag_left) != 0;
+  const std::size_t limit =
+      precision >= 0 ? static_cast<std::size_t>(precision) : static_cast<std::size_t>(-1);
+  char bytes[MB_LEN_MAX > 16 ? MB_LEN_MAX : 16];
+  if (width > 0 && !left) {
+    // A first pass for the padding, as glibc's.
+    std::mbstate_t state{};
+    std::size_t total = 0;
+    for (const wchar_t* p = s; *p != L'\0' && total < limit; ++p) {
+      const std::size_t n = std::wcrtomb(bytes, *p, &state);
+      if (n == static_cast<std::size_t>(-1)) {
+        total = static_cast<std::size_t>(-1);
+        break;
+      }
+      if (n > limit - total) break;
+      total += n;
+    }
+    if (total != static_cast<std::size_t>(-1) && total < static_cast<std::size_t>(width)) {
+      if (out_.too_long(pos, static_cast<std::size_t>(width) - total)) return pos;
+      pos = out_.fill(pos, ' ', static_cast<std::size_t>(width) - total);
+    }
+  }
+  std::mbstate_t state{};
+  std::size_t total = 0;
+  for (const wchar_t* p = s; *p != L'\0' && total < limit; ++p) {
+    const std::size_t n = std::wcrtomb(bytes, *p, &state);
+    if (n == static_cast<std::size_t>(-1)) {
+      out_.error = errno != 0 ? errno : EILSEQ;
+      return pos;
+    }
+    if (n > limit - total) break;
+    pos = out_.append(pos, bytes, n);
+    total += n;
+  }
+  if (width > 0 && left && total < static_cast<std::size_t>(width)) {
+    if (out_.too_long(pos, static_cast<std::size_t>(width) - total)) return pos;
+    pos = out_.fill(pos, ' ', static_cast<std::size_t>(width) - total);
+  }
+  return pos;
+}
+
+char* call::put_wide_char(char* pos, wchar_t c, int width, std::uint16_t flags) {
+  char bytes[MB_LEN_MAX > 16 ? MB_LEN_MAX : 16];
+  std::mbstate_t state{};
+  const std::size_t n = std::wcrtomb(bytes, c, &state);
+  if (n == static_cast<std::size_t>(-1)) {
+    out_.error = errno != 0 ? errno : EILSEQ;
+    return pos;
+  }
+  return put_padded(pos, bytes, n, width, flags);
+}
+
+// -------------------------------------------------------------- %n, unknown
+
+template <typename Args>
+void call::store_count(const directive& d, Args& args, char* pos) {
+  // glibc's done: an int, whatever the length.
+  const int done = static_cast<int>(out_.count(pos));
+  void* where = args.template get<void*>(d);
+  const bool is_longlong = !long_is_long_long && (d.length & length_long_double) != 0;
+  const bool is_long_num = !long_is_int && (d.length & length_long) != 0;
+  if (is_longlong)
+    *static_cast<long long*>(where) = done;
+  else if (is_long_num)
+    *static_cast<long*>(where) = done;
+  else if (d.length & length_char)
+    *static_cast<char*>(where) = static_cast<char>(done);
+  else if (!(d.length & length_short))
+    *static_cast<int*>(where) = done;
+  else
+    *static_cast<short*>(where) = static_cast<short>(done);
+}
+
+// glibc's printf_unknown(): a directive of the second parser that neither
+// parser knows, printed back in a canonical form: '%', the flags, the
+// width and precision (from arguments too), and the conversion character
+// ('\0', where the format ended, is not printed).
+char* call::put_unknown(char* pos, const directive& d, int width, int precision,
+                        std::uint16_t flags) {
+  char text[64];
+  char* t = text;
+  *t++ = '%';
+  if (flags & flag_alt) *t++ = '#';
+  if (flags & flag_group) *t++ = '\'';
+  if (flags & flag_showsign)
+    *t++ = '+';
+  else if (flags & flag_space)
+    *t++ = ' ';
+  if (flags & flag_left) *t++ = '-';
+  if (flags & flag_pad_zero) *t++ = '0';
+  if (flags & flag_i18n) *t++ = 'I';
+  char digits[24];
+  char* const digits_end = digits + sizeof digits;
+  if (width != 0) {
+    // As an unsigned long: INT_MIN, from "*", prints as a huge number.
+    const auto as_unsigned_long =
+        static_cast<unsigned long long>(static_cast<unsigned long>(static_cast<long>(width)));
+    const char* w = number_digits(digits_end, as_unsigned_long, 10, false);
+    std::memcpy(t, w, static_cast<std::size_t>(digits_end - w));
+    t += digits_end - w;
+  }
+  if (precision != -1) {
+    *t++ = '.';
+    const auto as_unsigned_long =
+        static_cast<unsigned long long>(static_cast<unsigned long>(static_cast<long>(precision)));
+    const char* p = number_digits(digits_end, as_unsigned_long, 10, false);
+    std::memcpy(t, p, static_cast<std::size_t>(digits_end - p));
+    t += digits_end - p;
+  }
+  if (d.conversion != '\0') *t++ = d.conversion;
+  return out_.append(pos, text, static_cast<std::size_t>(t - text));
+}
+
+// --------------------------------------------------------------- the cache
+
+// Each thread has its own cache of plans: a call never waits for another
+// thread, and nothing is shared. A plan is found by its format's address,
+// and checked against a copy of the format's text, byte by byte up to the
+// null: a format changed in place, or another one at a freed format's
+// address, is parsed again, and a shorter one is never read past its end.
+// Two plans per set of addresses; a new one replaces the older.
+constexpr std::size_t cache_ways = 2;
+constexpr std::size_t cache_sets = 32;
+static_assert(cache_sets * cache_ways == cache_plans, "printf_internal.h's bound");
+
+struct cache_slot {
+  const char* key = nullptr;
+  std::unique_ptr<plan> cached;
+};
+
+struct plan_cache {
+  cache_slot slots[cache_sets][cache_ways];
+  unsigned char recent[cache_sets] = {};  // the way filled last in each set
+};
+
+// The cache is made on a thread's first call (threads that never print pay
+// nothing) and freed when the thread exits; a call made after that, from a
+// later thread_local destructor, parses without a cache.
+plan_cache* const cache_gone = reinterpret_cast<plan_cache*>(std::uintptr_t{1});
+thread_local plan_cache* this_thread_cache = nullptr;
+
+struct cache_owner {
+  ~cache_owner() {
+    delete (this_thread_cache != cache_gone ? this_thread_cache : nullptr);
+    this_thread_cache = cache_gone;
+  }
+};
+
+FASTOUT_ALWAYS_INLINE std::size_t set_of(const char* format) {
+  auto bits = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(format));
+  bits *= 0x9E3779B97F4A7C15u;
+  return static_cast<std::size_t>(bits >> 59);  // 32 sets
+}
+
+FASTOUT_ALWAYS_INLINE bool same_text(const plan& p, const char* format) {
+  return std::strcmp(p.text.data(), format) == 0;
+}
+
+// The calling thread's plan for `format`, or nullptr.
+FASTOUT_ALWAYS_INLINE const plan* cached_plan(const char* format) {
+  plan_cache* cache = this_thread_cache;
+  if (FASTOUT_UNLIKELY(cache == nullptr || cache == cache_gone)) return nullptr;
+  const cache_slot* slots = cache->slots[set_of(format)];
+  if (FASTOUT_LIKELY(slots[0].key == format)) {
+    const plan* p = slots[0].cached.get();
+    return same_text(*p, format) ? p : nullptr;
+  }
+  if (slots[1].key == format) {
+    const plan* p = slots[1].cached.get();
+    return same_text(*p, format) ? p : nullptr;
+  }
+  return nullptr;
+}
+
+int (*one_number_runner(const plan& p))(file&, const plan&, std::va_list);
+
+// Parses `format`, and keeps the plan in the thread's cache if it is small
+// enough (else in `local`).
+const plan& new_plan(const char* format, std::unique_ptr<plan>& local) {
+  const std::size_t size = std::strlen(format);
+  auto parsed = std::make_unique<plan>();
+  parse(format, size, *parsed);
+  plan_cache* cache = this_thread_cache;
+  const bool cacheable = size <= longest_cached_format &&
+                         parsed->first.size() <= most_cached_directives &&
+                         parsed->second.size() <= most_cached_directives &&
+                         parsed->arg_types.size() <= most_cached_arguments;
+  if (!cacheable || cache == cache_gone) {
+    local = std::move(parsed);
+    return *local;
+  }
+  parsed->run_one = one_number_runner(*parsed);
+  // Kept: no more memory than it needs.
+  parsed->text.shrink_to_fit();
+  parsed->first.shrink_to_fit();
+  parsed->second.shrink_to_fit();
+  parsed->arg_types.shrink_to_fit();
+  if (cache == nullptr) {
+    static thread_local cache_owner owner;  // deletes it when the thread exits
+    (void)owner;
+    cache = this_thread_cache = new plan_cache;
+  }
+  const std::size_t set = set_of(format);
+  // The way with this key (its text changed), else an empty one, else the
+  // one filled earlier.
+  std::size_t way = cache->slots[set][0].key == nullptr ? 0 : cache->recent[set] ^ 1u;
+  for (std::size_t w = 0; w < cache_ways; ++w)
+    if (cache->slots[set][w].key == format) way = w;
+  cache_slot& slot = cache->slots[set][way];
+  slot.key = format;
+  slot.cached = std::move(parsed);
+  cache->recent[set] = static_cast<unsigned char>(way);
+  return *slot.cached;
 }
 
 }  // namespace
 
+std::size_t cache_memory() noexcept {
+  const plan_cache* cache = this_thread_cache;
+  if (cache == nullptr || cache == cache_gone) return 0;
+  std::size_t total = sizeof(plan_cache);
+  for (const auto& set : cache->slots)
+    for (const cache_slot& slot : set)
+      if (slot.cached) total += slot.cached->memory();
+  return total;
+}
+
+namespace {
+
+// --------------------------------------------------------- the fast path
+
+// Hands a call over to the general executor: from the start (index ==
+// SIZE_MAX), or from directive `index`, the text so far ending at `pos`.
+// (`args` by value: the arguments from where the fast executor stopped.)
+FASTOUT_NOINLINE int continue_in_general(file& writer, const plan& p, std::size_t index,
+                                         char* pos, std::va_list args) {
+  std::va_list rest;
+  va_copy(rest, args);
+  call c(writer, p);
+  const int result =
+      index == static_cast<std::size_t>(-1) ? c.run(rest) : c.run_from(index, pos, rest);
+  va_end(rest);
+  return result;
+}
+FASTOUT_NOINLINE int continue_with_string(file& writer, const plan& p, std::size_t index,
+                                          char* pos, std::va_list args, const char* s,
+                                          int precision) {
+  std::va_list rest;
+  va_copy(rest, args);
+  call c(writer, p);
+  const int result = c.run_from(index, pos, rest, s, precision, true);
+  va_end(rest);
+  return result;
+}
+
+// The hexadecimal digits of value at pos.
+FASTOUT_ALWAYS_INLINE char* put_hex(char* pos, unsigned long long value, bool upper) {
+  int digits = 1;
+  for (unsigned long long v = value >> 4; v != 0; v >>= 4) ++digits;
+  base_digits(pos + digits, value, 16, upper);
+  return pos + digits;
+}
+
+// The fast executor: a plan made only of common directives with no flags
+// and no width (plan::fast), written straight into the writer's free space
+// while it has the room each directive can take, and committed at once
+// (file::commit_room()), as a bounded print is. Where the room runs short,
+// or a directive needs what this does not do (a string longer than the
+// room, a null one, another locale or rounding mode), the general executor
+// takes the call over from that directive with the text so far.
+// `ap` is taken by value (on x86-64, a pointer to the caller's va_list):
+// the arguments are consumed as vfprintf consumes its va_list.
+FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
+  using fast_kind = directive::fast_kind;
+  const buffer_state room = writer_of(writer).room();
+  char* pos = room.pos;
+  char* const end = room.limit;
+  const char* const text = p.text.data();
+  // The literal text after a directive: one 16-byte copy if it is shorter.
+  auto literal = [text](char* at, std::uint32_t begin, std::uint32_t finish) {
+    const std::size_t size = finish - begin;
+    if (FASTOUT_LIKELY(size <= 16))
+      std::memcpy(at, text + begin, 16);
+    else
+      std::memcpy(at, text + begin, size);
+    return at + size;
+  };
+  if (p.lead != 0) {
+    if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) < p.lead + 16))
+      return continue_in_general(writer, p, static_cast<std::size_t>(-1), pos, ap);
+    pos = literal(pos, 0, p.lead);
+  }
+  signed char plain_floats = -1;  // the locale and rounding mode, once asked
+  const directive* const first = p.first.data();
+  const directive* const last = first + p.first.size();
+  for (const directive* at = first; at != last; ++at) {
+    const directive& d = *at;
+    const auto i = static_cast<std::size_t>(at - first);
+    if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) < d.fast_room))
+      return continue_in_general(writer, p, i, pos, ap);
+    switch (d.fast) {
+      case fast_kind::percent: *pos++ = '%'; break;
+      case fast_kind::int_value:
+        pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, int));
+        break;
+      case fast_kind::long_long_value:
+        pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, long long));
+        break;
+      case fast_kind::unsigned_value:
+        pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, unsigned));
+        break;
+      case fast_kind::unsigned_long_long_value:
+        pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, unsigned long long));
+        break;
+      case fast_kind::hex_value: pos = put_hex(pos, va_arg(ap, unsigned), d.upper); break;
+      case fast_kind::hex_long_long_value:
+        pos = put_hex(pos, va_arg(ap, unsigned long long), d.upper);
+        break;
+      case fast_kind::character:
+        *pos++ = static_cast<char>(static_cast<unsigned char>(va_arg(ap, int)));
+        break;
+      case fast_kind::string: {
+        int precision = d.precision;
+        if (d.flags & flag_precision_star) {
+          precision = va_arg(ap, int);
+          if (precision < 0) precision = -1;
+        }
+        const char* s = va_arg(ap, const char*);
+        if (FASTOUT_UNLIKELY(s == nullptr))
+          return continue_with_string(writer, p, i, pos, ap, s, precision);
+        const std::size_t size =
+            precision >= 0 ? ::strnlen(s, static_cast<std::size_t>(precision)) : std::strlen(s);
+        if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) - d.fast_room < size))
+          return continue_with_string(writer, p, i, pos, ap, s, precision);
+        std::memcpy(pos, s, size);
+        pos += size;
+        break;
+      }
+      case fast_kind::double_value:
+        if (FASTOUT_UNLIKELY(plain_floats < 0))
+          plain_floats = decimal_point_is_dot() && rounding_mode() == FE_TONEAREST;
+        if (FASTOUT_UNLIKELY(plain_floats == 0)) return continue_in_general(writer, p, i, pos, ap);
+        pos = put_plain_double(pos, d.conversion, d.precision, va_arg(ap, double));
+        break;
+      case fast_kind::count:
+        *va_arg(ap, int*) = static_cast<int>(pos - room.pos);
+        break;
+      case fast_kind::none: return continue_in_general(writer, p, i, pos, ap);
+    }
+    pos = literal(pos, d.end, d.next);
+  }
+  const auto total = static_cast<std::size_t>(pos - room.pos);
+  if (FASTOUT_UNLIKELY(total > static_cast<std::size_t>(INT_MAX))) return -EOVERFLOW;
+  writer_of(writer).commit_room(pos);
+  return static_cast<int>(total);
+}
+
+// The fast executor for a plan of one number between two literal texts of
+// up to 16 bytes (plan::run_one): run_fast() with nothing left to choose.
+template <directive::fast_kind kind>
+int run_one(file& writer, const plan& p, std::va_list ap) {
+  using fast_kind = directive::fast_kind;
+  const buffer_state room = writer_of(writer).room();
+  char* pos = room.pos;
+  const directive& d = p.first[0];
+  // Both texts in one 16-byte copy each, and the number's room.
+  if (FASTOUT_UNLIKELY(static_cast<std::size_t>(room.limit - pos) < 16 + d.fast_room))
+    return continue_in_general(writer, p, static_cast<std::size_t>(-1), pos, ap);
+  const char* const text = p.text.data();
+  if (p.lead != 0) {
+    std::memcpy(pos, text, 16);
+    pos += p.lead;
+  }
+  switch (kind) {
+    case fast_kind::int_value: pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, int)); break;
+    case fast_kind::long_long_value:
+      pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, long long));
+      break;
+    case fast_kind::unsigned_value:
+      pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, unsigned));
+      break;
+    case fast_kind::unsigned_long_long_value:
+      pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, unsigned long long));
+      break;
+    default:  // double_value
+      if (FASTOUT_UNLIKELY(!decimal_point_is_dot() || rounding_mode() != FE_TONEAREST))
+        return continue_in_general(writer, p, static_cast<std::size_t>(-1), room.pos, ap);
+      pos = put_plain_double(pos, d.conversion, d.precision, va_arg(ap, double));
+      break;
+  }
+  std::memcpy(pos, text + d.end, 16);
+  pos += d.next - d.end;
+  writer_of(writer).commit_room(pos);
+  return static_cast<int>(pos - room.pos);
+}
+
+// The plan::run_one for `p`, if it is one number between short texts.
+int (*one_number_runner(const plan& p))(file&, const plan&, std::va_list) {
+  using fast_kind = directive::fast_kind;
+  if (!p.fast || p.first.size() != 1 || p.lead > 16) return nullptr;
+  const directive& d = p.first[0];
+  if (d.next - d.end > 16) return nullptr;
+  switch (d.fast) {
+    case fast_kind::int_value: return &run_one<fast_kind::int_value>;
+    case fast_kind::long_long_value: return &run_one<fast_kind::long_long_value>;
+    case fast_kind::unsigned_value: return &run_one<fast_kind::unsigned_value>;
+    case fast_kind::unsigned_long_long_value:
+      return &run_one<fast_kind::unsigned_long_long_value>;
+    case fast_kind::double_value: return &run_one<fast_kind::double_value>;
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+}  // namespace printf_engine
+
+namespace printf_engine {
+namespace {
+// A call whose plan is not in the cache, or not fast, or whose writer's
+// free space is closed.
+FASTOUT_NOINLINE int run_general(file& writer, const char* format, const plan* p,
+                                 std::va_list args) {
+  std::unique_ptr<plan> local;
+  if (p == nullptr) p = &new_plan(format, local);
+  if (p->fast && writer_of(writer).room().pos != writer_of(writer).room().limit) return run_fast(writer, *p, args);
+  std::va_list in_order;
+  va_copy(in_order, args);
+  call c(writer, *p);
+  const int result = c.run(in_order);
+  va_end(in_order);
+  return result;
+}
+}  // namespace
+}  // namespace printf_engine
+
 int vprintf_to(file& writer, const char* format, std::va_list args) {
-  printf_call call(writer, format, args);
-  return call.run();
+  using namespace printf_engine;
+  const plan* p = cached_plan(format);
+  if (FASTOUT_LIKELY(p != nullptr && writer_of(writer).room().pos != writer_of(writer).room().limit)) {
+    if (FASTOUT_LIKELY(p->run_one != nullptr)) return p->run_one(writer, *p, args);
+    if (FASTOUT_LIKELY(p->fast)) return run_fast(writer, *p, args);
+  }
+  return run_general(writer, format, p, args);
 }
 
 }  // namespace detail

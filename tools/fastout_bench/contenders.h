@@ -33,8 +33,15 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/printf.h>
+
 #include "bench.h"
+#include "libraries.h"
 #include "sinks.h"
+
+#if FASTOUT_BENCH_HAVE_STB
+#  include <stb_sprintf.h>
+#endif
 
 namespace fastout_bench {
 
@@ -155,6 +162,46 @@ void add_formatting_per_line(contender_list& c, const T* values) {
         out.format_to(row_bound, FMT_COMPILE("{}\n"), values[i]);
       },
       [values](fastout::file& out, std::size_t i) { out.print(FMT_COMPILE("{}\n"), values[i]); });
+}
+
+/// Adds the printf engines of W6, W7 and W8 (issue 23), in this order:
+/// fastout_printf (the C API's fastout_printf()); printf_limit, {fmt}'s
+/// compiled format of the same text into the limit's raw 1 MiB buffer, then
+/// write(): the most a printf engine could reach; stb_sprintf
+/// (stbsp_snprintf into a 256 KiB buffer, then write(); absent without
+/// Debian's libstb-dev, and allowed to differ: its "%.17g" is not correctly
+/// rounded); fmt_printf (fmt::fprintf into a stdio FILE, as fprintf).
+/// `printf_row(print, i)` calls `print(format, args...)` with the printf
+/// format of the workload, which the first three share; `limit_row` is the
+/// limit's format_to() with FMT_COMPILE of the same text; `row_bound` is the
+/// most a row can take, terminating null included.
+template <std::size_t row_bound, typename PrintfRow, typename LimitRow>
+void add_printf_engines(contender_list& c, PrintfRow printf_row, LimitRow limit_row) {
+  c.add<fastout_c_sink>("fastout_printf", [printf_row](fastout_file* f, std::size_t i) {
+    printf_row([f](const char* format, auto... args) { fastout_fprintf(f, format, args...); }, i);
+  });
+  c.add<limit_sink>("printf_limit", limit_row);
+#if FASTOUT_BENCH_HAVE_STB
+  c.add<limit_sink>(
+       "stb_sprintf",
+       [printf_row](limit_sink::cursor& out, std::size_t i) {
+         out.append(row_bound, [printf_row, i](char* pos) {
+           printf_row(
+               [&pos](const char* format, auto... args) {
+                 pos += stbsp_snprintf(pos, static_cast<int>(row_bound), format, args...);
+               },
+               i);
+           return pos;
+         });
+       },
+       buffer_256k)
+      .may_differ = true;
+#else
+  c.add_absent("stb_sprintf", "built without stb_sprintf (Debian's libstb-dev)");
+#endif
+  c.add<stdio_sink>("fmt_printf", [printf_row](std::FILE* f, std::size_t i) {
+    printf_row([f](const char* format, auto... args) { fmt::fprintf(f, format, args...); }, i);
+  });
 }
 
 /// Adds the contenders that write to standard output redirected to the file,

@@ -262,6 +262,7 @@ workload_result run_workload(const workload& w, work_dir& dir, int runs, progres
     r.name = c.name;
     r.buffer_size = c.buffer_size;
     r.format = c.output;
+    r.may_differ = c.may_differ;
     result.contenders.push_back(r);
   }
   result.absent = w.absent;
@@ -356,14 +357,18 @@ workload_result run_workload(const workload& w, work_dir& dir, int runs, progres
           r.bytes = ::stat(path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
         } else if (!r.checked) {
           comparison same = compare_files(reference_path, path);
+          std::string wrong;
           if (w.check_output && same.error.empty() && !same.identical) {
-            std::string wrong = w.check_output(reference_path, path, c.name);
+            wrong = w.check_output(reference_path, path, c.name);
             same.identical = wrong.empty();
-            if (!wrong.empty()) r.error = wrong;
           }
           r.checked = true;
           r.identical = same.identical;
           r.bytes = same.size;
+          if (!same.identical && same.error.empty() && c.may_differ)
+            r.difference = wrong;  // expected: shown, and its figures kept
+          else if (!wrong.empty())
+            r.error = wrong;
           if (!same.error.empty()) r.error = same.error;
         }
       }

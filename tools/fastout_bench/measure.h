@@ -56,12 +56,17 @@ struct contender_result {
   output_format format = output_format::plain;  ///< what its file holds
   bool identical = false;               ///< its output matched the reference
   bool checked = false;                 ///< its output was compared at all
+  bool may_differ = false;              ///< see contender::may_differ
   std::string error;                    ///< why it failed, if it did
   /// How its output differs from the reference, where the check can say
   /// (a compressed output: where the decompressed text first differs).
   std::string difference;
 
-  bool ok() const { return error.empty() && identical && !seconds.empty(); }
+  /// It ran and its output was right, or differs as it was expected to
+  /// (its figures are kept): see contender::may_differ.
+  bool ok() const { return error.empty() && (identical || may_differ) && !seconds.empty(); }
+  /// Its output differs from the reference, as it was expected to.
+  bool differs_as_expected() const { return checked && !identical && may_differ && error.empty(); }
   double median_seconds() const;
   double min_seconds() const;
   double max_seconds() const;

@@ -46,6 +46,7 @@ std::string output_status(const contender_result& c) {
   if (!c.error.empty()) return "FAILED";
   if (!c.checked) return "not run";
   if (c.format == output_format::none) return "discarded";
+  if (c.differs_as_expected()) return "differs";
   return c.identical ? "identical" : "DIFFERS";
 }
 
@@ -151,6 +152,12 @@ void print_workload(const workload_result& w, int runs) {
   }
   for (const auto& c : w.contenders) {
     if (!c.error.empty()) std::printf("  %s failed: %s\n", c.name.c_str(), c.error.c_str());
+    else if (c.differs_as_expected())
+      std::printf("  %s differs, as it may: %s; its figures are kept, and no bar is judged "
+                  "against it\n",
+                  c.name.c_str(),
+                  c.difference.empty() ? fmt::format("its bytes are not {}'s", w.reference).c_str()
+                                       : c.difference.c_str());
     else if (c.checked && !c.identical && !c.difference.empty())
       std::printf("  %s wrote %llu bytes: %s\n", c.name.c_str(),
                   static_cast<unsigned long long>(c.bytes), c.difference.c_str());
@@ -233,6 +240,7 @@ std::string write_json(const std::string& path, const machine_info& machine,
           "{}\n    {{\"workload\": {}, \"workload_name\": {}, \"contender\": {}, "
           "\"median_s\": {}, \"min_s\": {}, \"max_s\": {}, \"times_s\": [{}], "
           "\"write_calls\": {}, \"page_faults\": {}, \"bytes\": {}, \"identical\": {}, "
+          "\"may_differ\": {}, "
           "\"ratio_to_baseline\": {}, \"ratio_to_limit\": {}, \"buffer_size\": {}, "
           "\"format\": {}, \"compressed_bytes\": {}, \"difference\": {}, \"error\": {}}}",
           first ? "" : ",", json_string(w.id), json_string(w.name), json_string(c.name),
@@ -241,7 +249,7 @@ std::string write_json(const std::string& path, const machine_info& machine,
           c.seconds.empty() ? "null" : json_number(c.max_seconds()), times,
           calls >= 0 ? std::to_string(calls) : "null",
           c.median_page_faults() >= 0 ? std::to_string(c.median_page_faults()) : "null", c.bytes,
-          c.checked && c.identical,
+          c.checked && c.identical, c.may_differ,
           json_ratio(ratio(w, c, w.baseline)), json_ratio(ratio(w, c, w.reference)),
           c.buffer_size > 0 ? std::to_string(c.buffer_size) : "null",
           json_string(format_label(c.format)),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // W8 `csv`: rows of id,price,name,qty: an int64, a double with 2 decimals, a
 // string of 5 to 20 letters and an int32, "{},{:.2f},{},{}\n", by the
-// contenders of W1f.
+// contenders of W1f, and the printf engines with "%lld,%.2f,%.*s,%d\n"
+// (add_printf_engines(); printf_limit's is the reference's format).
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
@@ -42,7 +43,8 @@ struct csv_input {
 // of 20, a qty of 11, three commas and a newline: 67 bytes at most.
 constexpr std::size_t csv_row_bound = 80;
 
-std::vector<contender> csv_contenders(const std::shared_ptr<const csv_input>& input) {
+std::vector<contender> csv_contenders(const std::shared_ptr<const csv_input>& input,
+                                      std::vector<absent_contender>& absent) {
   const csv_row* const rows = input->rows.data();
   const char* const names = input->names.data();
 
@@ -76,6 +78,15 @@ std::vector<contender> csv_contenders(const std::shared_ptr<const csv_input>& in
             << std::string_view(names + r.name_offset, r.name_size) << ',' << r.qty << '\n';
       });
   add_formatting(c, print, compile_limit, compile);
+  add_printf_engines<csv_row_bound>(
+      c,
+      [rows, names](auto printf_call, std::size_t i) {
+        const csv_row& r = rows[i];
+        printf_call("%lld,%.2f,%.*s,%d\n", static_cast<long long>(r.id), r.price,
+              static_cast<int>(r.name_size), names + r.name_offset, static_cast<int>(r.qty));
+      },
+      compile_limit);
+  absent = c.take_absent();
   return c.take();
 }
 
@@ -113,7 +124,7 @@ workload make_csv(const workload_options& options) {
                               std::string_view(names + r.name_offset, r.name_size), r.qty);
       });
   w.reference = "fmt_compile_limit";
-  w.contenders = csv_contenders(input);
+  w.contenders = csv_contenders(input, w.absent);
   return w;
 }
 

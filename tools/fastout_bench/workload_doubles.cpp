@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // W7 `doubles`: one per line as the shortest text that reads back to the same
-// value, fmt's "{}", by the contenders of W1f and fastout_printf. C and
+// value, fmt's "{}", by the contenders of W1f, and the printf engines with
+// "%.17g\n" (add_printf_engines(); printf_limit's is "{:.17g}\n"). C and
 // iostreams have no such format: fprintf writes "%.17g" and ofstream
 // setprecision(17), which read back to the same value in more digits, so
 // their outputs are checked by parsing them back.
@@ -43,7 +44,8 @@ struct doubles_input {
 // fixed-notation one ("-1234567890123456.8") is shorter.
 constexpr std::size_t double_row_bound = 32;
 
-std::vector<contender> doubles_contenders(const std::shared_ptr<const doubles_input>& input) {
+std::vector<contender> doubles_contenders(const std::shared_ptr<const doubles_input>& input,
+                                         std::vector<absent_contender>& absent) {
   const double* const values = input->values.data();
 
   contender_list c(input, input->values.size());
@@ -54,9 +56,12 @@ std::vector<contender> doubles_contenders(const std::shared_ptr<const doubles_in
       "ofstream", [](std::ofstream& out) { out << std::setprecision(17); },
       [values](std::ofstream& out, std::size_t i) { out << values[i] << '\n'; });
   add_formatting_per_line<double_row_bound>(c, values);
-  c.add<fastout_c_sink>("fastout_printf", [values](fastout_file* f, std::size_t i) {
-    fastout_fprintf(f, "%.17g\n", values[i]);
-  });
+  add_printf_engines<double_row_bound>(
+      c, [values](auto print, std::size_t i) { print("%.17g\n", values[i]); },
+      [values](limit_sink::cursor& out, std::size_t i) {
+        out.format_to(double_row_bound, FMT_COMPILE("{:.17g}\n"), values[i]);
+      });
+  absent = c.take_absent();
   return c.take();
 }
 
@@ -83,18 +88,21 @@ bool read_whole_file(const std::string& path, std::string& text) {
 }
 
 // The check for an output that is not byte-identical to the reference: only
-// fprintf's, ofstream's and fastout_printf's may differ. Each line of
+// fprintf's, ofstream's and the printf engines' may differ. Each line of
 // fprintf's and ofstream's must parse back with strtod to exactly the bits of
-// the value it was written from; fastout_printf's must be exactly fprintf's,
-// line by line: glibc's snprintf("%.17g") of the same value.
+// the value it was written from; the printf engines' (fastout_printf,
+// printf_limit's "{:.17g}\n", stb_sprintf, fmt_printf) must be exactly
+// fprintf's, line by line: glibc's snprintf("%.17g") of the same value.
 std::string check_doubles(const doubles_input& in, const std::string& path,
                           const std::string& contender) {
-  if (contender != "fprintf" && contender != "ofstream" && contender != "fastout_printf")
+  const bool printf_engine = contender == "fastout_printf" || contender == "printf_limit" ||
+                             contender == "stb_sprintf" || contender == "fmt_printf";
+  if (contender != "fprintf" && contender != "ofstream" && !printf_engine)
     return "not byte-identical to the reference, and it should be";
   std::string text;
   if (!read_whole_file(path, text))
     return fmt::format("cannot read the output: {}", std::strerror(errno));
-  if (contender == "fastout_printf") {
+  if (printf_engine) {
     std::string expected;
     char line[64];
     for (double value : in.values) {
@@ -104,7 +112,14 @@ std::string check_doubles(const doubles_input& in, const std::string& path,
     if (text == expected) return {};
     std::size_t at = 0;
     while (at < text.size() && at < expected.size() && text[at] == expected[at]) ++at;
-    return fmt::format("differs from fprintf's \"%.17g\\n\" at byte {}", at);
+    std::size_t line_start = expected.rfind('\n', at == 0 ? 0 : at - 1);
+    line_start = line_start == std::string::npos || at == 0 ? 0 : line_start + 1;
+    std::size_t expected_end = expected.find('\n', at);
+    std::size_t text_end = text.find('\n', at);
+    return fmt::format("differs from fprintf's \"%.17g\\n\" at byte {}: \"{}\" where glibc "
+                       "writes \"{}\"",
+                       at, text.substr(line_start, text_end - line_start),
+                       expected.substr(line_start, expected_end - line_start));
   }
   const char* p = text.c_str();
   const char* const end = p + text.size();
@@ -150,7 +165,7 @@ workload make_doubles(const workload_options& options) {
                            });
   w.reference = "fmt_compile_limit";
   std::shared_ptr<const doubles_input> shared(input);
-  w.contenders = doubles_contenders(shared);
+  w.contenders = doubles_contenders(shared, w.absent);
   w.check_output = [shared](const std::string&, const std::string& path,
                             const std::string& contender) {
     return check_doubles(*shared, path, contender);

@@ -2,8 +2,9 @@
 // W6 `ints`: int64 values spread over the whole range, one per line, "{}\n",
 // to a file each contender opens, and to standard output redirected to it.
 // The contenders of W1f, plus `out << x` through ofstream and fastout
-// (`fastout_shift`, which share the row), and fastout_printf: the C API's
-// fastout_fprintf() with fprintf's own format.
+// (`fastout_shift`, which share the row), and the printf engines with
+// fprintf's own format, "%lld\n" (add_printf_engines(); printf_limit's is
+// "{}\n").
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
@@ -27,7 +28,8 @@ namespace {
 constexpr std::size_t int_row_bound = 24;
 static_assert(int_row_bound >= int_text_bound + 1, "a value and its newline");
 
-std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& input) {
+std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& input,
+                                      std::vector<absent_contender>& absent) {
   const std::int64_t* const values = input->values.data();
 
   auto shift = [values](auto& out, std::size_t i) { out << values[i] << '\n'; };
@@ -42,9 +44,13 @@ std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& 
   add_standard_output(
       c, [values](auto&, std::size_t i) { std::printf("%" PRId64 "\n", values[i]); }, shift,
       shift);
-  c.add<fastout_c_sink>("fastout_printf", [values](fastout_file* f, std::size_t i) {
-    fastout_fprintf(f, "%lld\n", static_cast<long long>(values[i]));
-  });
+  add_printf_engines<int_row_bound>(
+      c,
+      [values](auto print, std::size_t i) { print("%lld\n", static_cast<long long>(values[i])); },
+      [values](limit_sink::cursor& out, std::size_t i) {
+        out.format_to(int_row_bound, FMT_COMPILE("{}\n"), values[i]);
+      });
+  absent = c.take_absent();
   return c.take();
 }
 
@@ -59,7 +65,7 @@ workload make_ints(const workload_options& options) {
                              return fmt::format_to(pos, FMT_COMPILE("{}\n"), values[i]);
                            });
   w.reference = "fmt_compile_limit";
-  w.contenders = ints_contenders(input);
+  w.contenders = ints_contenders(input, w.absent);
   return w;
 }
 

@@ -23,6 +23,14 @@
 // 5. fmt::writer (11.1 and later), public, tested here by version only.
 // 6. fmt::detail::buffer_size, the type of fmt::buffer_size = n, which
 //    output_file() accepts from code that includes <fmt/os.h>.
+// 7. fmt::detail::format_float, the digits of a double at a precision
+//    (fixed: digits after the point; otherwise significant digits, trailing
+//    zeros kept), for fastout_printf's engine (src/doors/printf_float.cpp),
+//    which lays them out by printf's rules. The public API would do, but
+//    {fmt} 9's float formatter carries a %a branch that calls snprintf, and
+//    the engine must not. 9.x and 10.x take a float_specs (format,
+//    showpoint); 11.1 and later a format_specs (type, alt) and binary32.
+//    11.0 is not relied on: there the digits come from the public API.
 // format_cache.h uses 1 and 4 and lists its own needs.
 #ifndef FASTOUT_DETAIL_FMT_COMPAT_H_
 #define FASTOUT_DETAIL_FMT_COMPAT_H_
@@ -244,6 +252,54 @@ constexpr parsed_spec summarize(const Specs& specs, bool floating) {
 }
 
 #endif  // FASTOUT_FMT_PROBES_SPECS
+
+// ------------------------------------------------------ 7. float digits
+
+// Appends to `buffer` the decimal digits of `value` (finite, >= 0):
+// `precision` of them after the point if `fixed`, else `precision`
+// significant ones (>= 1), correctly rounded to nearest (ties to even), and
+// returns the decimal exponent of the last: value ~ digits * 10^exponent.
+// A fixed value that rounds to zero may give no digits, or zeros.
+inline int float_digits(double value, int precision, bool fixed,
+                        fmt::detail::buffer<char>& buffer) {
+#if FMT_VERSION >= 110100
+  fmt::format_specs specs;
+  specs.set_type(fixed ? fmt::presentation_type::fixed : fmt::presentation_type::exp);
+  specs.set_alt();
+  return fmt::detail::format_float(value, precision, specs, false, buffer);
+#elif FMT_VERSION >= 110000
+  // The public API's text, read back: "d.ddde+XX", or "ddd.ddd".
+  const std::size_t start = buffer.size();
+  if (fixed)
+    fmt::format_to(fmt::appender(buffer), "{:.{}f}", value, precision);
+  else
+    fmt::format_to(fmt::appender(buffer), "{:.{}e}", value, precision - 1);
+  const char* text = buffer.data() + start;
+  const std::size_t size = buffer.size() - start;
+  std::size_t end = size;
+  int exponent = 0;
+  if (!fixed) {
+    std::size_t e = 0;
+    while (text[e] != 'e') ++e;
+    for (std::size_t i = e + 2; i < size; ++i) exponent = exponent * 10 + (text[i] - '0');
+    if (text[e + 1] == '-') exponent = -exponent;
+    exponent -= precision - 1;
+    end = e;
+  } else {
+    exponent = -precision;
+  }
+  std::size_t out = start;
+  for (std::size_t i = 0; i < end; ++i)
+    if (text[i] != '.') buffer.data()[out++] = text[i];
+  buffer.try_resize(out);
+  return exponent;
+#else
+  fmt::detail::float_specs specs{};
+  specs.format = fixed ? fmt::detail::float_format::fixed : fmt::detail::float_format::exp;
+  specs.showpoint = true;
+  return fmt::detail::format_float(value, precision, specs, buffer);
+#endif
+}
 
 }  // namespace detail
 }  // namespace fastout

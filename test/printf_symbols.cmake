@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: MIT
+# The CTest printf_engine_uses_no_libc_formatter: the object files that make
+# fastout_printf's engine (src/doors/printf*.cpp, all but printf_locale.cpp,
+# the one allowed to ask the C library for the locale's forms) must not
+# reference a C library formatter: no *printf* (snprintf, vsnprintf,
+# vfprintf, sprintf, the fortified __*printf_chk, register_printf_*...), no
+# fopencookie, no strfrom*, no *cvt.
+#
+#   cmake -DNM=<nm> -DOBJECTS=<the library's objects, ;-separated> -P printf_symbols.cmake
+#
+# It also checks that it looked at something: the three engine objects must
+# be there, and printf_locale.cpp's must show snprintf, which proves that nm
+# lists what the check is after.
+if(NOT NM OR NOT OBJECTS)
+  message(FATAL_ERROR "usage: cmake -DNM=<nm> -DOBJECTS=<objects> -P printf_symbols.cmake")
+endif()
+
+set(forbidden "printf|fopencookie|^_?strfrom|^_?q?[efg]cvt")
+set(engine_objects "")
+set(locale_object "")
+foreach(object IN LISTS OBJECTS)
+  get_filename_component(name "${object}" NAME)
+  if(name MATCHES "^printf_locale\\.cpp\\.o(bj)?$")
+    set(locale_object "${object}")
+  elseif(name MATCHES "^printf(_[a-z]+)?\\.cpp\\.o(bj)?$")
+    list(APPEND engine_objects "${object}")
+  endif()
+endforeach()
+
+list(LENGTH engine_objects count)
+if(NOT count EQUAL 3)
+  message(FATAL_ERROR "expected the engine's 3 objects (printf.cpp, printf_format.cpp, "
+                      "printf_float.cpp), found ${count}: ${engine_objects}")
+endif()
+if(NOT locale_object)
+  message(FATAL_ERROR "printf_locale.cpp's object is not among the library's objects")
+endif()
+
+# The symbols an object file references (undefined), one a line.
+function(undefined_symbols object out)
+  execute_process(COMMAND ${NM} -u "${object}"
+                  OUTPUT_VARIABLE listing ERROR_VARIABLE errors RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "${NM} -u ${object} failed: ${errors}")
+  endif()
+  string(REGEX REPLACE "[ \t]*U[ \t]+" "" listing "${listing}")
+  string(REPLACE "\n" ";" listing "${listing}")
+  set(symbols "")
+  foreach(symbol IN LISTS listing)
+    # glibc's versioned names (snprintf@GLIBC_2.2.5); C++ names (mangled,
+    # _Z..., or __Z... where C names take an underscore) are fastout's and
+    # the C++ library's, not C formatters.
+    string(REGEX REPLACE "@.*$" "" symbol "${symbol}")
+    if(symbol AND NOT symbol MATCHES "^_?_Z")
+      list(APPEND symbols "${symbol}")
+    endif()
+  endforeach()
+  set(${out} "${symbols}" PARENT_SCOPE)
+endfunction()
+
+undefined_symbols("${locale_object}" locale_symbols)
+set(seen_snprintf FALSE)
+foreach(symbol IN LISTS locale_symbols)
+  if(symbol MATCHES "snprintf")
+    set(seen_snprintf TRUE)
+  endif()
+endforeach()
+if(NOT seen_snprintf)
+  message(FATAL_ERROR "nm shows no snprintf in ${locale_object}, which calls it: "
+                      "this check cannot see what it looks for (${locale_symbols})")
+endif()
+
+set(found "")
+foreach(object IN LISTS engine_objects)
+  undefined_symbols("${object}" symbols)
+  foreach(symbol IN LISTS symbols)
+    if(symbol MATCHES "${forbidden}")
+      get_filename_component(name "${object}" NAME)
+      list(APPEND found "${name}: ${symbol}")
+    endif()
+  endforeach()
+endforeach()
+if(found)
+  string(REPLACE ";" "\n  " found "${found}")
+  message(FATAL_ERROR "the printf engine references C library formatters:\n  ${found}")
+endif()
+message(STATUS "the printf engine's ${count} objects reference no C library formatter")
