@@ -989,8 +989,12 @@ FASTOUT_ALWAYS_INLINE char* put_hex(char* pos, unsigned long long value, bool up
 // or a directive needs what this does not do (a string longer than the
 // room, a null one, another locale or rounding mode), the general executor
 // takes the call over from that directive with the text so far.
-// `ap` is taken by value (on x86-64, a pointer to the caller's va_list):
-// the arguments are consumed as vfprintf consumes its va_list.
+// `ap` is taken by value: on x86-64 Linux (System V) a pointer to the
+// caller's va_list, on 64-bit Windows a copy of its position (a char*).
+// Either way the arguments are consumed in order, as vfprintf consumes its
+// va_list, and continue_in_general() and continue_with_string() are given
+// `ap` as it stands, so they go on from where this stopped; nothing reads
+// the caller's va_list after the call.
 FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
   using fast_kind = directive::fast_kind;
   const buffer_state room = writer_of(writer).room();
