@@ -48,6 +48,11 @@ const char* __asan_default_options(void) { return "check_printf=0"; }
 static int c_test_failed = 0;
 static int c_test_skipped = 0;
 static const char* c_test_current = "";
+/* In a child that c_test_run_in_child() started on Windows (where there is
+ * no fork()): the number of the call whose body it runs, and it replays
+ * the test up to that call without checking anything (the parent checks).
+ * 0 otherwise, and always 0 on every other system. */
+static int c_test_child_target = 0;
 
 /* Marks the running test as skipped (CTest's SKIP_RETURN_CODE 77 when it
  * runs alone); the test then returns. */
@@ -57,16 +62,62 @@ static inline void c_test_skip(const char* reason) {
 }
 
 static inline void c_test_report(const char* file, int line, const char* what) {
+  /* What a skipped test checks after the skip is moot, and a child's replay
+   * checks nothing: its parent does. */
+  if (c_test_skipped || c_test_child_target != 0) return;
   fprintf(stderr, "%s:%d: %s: check failed: %s\n", file, line, c_test_current, what);
   c_test_failed = 1;
 }
 
 #define TEST(name) static void name(void)
 
+/* Skips the running test on Windows, saying why, and returns from it. */
+#if defined(_WIN32)
+#  define C_TEST_SKIP_ON_WINDOWS(why)         \
+    do {                                      \
+      c_test_skip("not on Windows: " why);    \
+      return;                                 \
+    } while (0)
+#else
+#  define C_TEST_SKIP_ON_WINDOWS(why) \
+    do {                              \
+    } while (0)
+#endif
+
+/* Skips the running test where there is no /dev/full (Windows), saying
+ * why, and returns from it. Under Wine, whose drive Z: is the Unix root and
+ * holds the tests' directory, "/dev/full" is the real device, and its
+ * writes fail with ERROR_DISK_FULL as a full disk's do (test_util.h's
+ * dev_full_is_here() says more). */
+#if defined(_WIN32)
+static inline int c_test_dev_full_is_here(void) {
+  DWORD written = 0;
+  int full;
+  HANDLE device = CreateFileA("/dev/full", GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                              OPEN_EXISTING, 0, NULL);
+  if (device == INVALID_HANDLE_VALUE) return 0;
+  full = !WriteFile(device, "x", 1, &written, NULL) && GetLastError() == ERROR_DISK_FULL;
+  CloseHandle(device);
+  return full;
+}
+#  define C_TEST_SKIP_UNLESS_DEV_FULL()                                                 \
+    do {                                                                              \
+      if (!c_test_dev_full_is_here()) {                                               \
+        c_test_skip("not on Windows: needs /dev/full, which Windows has not (under "  \
+                    "Wine, whose drive Z: is the Unix root, the tests use the real one)"); \
+        return;                                                                       \
+      }                                                                               \
+    } while (0)
+#else
+#  define C_TEST_SKIP_UNLESS_DEV_FULL() \
+    do {                                \
+    } while (0)
+#endif
+
 /* Ends the test (a `return` from it) when `condition` is false. */
 #define CHECK(condition)                                  \
   do {                                                    \
-    if (!(condition)) {                                   \
+    if (!(condition) && c_test_child_target == 0) {       \
       c_test_report(__FILE__, __LINE__, #condition);      \
       return;                                             \
     }                                                     \
@@ -76,7 +127,7 @@ static inline void c_test_report(const char* file, int line, const char* what) {
 #define CHECK_EQ(actual, expected)                                                    \
   do {                                                                                \
     long long c_test_a = (long long)(actual), c_test_e = (long long)(expected);      \
-    if (c_test_a != c_test_e) {                                                       \
+    if (c_test_a != c_test_e && c_test_child_target == 0) {                           \
       char c_test_what[512];                                                          \
       snprintf(c_test_what, sizeof c_test_what, "%s == %s (%lld, expected %lld)",     \
                #actual, #expected, c_test_a, c_test_e);                               \
@@ -92,7 +143,7 @@ static inline void c_test_report(const char* file, int line, const char* what) {
     char* c_test_content = c_test_read_file(path, &c_test_size);                     \
     int c_test_same = c_test_content != NULL && c_test_size == (size_t)(size) &&      \
                       memcmp(c_test_content, expected, c_test_size) == 0;             \
-    if (!c_test_same) {                                                               \
+    if (!c_test_same && c_test_child_target == 0) {                                   \
       char c_test_what[512];                                                          \
       snprintf(c_test_what, sizeof c_test_what,                                       \
                "%s holds %lu bytes \"%.60s\", expected %lu \"%.60s\"", path,          \
@@ -141,7 +192,16 @@ static inline char* c_test_read_file(const char* path, size_t* size) {
  * (with its files, not subdirectories) by c_test_remove_dir(). */
 static char c_test_dir_path[256];
 static inline const char* c_test_make_dir(void) {
+#if defined(_WIN32)
+  const char* base = getenv("TEMP"); /* Windows' %TEMP% */
+  const char* parents = getenv("FASTOUT_C_TEST_DIR");
+  if (c_test_child_target != 0 && parents != NULL) { /* a child: its parent's */
+    snprintf(c_test_dir_path, sizeof c_test_dir_path, "%s", parents);
+    return c_test_dir_path;
+  }
+#else
   const char* base = getenv("TMPDIR");
+#endif
   snprintf(c_test_dir_path, sizeof c_test_dir_path, "%s/fastout-c-test-XXXXXX",
            base != NULL && *base != '\0' ? base : "/tmp");
   if (mkdtemp(c_test_dir_path) == NULL) {
@@ -163,17 +223,69 @@ static inline const char* c_test_path(const char* name) {
 static inline void c_test_remove_dir(void) {
   char command[600];
   int ignored;
-  if (c_test_dir_path[0] == '\0') return;
+  if (c_test_dir_path[0] == '\0' || c_test_child_target != 0) return; /* a child: its parent's */
+#if defined(_WIN32)
+  snprintf(command, sizeof command, "rmdir /s /q \"%s\"", c_test_dir_path);
+#else
   snprintf(command, sizeof command, "rm -rf '%s'", c_test_dir_path);
+#endif
   ignored = system(command);
   (void)ignored;
   c_test_dir_path[0] = '\0';
 }
 
 /* Runs `body` in a forked child, for tests that change process-wide state
- * (limits, signal dispositions). Returns the child's wait status; the child
- * exits with 0 if body() returned 0. */
+ * (limits, signal dispositions, standard output). Returns the child's wait
+ * status; the child exits (_exit) with what body() returns.
+ *
+ * Windows has no fork(): there the child is this program started again
+ * (_spawnv) on the same test, with FASTOUT_C_TEST_CHILD set to the number
+ * of this call in the test and FASTOUT_C_TEST_DIR to the test's directory.
+ * As GoogleTest's "threadsafe" death tests do, the child runs the test
+ * again from its start: the earlier calls return 0 at once, no CHECK
+ * stops or reports anything, and the call with that number runs body() and
+ * exits with what it returns. So what a test does before such a call must
+ * be safe to do twice (opening its own files, say); the standard
+ * descriptors are the parent's, as after fork(). The status is the
+ * child's exit code as waitpid() gives it (code << 8). */
+static int c_test_child_calls = 0; /* this test's calls so far */
 static inline int c_test_run_in_child(int (*body)(void)) {
+#if defined(_WIN32)
+  char self[MAX_PATH];
+  char quoted_self[MAX_PATH + 2];
+  char call_setting[64];
+  char dir_setting[sizeof c_test_dir_path + 32];
+  const char* argv[3];
+  intptr_t code;
+  DWORD self_size;
+  ++c_test_child_calls;
+  if (c_test_child_target != 0) {
+    if (c_test_child_calls == c_test_child_target) _exit(body());
+    return 0; /* an earlier call: the parent's */
+  }
+  fflush(NULL);
+  self_size = GetModuleFileNameA(NULL, self, sizeof self);
+  if (self_size == 0 || self_size >= sizeof self) {
+    fprintf(stderr, "GetModuleFileNameA failed\n");
+    exit(2);
+  }
+  snprintf(quoted_self, sizeof quoted_self, "\"%s\"", self); /* _spawnv joins with spaces */
+  snprintf(call_setting, sizeof call_setting, "FASTOUT_C_TEST_CHILD=%d", c_test_child_calls);
+  snprintf(dir_setting, sizeof dir_setting, "FASTOUT_C_TEST_DIR=%s", c_test_dir_path);
+  _putenv(call_setting);
+  _putenv(dir_setting);
+  argv[0] = quoted_self;
+  argv[1] = c_test_current;
+  argv[2] = NULL;
+  code = _spawnv(_P_WAIT, self, argv);
+  _putenv("FASTOUT_C_TEST_CHILD=");
+  _putenv("FASTOUT_C_TEST_DIR=");
+  if (code < 0) {
+    perror("_spawnv");
+    exit(2);
+  }
+  return (int)((code & 0xff) << 8);
+#else
   pid_t pid;
   int status = 0;
   fflush(NULL);
@@ -190,6 +302,18 @@ static inline int c_test_run_in_child(int (*body)(void)) {
     }
   }
   return status;
+#endif
+}
+
+/* The call of c_test_run_in_child() this process is the child of, on
+ * Windows (FASTOUT_C_TEST_CHILD); 0 in a test's own process. */
+static inline int c_test_child_call(void) {
+#if defined(_WIN32)
+  const char* call = getenv("FASTOUT_C_TEST_CHILD");
+  return call != NULL && *call != '\0' ? atoi(call) : 0;
+#else
+  return 0;
+#endif
 }
 
 struct c_test_entry {
@@ -204,12 +328,14 @@ struct c_test_entry {
   int main(int argc, char** argv) {                                           \
     static const struct c_test_entry tests[] = {ALL(C_TEST_ENTRY){NULL, NULL}}; \
     int i, found = 0, any_failed = 0, skipped = 0;                            \
+    c_test_child_target = c_test_child_call();                                \
     for (i = 0; tests[i].name != NULL; ++i) {                                 \
       if (argc > 1 && strcmp(argv[1], tests[i].name) != 0) continue;          \
       found = 1;                                                              \
       c_test_current = tests[i].name;                                         \
       c_test_failed = 0;                                                      \
       c_test_skipped = 0;                                                     \
+      c_test_child_calls = 0;                                                 \
       c_test_make_dir();                                                      \
       tests[i].run();                                                         \
       c_test_remove_dir();                                                    \

@@ -571,6 +571,7 @@ void record_child_loss(const fastout::error_report& report) noexcept {
 }
 
 TEST(compressed_file_fork, a_child_reports_only_its_own_bytes_lost) {
+  FASTOUT_SKIP_ON_WINDOWS("the child must inherit the parent's writer through fork(), which Windows has not");
   temp_dir dir;
   for (compression_format format : formats) {
     SCOPED_TRACE(name_of(format, 2));
@@ -592,6 +593,7 @@ TEST(compressed_file_fork, a_child_reports_only_its_own_bytes_lost) {
 }
 
 TEST(compressed_file_fork, child_gets_a_clear_error_and_the_parent_goes_on) {
+  FASTOUT_SKIP_ON_WINDOWS("the child must inherit the parent's writer through fork(), which Windows has not");
   temp_dir dir;
   for (compression_format format : formats) {
     std::string path = dir.file("forked");
@@ -722,6 +724,7 @@ TEST(compressed_file_faults, report_mode_keeps_accepting_every_call_after_a_fail
 }
 
 TEST(compressed_file_faults, file_size_limit_reports_efbig) {
+  FASTOUT_SKIP_ON_WINDOWS("needs a file size limit (RLIMIT_FSIZE), which Windows has not");
   temp_dir dir;
   for (compression_format format : formats) {
     std::string path = dir.file("limited");

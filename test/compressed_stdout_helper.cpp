@@ -18,8 +18,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#if defined(_WIN32)
+#  include <fcntl.h>
+#  include <io.h>
+#endif
 
 int main(int argc, char** argv) {
+#if defined(_WIN32)
+  // The helper's own stdio lines without the C runtime's text mode (its
+  // \r before \n); fastout itself never translates a byte.
+  ::_setmode(1, _O_BINARY);
+  ::_setmode(2, _O_BINARY);
+#endif
   if (argc != 5) {
     std::fprintf(stderr, "usage: compressed_stdout_helper cxx|c|c_first zstd|gzip WORKERS LINES\n");
     return 2;

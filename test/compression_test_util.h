@@ -6,6 +6,10 @@
 #ifndef FASTOUT_COMPRESSION_TEST_UTIL_H_
 #define FASTOUT_COMPRESSION_TEST_UTIL_H_
 
+#if defined(_WIN32)
+#  include <windows.h>
+#  include <tlhelp32.h>
+#endif
 #include <fastout/compression.h>
 
 #include <gtest/gtest.h>
@@ -129,7 +133,22 @@ inline std::string decode(compression_format format, const std::string& compress
 }
 
 // How many threads this process has.
+#if defined(_WIN32)
+// The process's threads, from a Toolhelp snapshot.
+inline int thread_count() {
+  HANDLE snapshot = ::CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
+  if (snapshot == INVALID_HANDLE_VALUE) return -1;
+  THREADENTRY32 entry;
+  entry.dwSize = sizeof entry;
+  int count = 0;
+  for (BOOL more = ::Thread32First(snapshot, &entry); more; more = ::Thread32Next(snapshot, &entry))
+    if (entry.th32OwnerProcessID == ::GetCurrentProcessId()) ++count;
+  ::CloseHandle(snapshot);
+  return count;
+}
+#else
 inline int thread_count() { return static_cast<int>(names_in("/proc/self/task").size()); }
+#endif
 
 // A thread that was joined may still be listed for a moment: the kernel
 // reaps it just after pthread_join() returns. This waits (for up to five

@@ -201,6 +201,7 @@ std::vector<C> runnable(const C (&all)[N]) {
 }
 
 TEST(replace_crash, sigkill_at_random_moments_leaves_one_whole_generation) {
+  FASTOUT_SKIP_ON_WINDOWS("kills forked writers with SIGKILL at chosen moments; Windows has neither fork() nor signals");
   auto started = std::chrono::steady_clock::now();
   void* memory = ::mmap(nullptr, sizeof(shared_state), PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -488,6 +489,7 @@ void reset_target(const std::string& dir, const std::string& target, bool existi
 // same mode, removes whatever the killed one left -- at open, before it
 // writes a byte -- and leaves nothing of its own.
 TEST(replace_crash, sigkill_at_every_step_of_close_leaves_nothing_after_the_next_replace) {
+  FASTOUT_SKIP_ON_WINDOWS("kills forked writers with SIGKILL at chosen moments; Windows has neither fork() nor signals");
   shared_steps mapping;
   temp_dir dir;
   const std::string target = dir.file("target");
@@ -558,6 +560,7 @@ TEST(replace_crash, sigkill_at_every_step_of_close_leaves_nothing_after_the_next
 // succeeds. The target ends whole, with the content of one of the two, and
 // nothing else is left.
 TEST(replace_crash, a_writer_stopped_at_every_step_of_close_keeps_its_file) {
+  FASTOUT_SKIP_ON_WINDOWS("stops forked writers with SIGSTOP at chosen moments; Windows has neither fork() nor signals");
   shared_steps mapping;
   temp_dir dir;
   const std::string target = dir.file("target");

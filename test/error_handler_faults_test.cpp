@@ -63,6 +63,7 @@ TEST(error_handler, set_returns_the_previous_handler) {
 }
 
 TEST(error_handler, hears_of_a_writer_destroyed_with_unwritten_data_on_dev_full) {
+  FASTOUT_SKIP_UNLESS_DEV_FULL();
   scoped_error_handler handler(recording_handler, handler_calls);
   {
     file f("/dev/full", with_buffer(64));
@@ -88,6 +89,7 @@ TEST(error_handler, is_not_called_when_all_is_well) {
 }
 
 TEST(error_handler, is_called_for_an_error_already_thrown_but_not_closed) {
+  FASTOUT_SKIP_UNLESS_DEV_FULL();
   scoped_error_handler handler(recording_handler, handler_calls);
   {
     file f("/dev/full", with_buffer(4));
@@ -181,6 +183,7 @@ TEST_F(error_handler_faults, the_handler_hears_the_exact_loss) {
 }
 
 TEST(error_handler, the_default_handler_prints_one_line_to_stderr) {
+  FASTOUT_SKIP_UNLESS_DEV_FULL();
   temp_dir dir;
   scoped_error_handler handler(nullptr, handler_calls);  // the default
   fastout_test::fd_capture capture(STDERR_FILENO, dir.file("stderr"));

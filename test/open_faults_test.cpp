@@ -138,6 +138,7 @@ TEST(open, eintr_is_reported_by_every_open_a_writer_makes) {
 // blocking for ever. For every way of opening that reaches the FIFO, and
 // for the C API (NULL, errno EINTR).
 TEST(open, a_signal_interrupts_the_open_of_a_fifo_without_a_reader) {
+  FASTOUT_SKIP_ON_WINDOWS("needs FIFOs and alarm(), which Windows has not");
   temp_dir dir;
   const std::string fifo = dir.file("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);

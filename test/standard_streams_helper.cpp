@@ -20,6 +20,10 @@
 #include <system_error>
 
 #include <unistd.h>
+#if defined(_WIN32)
+#  include <fcntl.h>
+#  include <io.h>
+#endif
 
 namespace {
 
@@ -240,6 +244,13 @@ int run(const std::string& scenario, long n, int status) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#if defined(_WIN32)
+  // The helper's own stdio lines without the C runtime's text mode, which
+  // would put \r before each \n: the test compares them with Linux's.
+  // (fastout itself never translates a byte, whatever the mode.)
+  ::_setmode(1, _O_BINARY);
+  ::_setmode(2, _O_BINARY);
+#endif
   if (argc < 2) {
     std::fprintf(stderr, "usage: standard_streams_helper SCENARIO [N]\n");
     return 2;

@@ -31,6 +31,8 @@
 
 #include <fastout/file.h>
 
+#include <gtest/gtest.h>
+
 #include "platform/platform_internal.h"
 
 #ifndef FASTOUT_TEST_EMULATOR
@@ -38,6 +40,10 @@
 #endif
 
 namespace fastout_test {
+
+// The user and group "nobody" (65534), whom tests that run as root become.
+constexpr uid_t nobody = static_cast<uid_t>(65534);
+constexpr gid_t nobody_group = static_cast<gid_t>(65534);
 
 // Options for a writer with this buffer size and mode.
 inline fastout::file_options with_buffer(std::size_t size,
@@ -59,10 +65,24 @@ void vprint_with(fastout::file& f, fmt::string_view format, T... values) {
 using size_list = std::initializer_list<std::size_t>;
 
 // A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
+#if defined(_WIN32)
+inline int& child_calls_in_this_test();
+inline int& temp_dirs_in_this_test();
+#endif
+
 class temp_dir {
  public:
   temp_dir() {
+#if defined(_WIN32)
+    ++temp_dirs_in_this_test();  // run_in_child() checks it
+#endif
+#if defined(_WIN32)
+    // The user's %TEMP%, in UTF-8.
+    const std::string base_path = std::filesystem::temp_directory_path().u8string();
+    const char* base = base_path.c_str();
+#else
     const char* base = std::getenv("TMPDIR");
+#endif
     std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
                           "/fastout-test-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr)
@@ -83,8 +103,18 @@ class temp_dir {
   std::string path_;
 };
 
+// A UTF-8 path as the C++ library's streams take it: on Windows through
+// std::filesystem::path (the runtime's narrow names are the ANSI code page).
+#if defined(_WIN32)
+inline std::filesystem::path stream_path(const std::string& path) {
+  return std::filesystem::u8path(path);
+}
+#else
+inline const std::string& stream_path(const std::string& path) { return path; }
+#endif
+
 inline std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(stream_path(path), std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + path);
   std::ostringstream content;
   content << in.rdbuf();
@@ -92,7 +122,7 @@ inline std::string read_file(const std::string& path) {
 }
 
 inline void write_file(const std::string& path, const std::string& content) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  std::ofstream out(stream_path(path), std::ios::binary | std::ios::trunc);
   out << content;
   if (!out) throw std::runtime_error("cannot write " + path);
 }
@@ -163,19 +193,29 @@ class live_writer_lock {
 
 // How many descriptors this process has open: a test that opens and closes
 // writers must end with as many as it began with.
+#if defined(_WIN32)
+// The C runtime's descriptors that are open.
+inline int open_descriptors() {
+  int count = 0;
+  for (int fd = 0; fd < 8192; ++fd) count += ::_get_osfhandle(fd) != -1;
+  return count;
+}
+#else
 inline int open_descriptors() {
   return static_cast<int>(names_in("/proc/self/fd").size()) - 1;  // opendir's own
 }
+#endif
 
-// fastout's errors carry errno in std::system_category().
+// fastout's errors carry errno in the platform's error category:
+// std::system_category() on Unix systems, fastout's own on Windows.
 inline std::error_code system_error_code(int error_number) {
-  return std::error_code(error_number, std::system_category());
+  return std::error_code(error_number, fastout::detail::error_category());
 }
 
 // Sets the umask for the lifetime of the object.
 class scoped_umask {
  public:
-  explicit scoped_umask(mode_t mask) : saved_(::umask(mask)) {}
+  explicit scoped_umask(mode_t mask) : saved_(static_cast<mode_t>(::umask(mask))) {}
   ~scoped_umask() { ::umask(saved_); }
   scoped_umask(const scoped_umask&) = delete;
   scoped_umask& operator=(const scoped_umask&) = delete;
@@ -228,6 +268,55 @@ inline std::vector<bool> named_variants() {
                    << "has; this build's is " << fastout::detail::platform_name();       \
   } while (false)
 
+// Skips a test that needs what Windows has not (fork(), signals, resource
+// limits, POSIX permissions and owners, ...), printing why. The test still
+// compiles there (test/windows/posix_shim.h), and runs everywhere else.
+#if defined(_WIN32)
+#  define FASTOUT_SKIP_ON_WINDOWS(why) GTEST_SKIP() << "not on Windows: " << (why)
+#else
+#  define FASTOUT_SKIP_ON_WINDOWS(why) \
+    do {                               \
+    } while (false)
+#endif
+
+// /dev/full, whose every write fails with ENOSPC, stands for a full disk.
+// Windows has no such device. Under Wine, which runs the Windows build's
+// tests, the Unix root is drive Z:, and the tests run from a directory on
+// it, so "/dev/full" (the root of the current drive) is the real device:
+// CreateFileW opens it and WriteFile fails with ERROR_DISK_FULL, as on a
+// full NTFS volume, which the platform turns into ENOSPC. So a test of a
+// full disk runs there; on Windows itself it skips, saying why.
+inline bool dev_full_is_here() {
+#if defined(_WIN32)
+  const HANDLE device = ::CreateFileA("/dev/full", GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                                      nullptr, OPEN_EXISTING, 0, nullptr);
+  if (device == INVALID_HANDLE_VALUE) return false;
+  DWORD written = 0;
+  const bool full = !::WriteFile(device, "x", 1, &written, nullptr) &&
+                    ::GetLastError() == ERROR_DISK_FULL;
+  ::CloseHandle(device);
+  return full;
+#else
+  return true;
+#endif
+}
+#define FASTOUT_SKIP_UNLESS_DEV_FULL()                                                     \
+  do {                                                                                   \
+    if (!fastout_test::dev_full_is_here())                                               \
+      GTEST_SKIP() << "not on Windows: needs /dev/full, which Windows has not (under "   \
+                   << "Wine, whose drive Z: is the Unix root, the tests use the real one)"; \
+  } while (false)
+
+// The bytes a file has on disk (st_blocks, which Windows' struct stat has
+// not: its size there, for tests that skip on Windows anyway).
+inline long long allocated_bytes(const struct stat& st) {
+#if defined(_WIN32)
+  return static_cast<long long>(st.st_size);
+#else
+  return static_cast<long long>(st.st_blocks) * 512;
+#endif
+}
+
 inline const fastout::detail::platform_calls& real() {
   return fastout::detail::real_platform;
 }
@@ -261,6 +350,12 @@ class fd_capture {
       throw std::system_error(error, std::system_category(), "dup2");
     }
     ::close(file);
+#if defined(_WIN32)
+    // The bytes written, as on Linux: what the program writes through the C
+    // runtime (stdio's stderr, say) without its text mode's \r before \n.
+    // fastout itself never translates a byte.
+    saved_mode_ = ::_setmode(fd, _O_BINARY);
+#endif
   }
   ~fd_capture() { restore(); }
   fd_capture(const fd_capture&) = delete;
@@ -269,6 +364,9 @@ class fd_capture {
   void restore() {
     if (saved_ < 0) return;
     std::fflush(nullptr);
+#if defined(_WIN32)
+    if (saved_mode_ != -1) ::_setmode(fd_, saved_mode_);
+#endif
     ::dup2(saved_, fd_);
     ::close(saved_);
     saved_ = -1;
@@ -279,11 +377,84 @@ class fd_capture {
   int fd_;
   std::string path_;
   int saved_ = -1;
+#if defined(_WIN32)
+  int saved_mode_ = -1;
+#endif
 };
 
 // Runs `body` in a forked child and returns the child's wait status. The
 // child exits with body()'s return value; it never returns into GoogleTest,
 // so it reports through its exit code (0 for success), not through EXPECTs.
+//
+// Windows has no fork(): there the child is this test program started
+// again (_spawnv) on the running test alone (--gtest_filter), with
+// FASTOUT_TEST_CHILD set to the number of this call in the test. As
+// GoogleTest's own "threadsafe" death tests do, the child runs the test
+// again from its start; its earlier calls return 0 at once, and the call
+// with that number runs body() and exits with what it returns. So what a
+// test does before such a call must be safe to do twice, and its checks
+// must hold in the child's replay too (they do when the parent's hold). A
+// temp_dir would get another name in the child, so a test that made one
+// before the call cannot use it there (run_in_child() throws, saying so).
+#if defined(_WIN32)
+// Counters that start again at 0 in each test.
+struct per_test_counts {
+  std::string test;
+  int child_calls = 0;
+  int temp_dirs = 0;
+};
+inline per_test_counts& counts_of_this_test() {
+  static per_test_counts counts;
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string current =
+      info != nullptr ? std::string(info->test_suite_name()) + "." + info->name() : "";
+  if (current != counts.test) counts = per_test_counts{current};
+  return counts;
+}
+inline int& child_calls_in_this_test() { return counts_of_this_test().child_calls; }
+inline int& temp_dirs_in_this_test() { return counts_of_this_test().temp_dirs; }
+
+template <typename Body>
+int run_in_child(Body&& body) {
+  // The replay would make each temp_dir again, under another random name:
+  // the child's files would not be where the parent looks.
+  if (temp_dirs_in_this_test() != 0)
+    throw std::logic_error("run_in_child() on Windows replays the test in a new process, where "
+                           "a temp_dir made before the call gets another name: make it in the "
+                           "body, or skip the test on Windows");
+  const int call = ++child_calls_in_this_test();
+  const char* target = std::getenv("FASTOUT_TEST_CHILD");
+  if (target != nullptr && *target != '\0') {
+    if (std::atoi(target) != call) return 0;  // an earlier call: the parent's
+    int code = 100;
+    try {
+      code = body();
+    } catch (...) {
+      code = 101;
+    }
+    std::fflush(nullptr);  // what GoogleTest printed of the replay
+    ::_exit(code);
+  }
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string filter = std::string("--gtest_filter=") + info->test_suite_name() + "." +
+                             info->name();
+  char self[MAX_PATH];
+  const DWORD self_size = ::GetModuleFileNameA(nullptr, self, sizeof self);
+  if (self_size == 0 || self_size >= sizeof self)
+    throw std::system_error(static_cast<int>(::GetLastError()), std::system_category(),
+                            "GetModuleFileNameA");
+  const std::string quoted_self = std::string("\"") + self + "\"";  // _spawnv joins with spaces
+  const std::string setting = "FASTOUT_TEST_CHILD=" + std::to_string(call);
+  const char* argv[] = {quoted_self.c_str(), filter.c_str(), nullptr};
+  std::fflush(nullptr);
+  ::_putenv(setting.c_str());
+  const intptr_t code = ::_spawnv(_P_WAIT, self, argv);
+  const int spawn_error = errno;
+  ::_putenv("FASTOUT_TEST_CHILD=");
+  if (code < 0) throw std::system_error(spawn_error, std::generic_category(), "_spawnv");
+  return static_cast<int>((code & 0xff) << 8);  // as waitpid() says "exited with"
+}
+#else
 template <typename Body>
 int run_in_child(Body&& body) {
   std::fflush(nullptr);
@@ -304,6 +475,7 @@ int run_in_child(Body&& body) {
   }
   return status;
 }
+#endif
 
 // "exited with 3", "killed by signal 13", for assertion messages.
 inline std::string describe_status(int status) {
@@ -338,11 +510,25 @@ inline bool read_syscw(std::uint64_t& value) {
 // build (scripts/test --target aarch64) the emulator first -- CMake's
 // CMAKE_CROSSCOMPILING_EMULATOR, which test/CMakeLists.txt gives as
 // FASTOUT_TEST_EMULATOR -- since the host cannot run the program itself.
-// Its first word is a path, for execv().
+// Its first word is a path, for execv() (_spawnv() on Windows).
+//
+// On Windows (scripts/test --target windows) the test is itself a Windows
+// program, already under Wine, and starts the other directly: no emulator.
+// The path the build gives is the host's, which Windows does not know, so
+// the program is found by its name beside this test's own .exe (the tests'
+// helpers are built into the same folder as the tests).
 inline std::vector<std::string> built_program_command(const std::string& program,
                                                       const std::vector<std::string>& args) {
   std::vector<std::string> command = {FASTOUT_TEST_EMULATOR};
+#if defined(_WIN32)
+  char self[MAX_PATH];
+  const DWORD self_size = ::GetModuleFileNameA(nullptr, self, sizeof self);
+  const std::string self_path(self, self_size);
+  command.push_back(self_path.substr(0, self_path.find_last_of("\\/") + 1) +
+                    program.substr(program.find_last_of("\\/") + 1));
+#else
   command.push_back(program);
+#endif
   command.insert(command.end(), args.begin(), args.end());
   return command;
 }

@@ -100,6 +100,7 @@ std::uint64_t write_every_kind_of_call(file& f, int rounds) {
 }
 
 TEST(write_errors_report, full_disk_throws_nothing_and_counts_every_byte) {
+  FASTOUT_SKIP_UNLESS_DEV_FULL();
   scoped_error_handler handler(recording_handler, handler_calls);
   for (std::size_t size : size_list{0, 1, 64, 4096}) {
     SCOPED_TRACE("buffer " + std::to_string(size));

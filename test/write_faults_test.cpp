@@ -437,6 +437,7 @@ struct failing_path {
 // (file_stats): write() and put() count all their bytes; a print counts its
 // text once it is complete, so one that fails making room counts none of it.
 TEST(error_accounting, message_stats_and_handler_agree_on_every_path) {
+  FASTOUT_SKIP_UNLESS_DEV_FULL();
   const std::string sixty(60, 's');
   const std::string long_text(200, 'L');
   const std::vector<failing_path> paths = {

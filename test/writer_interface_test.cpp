@@ -127,7 +127,7 @@ TEST(writer_interface, a_whole_piece_whose_room_cannot_be_made_is_dropped_uncoun
   EXPECT_THROW(produce(f, p, p.text, "123456"), std::system_error);
   EXPECT_EQ(f.stats().bytes_accepted, 5u);  // the piece was not complete
   EXPECT_EQ(f.stats().bytes_written, 0u);
-  EXPECT_EQ(f.error(), std::error_code(EIO, std::system_category()));
+  EXPECT_EQ(f.error(), fastout_test::system_error_code(EIO));
 }
 
 TEST(writer_interface, a_stream_buffer_keeps_its_put_area_across_endl) {
@@ -173,7 +173,7 @@ TEST(writer_interface, a_failed_flush_through_a_stream_buffer_counts_every_byte_
   record_writes(1);
   out << "-line" << std::endl;
   EXPECT_TRUE(out.bad());
-  EXPECT_EQ(buffer.error(), std::error_code(EIO, std::system_category()));
+  EXPECT_EQ(buffer.error(), fastout_test::system_error_code(EIO));
   EXPECT_EQ(f.stats().bytes_accepted, 11u);
   EXPECT_EQ(f.stats().bytes_written, 0u);
   EXPECT_EQ(f.bytes_pending(), 0u);

@@ -76,7 +76,12 @@
 #include <fastout/config.h>
 #include <fastout/detail/hot_path.h>
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__)
+/* MinGW's "printf" is Microsoft's (no %zu, %lld as %I64d): fastout_printf()
+ * takes C99's and glibc's directives on every platform. */
+#  define FASTOUT_PRINTF_FORMAT(format_index, first_argument) \
+    __attribute__((format(gnu_printf, format_index, first_argument)))
+#elif defined(__GNUC__) || defined(__clang__)
 /* The compiler checks the arguments of fastout_printf() as printf's. */
 #  define FASTOUT_PRINTF_FORMAT(format_index, first_argument) \
     __attribute__((format(printf, format_index, first_argument)))

@@ -12,16 +12,23 @@
 #define FASTOUT_VERSION \
   (FASTOUT_VERSION_MAJOR * 10000 + FASTOUT_VERSION_MINOR * 100 + FASTOUT_VERSION_PATCH)
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(_WIN32)
+/* Windows: a static library (docs/install.md), nothing to export. */
+#  define FASTOUT_API
+#elif defined(__GNUC__) || defined(__clang__)
 /* The library is built with hidden visibility; what users may call is
  * exported by name. */
 #  define FASTOUT_API __attribute__((visibility("default")))
+#endif
+#if defined(__GNUC__) || defined(__clang__)
 #  define FASTOUT_ALWAYS_INLINE inline __attribute__((always_inline))
 #  define FASTOUT_NOINLINE __attribute__((noinline))
 #  define FASTOUT_LIKELY(x) __builtin_expect(!!(x), 1)
 #  define FASTOUT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
-#  define FASTOUT_API
+#  ifndef FASTOUT_API
+#    define FASTOUT_API
+#  endif
 #  define FASTOUT_ALWAYS_INLINE inline
 #  define FASTOUT_NOINLINE
 #  define FASTOUT_LIKELY(x) (x)

@@ -116,18 +116,69 @@ FASTOUT_API void default_error_handler(const error_report& report) noexcept;
 
 namespace detail {
 
-// A reference to a NUL-terminated string: const char*, std::string, or
-// anything with c_str() such as std::filesystem::path.
+// Wide text in UTF-8: UTF-16 where wchar_t has 16 bits (Windows), UTF-32
+// where it has 32. Every unit is kept: a surrogate without its pair (which
+// a Windows file name may hold) becomes its own 3-byte form (WTF-8), which
+// the Windows platform turns back into the same unit, so no name is lost.
+inline std::string utf8_of_wide(const wchar_t* text) {
+  std::string out;
+  if (text == nullptr) return out;
+  for (; *text != 0; ++text) {
+    auto code = static_cast<std::uint32_t>(*text);
+    if (sizeof(wchar_t) == 2) {
+      code &= 0xFFFF;
+      const auto next = static_cast<std::uint32_t>(text[1]) & 0xFFFF;
+      if (code >= 0xD800 && code <= 0xDBFF && next >= 0xDC00 && next <= 0xDFFF) {
+        code = 0x10000 + ((code - 0xD800) << 10) + (next - 0xDC00);
+        ++text;
+      }
+    }
+    if (code > 0x10FFFF) code = 0xFFFD;
+    if (code < 0x80) {
+      out += static_cast<char>(code);
+    } else if (code < 0x800) {
+      out += static_cast<char>(0xC0 | (code >> 6));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else if (code < 0x10000) {
+      out += static_cast<char>(0xE0 | (code >> 12));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (code >> 18));
+      out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    }
+  }
+  return out;
+}
+
+// A path as the API takes it: a NUL-terminated string (const char*,
+// std::string, anything with c_str() such as std::filesystem::path) in
+// UTF-8, or anything whose c_str() is wide (std::filesystem::path on
+// Windows, std::wstring), held here in UTF-8 for the call.
 class cstring_view {
  public:
   cstring_view(const char* s) noexcept : str_(s) {}
   template <typename S, typename = decltype(static_cast<const char*>(
-                            std::declval<const S&>().c_str()))>
+                            std::declval<const S&>().c_str())), int = 0>
   cstring_view(const S& s) noexcept : str_(s.c_str()) {}
+  template <typename S, typename = decltype(static_cast<const wchar_t*>(
+                            std::declval<const S&>().c_str())), long = 0>
+  cstring_view(const S& s) : utf8_(utf8_of_wide(s.c_str())), owned_(true) {
+    str_ = utf8_.c_str();
+  }
+  cstring_view(const cstring_view& other)
+      : str_(other.str_), utf8_(other.utf8_), owned_(other.owned_) {
+    if (owned_) str_ = utf8_.c_str();
+  }
+  cstring_view& operator=(const cstring_view&) = delete;
   const char* c_str() const noexcept { return str_; }
 
  private:
   const char* str_;
+  std::string utf8_;
+  bool owned_ = false;
 };
 
 // print(), println() and << are defined in <fastout/print.h>, which
@@ -174,7 +225,12 @@ class FASTOUT_API file : private detail::writer {
   /// file must exist, and CREATE without TRUNC or APPEND overwrites it from
   /// the start. Unlike {fmt}, write access is implied, so file::APPEND alone
   /// appends instead of opening read-only.
+#if defined(_WIN32)
+  // {fmt}'s are the C runtime's _O_* values on Windows.
+  enum { RDONLY = 0, WRONLY = 1, RDWR = 2, CREATE = 0x100, EXCL = 0x400, TRUNC = 0x200, APPEND = 0x8 };
+#else
   enum { RDONLY = 0, WRONLY = 01, RDWR = 02, CREATE = 0100, EXCL = 0200, TRUNC = 01000, APPEND = 02000 };
+#endif
 
   /// A closed writer; every write to it throws.
   file() noexcept = default;

@@ -59,7 +59,7 @@ int error_number_of(const std::exception_ptr& error) noexcept {
   try {
     std::rethrow_exception(error);
   } catch (const std::system_error& e) {
-    // fastout throws only system_category errors, whose values are errnos.
+    // fastout throws only errno values (detail::error_category()).
     return e.code().value() > 0 ? e.code().value() : EIO;
   } catch (const std::bad_alloc&) {
     return ENOMEM;

@@ -12,8 +12,6 @@
 #include <iostream>
 #include <new>
 
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <fastout/standard_streams.h>
 
@@ -320,7 +318,7 @@ filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
   clear_error();
   const int flags = open_flags(mode);
   if (flags == -1) {
-    record(std::error_code(EINVAL, std::system_category()),
+    record(std::error_code(EINVAL, detail::error_category()),
            ("cannot open " + quoted(path.c_str()) + ": std::ios open mode " + describe_mode(mode) +
             " is not one a std::ofstream can write with")
                .c_str());
@@ -346,7 +344,7 @@ filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
         (at_end || errno != ESPIPE)) {
       int error_number = errno;
       opened.close();
-      throw std::system_error(error_number, std::system_category(),
+      throw std::system_error(error_number, detail::error_category(),
                               "cannot open " + quoted(path.c_str()) + " at its end");
     }
     file_ = std::move(opened);
@@ -413,7 +411,7 @@ void ofstream::set_failbit(std::error_code code, const std::string& message) {
 void ofstream::open_with(detail::cstring_view path, std::ios_base::openmode mode,
                          const stream_options& options) {
   if (buf_.is_open()) {
-    set_failbit(std::error_code(EBUSY, std::system_category()),
+    set_failbit(std::error_code(EBUSY, detail::error_category()),
          "cannot open " + quoted(path.c_str()) + ": the stream is already open on " +
              quoted(buf_.writer().path().c_str()));
     return;
@@ -427,7 +425,7 @@ void ofstream::open_with(detail::cstring_view path, std::ios_base::openmode mode
 
 void ofstream::close() {
   if (!buf_.is_open()) {
-    set_failbit(std::error_code(EBADF, std::system_category()),
+    set_failbit(std::error_code(EBADF, detail::error_category()),
          "cannot close the stream: it is not open");
     return;
   }
@@ -496,7 +494,7 @@ std::FILE* open_cookie(file& writer) {
   // Unbuffered, as the platform makes them: every call reaches the writer.
   std::FILE* stream = detail::platform.open_write_stream(&writer, write_to_writer);
   if (stream == nullptr)
-    throw std::system_error(errno, std::system_category(),
+    throw std::system_error(errno, detail::error_category(),
                             "cannot make a stdio stream for " + writer.path() +
                                 (errno == ENOTSUP ? " (this C library has no cookie streams: "
                                                     "fopencookie() or funopen())"
@@ -532,8 +530,7 @@ bool sync_with_stdio(bool on, flush_policy policy) {
     s.saved_clog = std::clog.rdbuf(s.err);
     s.saved_stdout = stdout;
     s.saved_stderr = stderr;
-    stdout = s.cookie_out;
-    stderr = s.cookie_err;
+    detail::set_standard_streams(s.cookie_out, s.cookie_err);
     s.synced = true;
     return false;
   }
@@ -541,8 +538,7 @@ bool sync_with_stdio(bool on, flush_policy policy) {
   std::cout.rdbuf(s.saved_cout);
   std::cerr.rdbuf(s.saved_cerr);
   std::clog.rdbuf(s.saved_clog);
-  stdout = s.saved_stdout;
-  stderr = s.saved_stderr;
+  detail::set_standard_streams(s.saved_stdout, s.saved_stderr);
   s.synced = false;
   // Everything written while synced goes out before what the original
   // streams write next.

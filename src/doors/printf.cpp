@@ -178,10 +178,15 @@ struct positional_args {
   }
 };
 
+// wint_t as it travels through `...`: itself where it is as wide as int
+// (glibc), int where it is narrower (Windows' 16-bit wint_t is promoted,
+// and va_arg of wint_t there is undefined: GCC makes it a trap).
+using promoted_wint = decltype(+std::wint_t{});
+
 // wchar_t is promoted to wint_t (or int) through ..., whatever its size.
 template <>
 wchar_t sequential_args::get<wchar_t>(const directive&) {
-  return static_cast<wchar_t>(va_arg(*ap, wint_t));
+  return static_cast<wchar_t>(va_arg(*ap, promoted_wint));
 }
 
 // ---------------------------------------------------------------- digits
@@ -381,7 +386,7 @@ int call::run_positional(char* pos, std::va_list original) {
       }
       case arg_type::wint_value: {
         // glibc keeps it as its union's wchar_t.
-        const auto value = static_cast<wchar_t>(va_arg(args, wint_t));
+        const auto value = static_cast<wchar_t>(va_arg(args, promoted_wint));
         std::memcpy(slot.bytes, &value, sizeof value);
         break;
       }
@@ -984,8 +989,12 @@ FASTOUT_ALWAYS_INLINE char* put_hex(char* pos, unsigned long long value, bool up
 // or a directive needs what this does not do (a string longer than the
 // room, a null one, another locale or rounding mode), the general executor
 // takes the call over from that directive with the text so far.
-// `ap` is taken by value (on x86-64, a pointer to the caller's va_list):
-// the arguments are consumed as vfprintf consumes its va_list.
+// `ap` is taken by value: on x86-64 Linux (System V) a pointer to the
+// caller's va_list, on 64-bit Windows a copy of its position (a char*).
+// Either way the arguments are consumed in order, as vfprintf consumes its
+// va_list, and continue_in_general() and continue_with_string() are given
+// `ap` as it stands, so they go on from where this stopped; nothing reads
+// the caller's va_list after the call.
 FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
   using fast_kind = directive::fast_kind;
   const buffer_state room = writer_of(writer).room();

@@ -59,6 +59,19 @@ std::uint8_t length_of_type() {
   return length;
 }
 
+// Where long is narrower than a pointer (64-bit Windows: LLP64), size_t,
+// ptrdiff_t and intmax_t are wider than long, and glibc's rule above makes
+// "z", "t" and "j" long long for an integer, as Windows' own printf reads
+// them. No glibc target has that model: on its 64-bit ones the rule never
+// makes a floating-point directive take a long double, so neither does it
+// here, and "%jf" reads the double a caller passes, as on 64-bit Linux.
+constexpr bool long_is_narrower_than_a_pointer = sizeof(long) < sizeof(void*);
+void length_of_type_for_floats(directive& d, bool length_of_type) {
+  if (long_is_narrower_than_a_pointer && length_of_type &&
+      (d.what == action::floating || d.what == action::hex_floating))
+    d.length = static_cast<std::uint8_t>(d.length & ~length_long_double);
+}
+
 // The longest digits of an integer argument in a base, for bound.
 constexpr std::uint32_t longest_digits(unsigned base) {
   return base == 2 ? 64 : base == 8 ? 22 : base == 16 ? 16 : 20;
@@ -281,6 +294,7 @@ stop parse_first(const char* format, const char* percent, directive& d) {
   // The length, and which conversions may follow it (glibc's steps 3a, 3b
   // and 4).
   enum class after { anything, h, l, other } step = after::anything;
+  const bool length_of_a_type = *f == 'z' || *f == 'Z' || *f == 't' || *f == 'j';
   switch (*f) {
     case 'h':
       if (f[1] == 'h') {
@@ -331,6 +345,7 @@ stop parse_first(const char* format, const char* percent, directive& d) {
   const char conversion = *f;
   if (conversion == '\0') return stop::invalid;
   if (!classify(d, conversion)) return stop::positional;
+  length_of_type_for_floats(d, length_of_a_type);
   // After "h" only integers, %n and %% (and %b); everything the tables take
   // after "l", "ll" and the others.
   if (step == after::h && d.what != action::signed_number &&
@@ -423,6 +438,7 @@ std::size_t parse_second(const char* format, const char* percent, std::size_t ne
     }
   }
   // The length.
+  const bool length_of_a_type = *f == 'z' || *f == 'Z' || *f == 't' || *f == 'j';
   switch (*f++) {
     case 'h':
       if (*f != 'h') {
@@ -449,6 +465,7 @@ std::size_t parse_second(const char* format, const char* percent, std::size_t ne
   }
   const char conversion = *f++;
   classify(d, conversion);
+  length_of_type_for_floats(d, length_of_a_type);
   // %m, %%, the end of the format and what glibc does not know take no
   // argument.
   const bool takes_argument = d.what != action::percent && d.what != action::strerror &&

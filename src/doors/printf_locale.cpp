@@ -20,7 +20,9 @@
 #include <memory>
 #include <string>
 
-#include <langinfo.h>
+#if !defined(_WIN32)
+#  include <langinfo.h>
+#endif
 
 #include "doors/printf_internal.h"
 
@@ -187,7 +189,13 @@ namespace {
 
 const char* errno_text(int error_number, char* buffer, std::size_t size) noexcept {
   buffer[0] = '\0';
+#if defined(_WIN32)
+  // The C runtime's strerror_s (Windows has no strerror_r), in the same
+  // shape as XSI's.
+  return strerror_result(static_cast<int>(::strerror_s(buffer, size, error_number)), buffer);
+#else
   return strerror_result(::strerror_r(error_number, buffer, size), buffer);
+#endif
 }
 
 const char* errno_name(int error_number) noexcept {

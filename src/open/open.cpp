@@ -14,8 +14,6 @@
 #include <system_error>
 #include <utility>
 
-#include <fcntl.h>
-
 #include "platform/platform_internal.h"
 #include "stages/compression_stage_internal.h"
 #include "stages/file_stage_internal.h"
@@ -81,19 +79,19 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   // std::getenv() of an unset variable, say: std::string would call
   // strlen(nullptr) on it.
   if (path.c_str() == nullptr)
-    throw std::system_error(EINVAL, std::system_category(),
+    throw std::system_error(EINVAL, detail::error_category(),
                             "cannot open a file for writing: the path is a null pointer");
   set_path(path.c_str());
   const std::string& name = writer::path();
   if (options.mode == open_mode::replace && options.flags != -1)
-    throw std::system_error(EINVAL, std::system_category(),
+    throw std::system_error(EINVAL, detail::error_category(),
                             "cannot open " + quoted(name) + " to replace it: {fmt}-style open "
                             "flags " + fmt::format("{:#o}", options.flags) +
                                 " cannot be combined with open_mode::replace (for O_SYNC, "
                                 "use fastout::sync = true)");
   int flags = open_flags(options);
   if (flags == -1)
-    throw std::system_error(EINVAL, std::system_category(),
+    throw std::system_error(EINVAL, detail::error_category(),
                             "cannot open " + quoted(name) + " for writing: open flags " +
                                 fmt::format("{:#o}", options.flags) +
                                 " are not a combination of fastout::file's");
@@ -122,7 +120,7 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
     // the open of a FIFO that has no reader (alarm() around it, say).
     const int fd = platform.open(name.c_str(), flags, static_cast<mode_t>(options.permissions));
     if (fd < 0)
-      throw std::system_error(errno, std::system_category(),
+      throw std::system_error(errno, detail::error_category(),
                               "cannot open " + quoted(name) + " for writing");
     bottom->set_descriptor(fd);
     route = std::move(bottom);
@@ -144,7 +142,7 @@ file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::strin
   set_path(name.empty() ? "<fd " + std::to_string(fd) + ">" : std::move(name));
   const std::string& shown = writer::path();
   if (fd < 0)
-    throw std::system_error(EBADF, std::system_category(), "cannot write to " + quoted(shown));
+    throw std::system_error(EBADF, detail::error_category(), "cannot write to " + quoted(shown));
   // The descriptor first: if anything else cannot be had, the file stage
   // closes an adopted descriptor, as the writer would have closed it later.
   std::unique_ptr<file_stage> bottom;

@@ -14,6 +14,9 @@
 //   posix/   macOS, the BSDs and other Unix systems, with POSIX.1-2008 calls;
 //            Apple's F_FULLFSYNC, F_PREALLOCATE and renameatx_np(RENAME_SWAP),
 //            and BSD's flock, arc4random_buf and funopen where they exist
+//   windows/ Windows (MinGW-w64 and MSVC): Win32 handles behind C runtime
+//            descriptors, UTF-8 paths as UTF-16, ReplaceFileW/MoveFileExW,
+//            FlushFileBuffers, LockFileEx, the console through WriteConsoleW
 //
 // The operations are a table of function pointers, `platform`, so that tests
 // can make any of them fail ({fmt}'s posix-mock-test does the same with a
@@ -28,7 +31,11 @@
 //
 // The interface speaks POSIX's types: descriptors are ints, flags are the
 // system's O_* and AT_* values, errors are errno values (-1 and errno, as
-// the system calls), and a file's status is a struct stat.
+// the system calls), and a file's status is a struct stat. On Windows these
+// are the C runtime's descriptors and errno values, with what the runtime
+// lacks (struct iovec, AT_*, O_NOFOLLOW, ...) given fastout's own values
+// by platform/windows/posix_shapes_internal.h; the platform maps each Win32
+// error to an errno (docs/platforms.md has the table).
 //
 // This folder depends on nothing of fastout's but <fastout/config.h>. This
 // header is internal: it is not installed.
@@ -41,11 +48,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <system_error>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/uio.h>
+#if defined(_WIN32)
+#  include "platform/windows/posix_shapes_internal.h"
+#else
+#  include <fcntl.h>
+#  include <sys/stat.h>
+#  include <sys/types.h>
+#  include <sys/uio.h>
+#  include <unistd.h>
+#endif
 
 namespace fastout::detail {
 
@@ -81,8 +94,17 @@ struct platform_calls {
   // `flags`: 0 or AT_SYMLINK_NOFOLLOW.
   int (*fstatat)(int dir, const char* path, struct stat* st, int flags);
   ssize_t (*readlinkat)(int dir, const char* path, char* buffer, size_t size);
-  // 1 if `fd` is a terminal, 0 otherwise (isatty()).
+  // 1 if `fd` is a terminal, 0 otherwise (isatty(); on Windows, a console).
   int (*is_terminal)(int fd);
+  // 1 if `fd` is a console that takes text as characters rather than bytes
+  // (Windows: GetConsoleMode() succeeds on its handle), 0 otherwise and on
+  // every Unix system, whose terminals take bytes. write() sends what it is
+  // given to such a console as UTF-16 through write_console().
+  int (*is_console)(int fd);
+  // Writes `count` UTF-16 code units to the console `fd` (WriteConsoleW):
+  // how many were written, or -1 and errno. ENOTSUP where there are no
+  // such consoles.
+  ssize_t (*write_console)(int fd, const char16_t* text, size_t count);
   // Where the next write lands: the iostream adapter's tellp(), seekp()
   // and std::ios::ate, and the writeback's ranges.
   off_t (*lseek)(int fd, off_t offset, int whence);
@@ -169,13 +191,21 @@ FASTOUT_API extern const platform_calls real_platform;
 // What the platform is, and operations that are not in the table (nothing a
 // test needs to fail goes through them).
 
-/// The name of the implementation built: "linux" or "posix".
+/// The name of the implementation built: "linux", "posix" or "windows".
 FASTOUT_API const char* platform_name() noexcept;
 
 /// The most one write() may be asked to write: Linux writes at most
 /// 0x7ffff000 bytes a call anyway; macOS refuses more than INT_MAX with
 /// EINVAL, so it is capped at INT_MAX - 1 there, as Rust's std does.
 extern const std::size_t max_write_size;
+
+/// The characters that end a directory's name in a path: '/', and on
+/// Windows '\\' too.
+#if defined(_WIN32)
+inline constexpr const char path_separators[] = "/\\";
+#else
+inline constexpr const char path_separators[] = "/";
+#endif
 
 /// The descriptors of standard output and standard error.
 inline constexpr int standard_output_descriptor = 1;
@@ -201,6 +231,16 @@ FASTOUT_API int start_thread(thread_handle& thread, void* (*run)(void*), void* a
 /// Waits for a thread from start_thread() to end.
 FASTOUT_API void join_thread(thread_handle& thread) noexcept;
 
+/// The category of the std::error_code values fastout throws and reports,
+/// whose values are errno values: std::system_category() on Unix systems,
+/// where that is what errno values live in. On Windows, where
+/// std::system_category() takes its values for Win32 error codes, a
+/// category of fastout's own ("fastout") whose conditions are
+/// std::generic_category()'s, so that `e.code() == std::errc::...` holds,
+/// and whose message is error_text() with what Windows said of the failure
+/// behind it, where that is known.
+FASTOUT_API const std::error_category& error_category() noexcept;
+
 /// Runs `handler` when the process exits (exit(), or a return from main()),
 /// after every handler registered later, with the exit status where the C
 /// library passes it (glibc's on_exit(): `status_known`), or without it
@@ -210,10 +250,27 @@ FASTOUT_API void run_at_exit(void (*handler)(int status, bool status_known)) noe
 /// (_exit()): the only way an exit handler can change the status.
 [[noreturn]] FASTOUT_API void exit_now(int status) noexcept;
 
+/// The decimal point of the C locale in force for this thread, which the C
+/// library's printf() writes: nl_langinfo(RADIXCHAR) on Unix systems
+/// (uselocale() included), localeconv() on Windows.
+const char* decimal_point() noexcept;
+
+/// Makes `out` and `err` the C library's stdout and stderr, which glibc's,
+/// Apple's and the BSDs' C libraries keep in variables. On Windows, whose
+/// runtime keeps them in a table of its own, nothing: open_write_stream()
+/// has no stream to give there, so nothing calls it.
+void set_standard_streams(std::FILE* out, std::FILE* err) noexcept;
+
 /// A description of `error_number` in English that does not depend on the
 /// locale or change between calls ("No space left on device"), or null if
 /// the system has none for it. Thread-safe.
 FASTOUT_API const char* error_text(int error_number) noexcept;
+
+#if defined(_WIN32)
+/// The errno value the Windows platform gives a Win32 error code: a stable
+/// table (docs/platforms.md), EIO for a code it does not name.
+FASTOUT_API int errno_of_windows_error(unsigned long code) noexcept;
+#endif
 
 /// glibc's texts for the errors fastout itself reports, on every platform,
 /// so that a message reads the same everywhere; null for the others.

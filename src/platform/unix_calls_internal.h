@@ -8,10 +8,12 @@
 
 #include "platform/platform_internal.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
 #include <dirent.h>
+#include <langinfo.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -47,6 +49,11 @@ inline ssize_t readlinkat(int dir, const char* path, char* buffer, size_t size) 
   return ::readlinkat(dir, path, buffer, size);
 }
 inline int is_terminal(int fd) { return ::isatty(fd); }
+inline int is_console(int) { return 0; }  // a Unix terminal takes bytes
+inline ssize_t write_console(int, const char16_t*, size_t) {
+  errno = ENOTSUP;
+  return -1;
+}
 inline off_t lseek(int fd, off_t offset, int whence) { return ::lseek(fd, offset, whence); }
 inline ssize_t read(int fd, void* data, size_t size) { return ::read(fd, data, size); }
 inline int fsync(int fd) { return ::fsync(fd); }
@@ -103,6 +110,16 @@ inline int list_directory(int dir, void (*each)(const char* name, void* context)
 }  // namespace fastout::detail::unix_calls
 
 namespace fastout::detail {
+
+// errno values are what std::system_category() holds on a Unix system.
+inline const std::error_category& unix_error_category() noexcept { return std::system_category(); }
+
+inline const char* unix_decimal_point() noexcept { return ::nl_langinfo(RADIXCHAR); }
+
+inline void unix_set_standard_streams(std::FILE* out, std::FILE* err) noexcept {
+  stdout = out;
+  stderr = err;
+}
 
 inline int unix_process_id() noexcept { return static_cast<int>(::getpid()); }
 

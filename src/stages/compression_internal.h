@@ -14,8 +14,7 @@
 #include <memory>
 #include <string>
 
-#include <sys/types.h>
-#include <sys/uio.h>
+#include "platform/platform_internal.h"  // ssize_t, struct iovec
 
 namespace fastout::detail {
 

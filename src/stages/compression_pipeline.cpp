@@ -18,7 +18,6 @@
 #include <new>
 #include <system_error>
 
-#include <unistd.h>
 
 namespace fastout {
 
@@ -161,7 +160,7 @@ namespace {
 std::string quoted(const std::string& name) { return "\"" + name + "\""; }
 
 [[noreturn]] void refuse(int error_number, const std::string& message) {
-  throw std::system_error(error_number, std::system_category(), message);
+  throw std::system_error(error_number, detail::error_category(), message);
 }
 }  // namespace
 

@@ -40,7 +40,7 @@ std::unique_ptr<compression_stage> compression_stage::make(const file_options& o
   std::unique_ptr<compression_stage> made(
       new (std::nothrow) compression_stage(chosen, options.buffer_size, path));
   if (made == nullptr)
-    throw std::system_error(ENOMEM, std::system_category(),
+    throw std::system_error(ENOMEM, detail::error_category(),
                             "cannot allocate the compressor for " + quoted(path));
   return made;
 }

@@ -9,8 +9,6 @@
 #include <new>
 #include <system_error>
 
-#include <sys/stat.h>
-
 namespace fastout::detail {
 namespace {
 

@@ -41,8 +41,6 @@
 #include <memory>
 #include <vector>
 
-#include <fcntl.h>
-
 #include "platform/platform_internal.h"
 
 namespace fastout::detail {
@@ -55,7 +53,7 @@ constexpr int max_links = 40;
 std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 [[noreturn]] void throw_error(int error_number, const std::string& message) {
-  throw std::system_error(error_number, std::system_category(), message);
+  throw std::system_error(error_number, detail::error_category(), message);
 }
 
 void close_quietly(int fd) noexcept {
@@ -92,7 +90,7 @@ class scoped_fd {
 // (a name that can only be a directory). Lexical, for opening a directory
 // and naming what is in it; nothing is decided by comparing the names.
 void split_path(const std::string& path, std::string& directory, std::string& name) {
-  std::string::size_type slash = path.rfind('/');
+  std::string::size_type slash = path.find_last_of(path_separators);
   if (slash == std::string::npos) {
     directory = ".";
     name = path;
@@ -100,8 +98,11 @@ void split_path(const std::string& path, std::string& directory, std::string& na
   }
   name = path.substr(slash + 1);
   std::string::size_type end = slash;
-  while (end > 0 && path[end - 1] == '/') --end;  // "a//b": the directory is "a"
-  directory = end == 0 ? "/" : path.substr(0, end);
+  while (end > 0 && std::strchr(path_separators, path[end - 1]) != nullptr)
+    --end;  // "a//b": the directory is "a"
+  // "/b": the directory is "/"; "C:\b" (Windows) is "C:\", as "C:" alone is
+  // the current directory of drive C (on Unix, "a:/" is "a:").
+  directory = end == 0 || path[end - 1] == ':' ? path.substr(0, slash + 1) : path.substr(0, end);
 }
 
 bool names_a_directory(const std::string& name) {

@@ -23,8 +23,7 @@
 #include <memory>
 #include <string>
 
-#include <sys/stat.h>
-#include <sys/types.h>
+#include "platform/platform_internal.h"  // struct stat, mode_t
 
 namespace fastout::detail {
 

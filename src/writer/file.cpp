@@ -14,10 +14,6 @@
 #include <cstdio>
 #include <new>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "platform/platform_internal.h"
 #include "stages/stage_internal.h"
 
@@ -120,7 +116,7 @@ void writer::allocate_buffer(std::size_t size) {
   if (size == 0) return;  // unbuffered: buffer_ stays the shared empty spot
   char* buffer = new (std::nothrow) char[size];
   if (buffer == nullptr)
-    throw std::system_error(ENOMEM, std::system_category(),
+    throw std::system_error(ENOMEM, detail::error_category(),
                             "cannot allocate a " + std::to_string(size) + "-byte buffer for " +
                                 quoted(path_));
   buffer_ = buffer;
@@ -196,7 +192,7 @@ void writer::reopen_hot_path() noexcept {
 }
 
 std::error_code writer::error() const noexcept {
-  return error_ != 0 ? std::error_code(error_, std::system_category()) : std::error_code();
+  return error_ != 0 ? std::error_code(error_, detail::error_category()) : std::error_code();
 }
 
 std::size_t writer::bytes_pending() const noexcept {
@@ -242,7 +238,7 @@ void writer::throw_unusable() const {
   // With write_errors::report only a closed writer gets here: its write
   // error was reported when it was closed, and a write now is a mistake.
   if (error_ != 0 && !reports_errors_)
-    throw std::system_error(error_, std::system_category(),
+    throw std::system_error(error_, detail::error_category(),
                             failure_message("write to") + " after an earlier error");
   std::string why;
   if (moved_from_) {
@@ -254,7 +250,7 @@ void writer::throw_unusable() const {
   } else {
     why = "cannot write to " + quoted(path_) + ": the writer is closed";
   }
-  throw std::system_error(EBADF, std::system_category(), why);
+  throw std::system_error(EBADF, detail::error_category(), why);
 }
 
 // A write error met by the current call, which has counted its bytes: thrown,
@@ -264,9 +260,9 @@ void writer::throw_unusable() const {
 void writer::fail_call(int error_number) {
   if (reports_errors_) return;
   if (sync_failed_)  // what reached the file could not be written back
-    throw std::system_error(error_number, std::system_category(),
+    throw std::system_error(error_number, detail::error_category(),
                             failure_message("sync") + ", but may not survive a power loss");
-  throw std::system_error(error_number, std::system_category(), failure_message("write to"));
+  throw std::system_error(error_number, detail::error_category(), failure_message("write to"));
 }
 
 // write_errors::report after an error: what the buffer holds and the
@@ -331,7 +327,7 @@ void writer::take_back_from_borrower() {
 }
 
 void writer::throw_lent_to_cursor() const {
-  throw std::system_error(EBUSY, std::system_category(),
+  throw std::system_error(EBUSY, detail::error_category(),
                           "cannot use " + quoted(path_) +
                               " directly while a fastout::cursor is writing to it: destroy the "
                               "cursor or call its commit() first");
@@ -690,14 +686,14 @@ void writer::close_or_report(bool throw_error) {
     }
   }
   if (int error_number = flush_and_close(true)) {
-    throw std::system_error(error_number, std::system_category(), close_failure_message());
+    throw std::system_error(error_number, detail::error_category(), close_failure_message());
   }
 }
 
 void writer::cancel() {
   if (!open_) return;
   if (!route_->provisional())
-    throw std::system_error(EINVAL, std::system_category(),
+    throw std::system_error(EINVAL, detail::error_category(),
                             "cannot cancel " + quoted(path_) +
                                 ": only a writer opened with open_mode::replace can be canceled, "
                                 "and what this one wrote is already in its file");
@@ -714,7 +710,7 @@ void writer::cancel() {
   // Canceling is not an error; an earlier write error stays readable.
   error_ = earlier_error;
   if (int error_number = route_->abandon_error())
-    throw std::system_error(error_number, std::system_category(), close_failure_message());
+    throw std::system_error(error_number, detail::error_category(), close_failure_message());
 }
 
 void writer::sync() {
@@ -731,7 +727,7 @@ void writer::sync() {
     sync_failed_ = true;
     limit = pos;
     if (reports_errors_) return;
-    throw std::system_error(error_, std::system_category(),
+    throw std::system_error(error_, detail::error_category(),
                             failure_message("sync") + ", but may not survive a power loss");
   }
 }
@@ -753,7 +749,7 @@ void writer::close_and_report(bool commit) noexcept {
     error_handler handler = current_error_handler.load();
     if (handler == nullptr) handler = default_error_handler;
     file_stats s = stats();
-    error_report report{path_.c_str(), std::error_code(error_number, std::system_category()),
+    error_report report{path_.c_str(), std::error_code(error_number, detail::error_category()),
                         s.bytes_accepted - s.bytes_delivered, false};
     report.sync_failed = sync_failed_;
     route_->complete_report(report, s.bytes_accepted);

@@ -670,7 +670,7 @@ elseif(MODE STREQUAL "platform")
   # system fastout does not run on. CMake's own CMAKE_SYSTEM_NAME, as when
   # cross-compiling: a bare-metal build is no Unix system.
   set(args -S ${FASTOUT_SOURCE_DIR} ${common_args} ${fmt_args})
-  set(supported "fastout runs on Linux, macOS, the BSDs and other Unix systems (see docs/platforms.md)")
+  set(supported "fastout runs on Linux, macOS, the BSDs, other Unix systems and Windows (see docs/platforms.md)")
   # Without a cross-compiled build's toolchain file, which names its own
   # system (Linux) and would win over -DCMAKE_SYSTEM_NAME.
   set(other_system_args ${args})
@@ -691,8 +691,12 @@ elseif(MODE STREQUAL "platform")
   expect_text("${run_output}" "fastout: platform linux\n" 1)
   run(${CMAKE_COMMAND} ${args} -B ${dir}/posix -DFASTOUT_PLATFORM=posix)
   expect_text("${run_output}" "fastout: platform posix (FASTOUT_PLATFORM)" 1)
+  # The windows layer is for Windows only (scripts/test --target windows
+  # cross-builds it).
+  run_failing(${CMAKE_COMMAND} ${args} -B ${dir}/windows-here -DFASTOUT_PLATFORM=windows)
+  expect_text("${run_output}" "FASTOUT_PLATFORM=windows cannot be built for Linux" 1)
   run_failing(${CMAKE_COMMAND} ${args} -B ${dir}/other -DFASTOUT_PLATFORM=plan9)
-  expect_text("${run_output}" "FASTOUT_PLATFORM is \"plan9\"; it must be one of: linux;posix" 1)
+  expect_text("${run_output}" "FASTOUT_PLATFORM is \"plan9\"; it must be one of: linux;posix;windows" 1)
   # Another C library: a <features.h> first on the C compiler's include path
   # that says glibc 2.27, or nothing about glibc (as musl's). Linux without
   # glibc 2.28 builds the posix layer, and refuses the linux one.

@@ -172,7 +172,8 @@ std::FILE* open_write_stream(void* cookie,
     unix_calls::open, unix_calls::openat, create_unnamed, link_unnamed, unix_calls::write,  \
         unix_calls::writev, write_uncached, unix_calls::wait_writable, unix_calls::close,   \
         unix_calls::fstat, unix_calls::fstatat, unix_calls::readlinkat,                     \
-        unix_calls::is_terminal, unix_calls::lseek, unix_calls::read, unix_calls::fsync,    \
+        unix_calls::is_terminal, unix_calls::is_console, unix_calls::write_console,         \
+        unix_calls::lseek, unix_calls::read, unix_calls::fsync,    \
         fdatasync, full_fsync, start_writeback, wait_for_writeback, unix_calls::renameat,   \
         exchange, unix_calls::linkat, unix_calls::unlinkat, unix_calls::list_directory,     \
         unix_calls::fchmod, unix_calls::fchown, unix_calls::umask, read_umask, reserve,     \
@@ -192,7 +193,15 @@ int directory_open_flags(bool synced) noexcept {
   return O_DIRECTORY | O_CLOEXEC | (synced ? O_RDONLY : O_PATH);
 }
 
+const char* decimal_point() noexcept { return unix_decimal_point(); }
+
+void set_standard_streams(std::FILE* out, std::FILE* err) noexcept {
+  unix_set_standard_streams(out, err);
+}
+
 int process_id() noexcept { return unix_process_id(); }
+
+const std::error_category& error_category() noexcept { return unix_error_category(); }
 
 namespace {
 void (*exit_handler)(int, bool) = nullptr;
