@@ -82,7 +82,13 @@ bool write_escaped(fastout::file& out, const char* s) {
         for (int digits = 0; digits < 3 && is_octal(*s); ++digits)
           value = value * 8 + static_cast<unsigned>(*s++ - '0');
         break;
-      case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7':
         value = static_cast<unsigned>(e - '0');
         for (int digits = 1; digits < 3 && is_octal(*s); ++digits)
           value = value * 8 + static_cast<unsigned>(*s++ - '0');

@@ -102,8 +102,7 @@ void* operator new[](std::size_t size, std::align_val_t alignment) {
 void* operator new(std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
   return counted_allocate_aligned(size, alignment);
 }
-void* operator new[](std::size_t size, std::align_val_t alignment,
-                     const std::nothrow_t&) noexcept {
+void* operator new[](std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
   return counted_allocate_aligned(size, alignment);
 }
 void operator delete(void* p) noexcept { counted_free(p); }
@@ -173,9 +172,9 @@ void workout(file& f, std::size_t buffer) {
     f.write("abc", 3);
     f.put('\n');
   }
-  f.write(large, buffer);                      // exactly the buffer
-  f.write(large, buffer + 1);                  // larger than the buffer
-  f.write(large, sizeof large);                // much larger: one writev
+  f.write(large, buffer);                       // exactly the buffer
+  f.write(large, buffer + 1);                   // larger than the buffer
+  f.write(large, sizeof large);                 // much larger: one writev
   f.write(large, buffer > 0 ? buffer - 1 : 0);  // just smaller
   f.write(std::string_view());
   f.flush();
@@ -237,8 +236,8 @@ TEST(allocations, none_per_insertion_through_the_stream_adapter) {
   fastout_test::temp_dir dir;
   for (fastout::flush_policy policy :
        {fastout::flush_policy::standard, fastout::flush_policy::on_close}) {
-    for (std::size_t buffer : std::initializer_list<std::size_t>{0, 7, 4096,
-                                                                 fastout::default_buffer_size}) {
+    for (std::size_t buffer :
+         std::initializer_list<std::size_t>{0, 7, 4096, fastout::default_buffer_size}) {
       SCOPED_TRACE("buffer " + std::to_string(buffer));
       fastout::ofstream out(dir.file("stream"), policy, fastout::buffer_size = buffer);
       const std::string word = "word";
@@ -262,12 +261,12 @@ void print_workout(file& f) {
   const std::string word = "word";
   const char* c_string = "c string";
   for (int i = 0; i < 3000; ++i) {
-    f.print("{}\n", i);                                      // runtime, cached after the first
+    f.print("{}\n", i);  // runtime, cached after the first
     f.print("{:>8}|{:.3f}|{}|{:#x}\n", word, i * 0.25, c_string, i);  // specs
-    f.print(fmt::runtime("{1}-{0}\n"), i, word);             // a runtime string
+    f.print(fmt::runtime("{1}-{0}\n"), i, word);                      // a runtime string
     f.println("{} {}", i, true);
-    f.print(FMT_COMPILE("{}|{}\n"), i, word);                 // compiled, bounded
-    f.print(FMT_COMPILE("{:>6.2f}\n"), i * 0.5);               // compiled with a spec
+    f.print(FMT_COMPILE("{}|{}\n"), i, word);     // compiled, bounded
+    f.print(FMT_COMPILE("{:>6.2f}\n"), i * 0.5);  // compiled with a spec
     f.println(FMT_COMPILE("{}"), static_cast<std::int64_t>(i) * 1000003);
     f << i << ' ' << i * 1.5 << ' ' << fastout::hex(i) << ' ' << word << ' ' << c_string << ' '
       << std::string_view("view") << ' ' << 'c' << ' ' << false << '\n';
@@ -396,12 +395,12 @@ void c_workout(fastout_file* f) {
     fastout_write("abc", 1, 3, f);
     fastout_fputs("a line\n", f);
     fastout_fprintf(f, "%d %lld %u %x %o %zu|%5.2f %e %g %.17g|%s %-8s|%c %p %n%%\n", i,
-                   -1234567890123ll * i, 42u, 255u, 8u, sizeof count, 3.25, 1e-7, 0.1, 1.0 / 3,
-                   "str", "pad", 'c', static_cast<void*>(&count), &count);
+                    -1234567890123ll * i, 42u, 255u, 8u, sizeof count, 3.25, 1e-7, 0.1, 1.0 / 3,
+                    "str", "pad", 'c', static_cast<void*>(&count), &count);
   }
   fastout_fprintf(f, glibc_only, 1.5, 2.5L, 1234567, L"wide", static_cast<wint_t>('w'));
   fastout_fprintf(f, positional, 1, "two");
-  fastout_fprintf(f, "%s%s", large + 1, "");  // "" after a NUL: short
+  fastout_fprintf(f, "%s%s", large + 1, "");              // "" after a NUL: short
   fastout_fprintf(f, "%70000d|%.*s\n", 5, 2000, "text");  // larger than 64 KiB
   fastout_write(large, 1, sizeof large, f);
   fastout_flush(f);
@@ -431,8 +430,7 @@ TEST(allocations, none_in_c_api_calls) {
     heap_counts after = snapshot();
     // Texts larger than a buffer under 64 KiB stream through the writer's
     // streaming area, allocated once; a writer without a buffer uses the stack.
-    const std::size_t streaming_area =
-        buffer > 0 && buffer < fastout::streaming_chunk_size ? 1 : 0;
+    const std::size_t streaming_area = buffer > 0 && buffer < fastout::streaming_chunk_size ? 1 : 0;
     EXPECT_EQ(after.allocations - before.allocations, streaming_area);
     before = snapshot();
     c_workout(f);

@@ -140,7 +140,9 @@ TEST(stdio_return_values) {
   CHECK(fastout_fputs("", f) >= 0);
   CHECK_EQ(fastout_fprintf(f, "%d|%s|%.2f", 42, "o", 2.5), 9);
   CHECK_EQ(fastout_close(f), 0);
-  CHECK_FILE_TEXT(c_test_path("out"), "a\xff" "Abcdefghijklmn42|o|2.50");
+  CHECK_FILE_TEXT(c_test_path("out"),
+                  "a\xff"
+                  "Abcdefghijklmn42|o|2.50");
 }
 
 static int vprintf_through(fastout_file* f, const char* format, ...) {
@@ -292,7 +294,8 @@ TEST(line_buffering_sends_complete_lines) {
 }
 
 TEST(open_modes_and_permissions) {
-  C_TEST_SKIP_ON_WINDOWS("checks POSIX permission bits; a Windows file has only its read-only attribute");
+  C_TEST_SKIP_ON_WINDOWS(
+      "checks POSIX permission bits; a Windows file has only its read-only attribute");
   const char* path = c_test_path("out");
   fastout_options o;
   fastout_file* f;
@@ -460,7 +463,8 @@ static int vprintf_to_stdout(const char* format, ...) {
 
 /* What stdout_calls_child() writes. */
 static const char stdout_calls_text[] =
-    "a\xff" "puts adds a newline\n\n42|printf|2.50\nno arguments\nv=-0042\nfputs adds none\n"
+    "a\xff"
+    "puts adds a newline\n\n42|printf|2.50\nno arguments\nv=-0042\nfputs adds none\n"
     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n";
 
 /* Options for the next child: its buffer size and buffering. */
@@ -653,8 +657,9 @@ static int stdout_options_after_open_child(void) {
 #define NO_STDIO_SYNC 77
 static int skipped_without_stdio_sync(int status) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != NO_STDIO_SYNC) return 0;
-  c_test_skip("fastout_sync_with_stdio() returned -ENOTSUP: this C library has neither "
-              "fopencookie() nor funopen() (docs/platforms.md)");
+  c_test_skip(
+      "fastout_sync_with_stdio() returned -ENOTSUP: this C library has neither "
+      "fopencookie() nor funopen() (docs/platforms.md)");
   return 1;
 }
 
@@ -681,7 +686,8 @@ TEST(stdout_options_after_output_are_refused_and_change_nothing) {
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 0);
   CHECK_FILE_TEXT(c_test_path("out"), "z\n");
-  C_TEST_SKIP_ON_WINDOWS("the last case needs fastout_sync_with_stdio(), whose cookie streams the Windows C runtime has not");
+  C_TEST_SKIP_ON_WINDOWS(
+      "the last case needs fastout_sync_with_stdio(), whose cookie streams the Windows C runtime has not");
   status = c_test_run_in_child(stdout_options_after_stdio_child);
   if (skipped_without_stdio_sync(status)) return;
   CHECK(WIFEXITED(status));
@@ -769,7 +775,8 @@ static int sync_with_stdio_child(void) {
 }
 
 TEST(sync_with_stdio_keeps_stdio_and_fastout_in_order) {
-  C_TEST_SKIP_ON_WINDOWS("needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
+  C_TEST_SKIP_ON_WINDOWS(
+      "needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
   int status = c_test_run_in_child(sync_with_stdio_child);
   if (skipped_without_stdio_sync(status)) return;
   CHECK(WIFEXITED(status));
@@ -797,7 +804,8 @@ static int two_buffers_flushed_child(void) {
 }
 
 TEST(stdio_and_fastout_are_two_buffers_without_sync) {
-  C_TEST_SKIP_ON_WINDOWS("the Windows C runtime (msvcrt) writes printf's text to a file at the end of each call, when stdout has no buffer of its own: glibc's stdio buffer, which the test shows waiting, is not there");
+  C_TEST_SKIP_ON_WINDOWS(
+      "the Windows C runtime (msvcrt) writes printf's text to a file at the end of each call, when stdout has no buffer of its own: glibc's stdio buffer, which the test shows waiting, is not there");
   int status = c_test_run_in_child(two_buffers_child);
   CHECK(WIFEXITED(status));
   CHECK_EQ(WEXITSTATUS(status), 0);
@@ -871,7 +879,9 @@ static int unchecked_stdout_child(int fd, int status) {
   exit(status);
 }
 
-static int full_stdout_child(void) { return unchecked_stdout_child(open("/dev/full", O_WRONLY), 0); }
+static int full_stdout_child(void) {
+  return unchecked_stdout_child(open("/dev/full", O_WRONLY), 0);
+}
 static int full_stdout_status_3_child(void) {
   return unchecked_stdout_child(open("/dev/full", O_WRONLY), 3);
 }
@@ -897,7 +907,8 @@ TEST(stdout_on_a_full_disk_ends_with_one_report_and_a_failing_status) {
   CHECK_FILE_TEXT(c_test_path("stderr"),
                   "fastout: lost 10000000 bytes writing \"<stdout>\": No space left on device\n");
   if (strcmp(FASTOUT_TEST_PLATFORM, "linux") != 0) {
-    c_test_skip("a failing status kept at exit: atexit() passes no status (glibc's on_exit() does), so on this platform layer a failing status becomes 1 (docs/platforms.md)");
+    c_test_skip(
+        "a failing status kept at exit: atexit() passes no status (glibc's on_exit() does), so on this platform layer a failing status becomes 1 (docs/platforms.md)");
     return;
   }
   status = c_test_run_in_child(full_stdout_status_3_child);
@@ -914,7 +925,8 @@ TEST(stdout_into_a_pipe_without_reader_ends_with_one_report_and_a_failing_status
   CHECK_FILE_TEXT(c_test_path("stderr"),
                   "fastout: lost 10000000 bytes writing \"<stdout>\": Broken pipe\n");
   if (strcmp(FASTOUT_TEST_PLATFORM, "linux") != 0) {
-    c_test_skip("a failing status kept at exit: atexit() passes no status (glibc's on_exit() does), so on this platform layer a failing status becomes 1 (docs/platforms.md)");
+    c_test_skip(
+        "a failing status kept at exit: atexit() passes no status (glibc's on_exit() does), so on this platform layer a failing status becomes 1 (docs/platforms.md)");
     return;
   }
   status = c_test_run_in_child(broken_pipe_stdout_status_4_child);
@@ -1052,7 +1064,7 @@ TEST(cursor_errors_are_sticky) {
     CHECK_EQ(fastout_cursor_putc('a', &cursor), -ENOSPC);
     CHECK_EQ(fastout_cursor_end(cursor), -ENOSPC);
     CHECK_EQ(fastout_error(f), -ENOSPC); /* the writer's, sticky */
-    cursor = fastout_cursor_begin(f);      /* a failed writer lends nothing */
+    cursor = fastout_cursor_begin(f);    /* a failed writer lends nothing */
     CHECK_EQ(cursor.error, -ENOSPC);
     CHECK_EQ(fastout_cursor_end(cursor), -ENOSPC);
     CHECK_EQ(fastout_get_stats(f, &stats), 0);
@@ -1235,7 +1247,7 @@ static int counted_after_error_child(void) {
   int i;
   if (err < 0 || dup2(err, 2) < 0 || f == NULL) return 100;
   for (i = 0; i < 64; ++i)
-    if (fastout_putc('a', f) != 'a') return 1; /* fills the buffer */
+    if (fastout_putc('a', f) != 'a') return 1;   /* fills the buffer */
   if (fastout_putc('b', f) != -ENOSPC) return 2; /* meets the error */
   if (fastout_write("0123456789", 1, 10, f) != 0 || errno != ENOSPC) return 3;
   if (fastout_fprintf(f, "%d", 12345) != -ENOSPC) return 4;
@@ -1403,58 +1415,59 @@ static int sigpipe_child(void) {
 }
 
 TEST(pipe_without_reader_raises_sigpipe_by_default) {
-  C_TEST_SKIP_ON_WINDOWS("a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (pipe_without_reader_is_epipe)");
+  C_TEST_SKIP_ON_WINDOWS(
+      "a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (pipe_without_reader_is_epipe)");
   int status = c_test_run_in_child(sigpipe_child);
   CHECK(WIFSIGNALED(status));
   CHECK_EQ(WTERMSIG(status), SIGPIPE);
 }
 
-#define ALL_TESTS(X)                              \
-  X(options_have_the_cxx_defaults)                \
-  X(every_output_call_through_every_buffer_size)  \
-  X(stdio_return_values)                          \
-  X(vprintf_takes_a_va_list)                      \
-  X(printf_positional_and_n)                      \
-  X(printf_larger_than_the_buffer)                \
-  X(small_writes_read_only_their_bytes)           \
-  X(large_write_is_one_system_call)               \
-  X(flush_sends_everything)                       \
-  X(line_buffering_sends_complete_lines)          \
-  X(open_modes_and_permissions)                   \
-  X(fdopen_adopts_or_borrows)                     \
-  X(stdout_and_stderr)                            \
-  X(stdout_is_one_writer_flushed_at_exit)         \
-  X(stdout_that_cannot_be_written_at_exit_fails_the_process) \
-  X(stdout_calls_without_a_handle_through_every_buffer_size) \
-  X(stdout_and_stderr_handles_are_the_process_writers) \
-  X(stdout_calls_after_close_fail_until_it_is_opened_again) \
-  X(stdout_calls_without_a_handle_meet_a_write_error) \
-  X(stdout_options_are_set_once_before_the_first_write) \
-  X(stdout_options_after_output_are_refused_and_change_nothing) \
-  X(stdout_options_refused_for_bad_options_a_cursor_or_a_closed_stdout) \
-  X(sync_with_stdio_keeps_stdio_and_fastout_in_order) \
-  X(stdio_and_fastout_are_two_buffers_without_sync) \
-  X(names_of_0_2_keep_their_meaning) \
-  X(cursor_writes_what_putc_writes)               \
-  X(cursor_makes_other_calls_busy)                \
-  X(cursor_errors_are_sticky)                     \
-  X(cursor_on_a_line_buffered_writer)             \
-  X(writers_left_open_are_flushed_at_exit)        \
-  X(what_exit_cannot_write_is_reported)           \
-  X(stdout_on_a_full_disk_ends_with_one_report_and_a_failing_status) \
+#define ALL_TESTS(X)                                                             \
+  X(options_have_the_cxx_defaults)                                               \
+  X(every_output_call_through_every_buffer_size)                                 \
+  X(stdio_return_values)                                                         \
+  X(vprintf_takes_a_va_list)                                                     \
+  X(printf_positional_and_n)                                                     \
+  X(printf_larger_than_the_buffer)                                               \
+  X(small_writes_read_only_their_bytes)                                          \
+  X(large_write_is_one_system_call)                                              \
+  X(flush_sends_everything)                                                      \
+  X(line_buffering_sends_complete_lines)                                         \
+  X(open_modes_and_permissions)                                                  \
+  X(fdopen_adopts_or_borrows)                                                    \
+  X(stdout_and_stderr)                                                           \
+  X(stdout_is_one_writer_flushed_at_exit)                                        \
+  X(stdout_that_cannot_be_written_at_exit_fails_the_process)                     \
+  X(stdout_calls_without_a_handle_through_every_buffer_size)                     \
+  X(stdout_and_stderr_handles_are_the_process_writers)                           \
+  X(stdout_calls_after_close_fail_until_it_is_opened_again)                      \
+  X(stdout_calls_without_a_handle_meet_a_write_error)                            \
+  X(stdout_options_are_set_once_before_the_first_write)                          \
+  X(stdout_options_after_output_are_refused_and_change_nothing)                  \
+  X(stdout_options_refused_for_bad_options_a_cursor_or_a_closed_stdout)          \
+  X(sync_with_stdio_keeps_stdio_and_fastout_in_order)                            \
+  X(stdio_and_fastout_are_two_buffers_without_sync)                              \
+  X(names_of_0_2_keep_their_meaning)                                             \
+  X(cursor_writes_what_putc_writes)                                              \
+  X(cursor_makes_other_calls_busy)                                               \
+  X(cursor_errors_are_sticky)                                                    \
+  X(cursor_on_a_line_buffered_writer)                                            \
+  X(writers_left_open_are_flushed_at_exit)                                       \
+  X(what_exit_cannot_write_is_reported)                                          \
+  X(stdout_on_a_full_disk_ends_with_one_report_and_a_failing_status)             \
   X(stdout_into_a_pipe_without_reader_ends_with_one_report_and_a_failing_status) \
-  X(what_a_writer_lost_after_its_error_is_reported_at_exit) \
-  X(open_errors_name_the_cause)                   \
-  X(null_arguments_are_einval)                    \
-  X(size_times_count_overflow)                    \
-  X(bad_formats_fail_the_call_only)               \
-  X(error_names_are_stable_text)                  \
-  X(calls_after_an_error_are_counted_as_lost)     \
-  X(last_error_is_the_failed_calls_code)          \
-  X(last_error_is_the_sticky_write_error_too)     \
-  X(dev_full_is_enospc_and_sticky)                \
-  X(file_size_limit_is_efbig)                     \
-  X(pipe_without_reader_is_epipe)                 \
+  X(what_a_writer_lost_after_its_error_is_reported_at_exit)                      \
+  X(open_errors_name_the_cause)                                                  \
+  X(null_arguments_are_einval)                                                   \
+  X(size_times_count_overflow)                                                   \
+  X(bad_formats_fail_the_call_only)                                              \
+  X(error_names_are_stable_text)                                                 \
+  X(calls_after_an_error_are_counted_as_lost)                                    \
+  X(last_error_is_the_failed_calls_code)                                         \
+  X(last_error_is_the_sticky_write_error_too)                                    \
+  X(dev_full_is_enospc_and_sticky)                                               \
+  X(file_size_limit_is_efbig)                                                    \
+  X(pipe_without_reader_is_epipe)                                                \
   X(pipe_without_reader_raises_sigpipe_by_default)
 
 C_TEST_MAIN(ALL_TESTS)

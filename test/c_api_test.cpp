@@ -223,7 +223,8 @@ TEST(c_api, the_handle_is_the_objects_address) {
 // with its own calls and with std::cout after sync_with_stdio(); text
 // std::cout wrote is output, so fastout_set_stdout_options() comes too late.
 TEST(c_api, standard_output_calls_share_cxx_standard_output) {
-  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
+  FASTOUT_SKIP_UNLESS_LINUX(
+      "stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   temp_dir dir;
   std::string path = dir.file("out");
   int status = fastout_test::run_in_child([&] {

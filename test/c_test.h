@@ -73,10 +73,10 @@ static inline void c_test_report(const char* file, int line, const char* what) {
 
 /* Skips the running test on Windows, saying why, and returns from it. */
 #if defined(_WIN32)
-#  define C_TEST_SKIP_ON_WINDOWS(why)         \
-    do {                                      \
-      c_test_skip("not on Windows: " why);    \
-      return;                                 \
+#  define C_TEST_SKIP_ON_WINDOWS(why)      \
+    do {                                   \
+      c_test_skip("not on Windows: " why); \
+      return;                              \
     } while (0)
 #else
 #  define C_TEST_SKIP_ON_WINDOWS(why) \
@@ -100,13 +100,14 @@ static inline int c_test_dev_full_is_here(void) {
   CloseHandle(device);
   return full;
 }
-#  define C_TEST_SKIP_UNLESS_DEV_FULL()                                                 \
-    do {                                                                              \
-      if (!c_test_dev_full_is_here()) {                                               \
-        c_test_skip("not on Windows: needs /dev/full, which Windows has not (under "  \
-                    "Wine, whose drive Z: is the Unix root, the tests use the real one)"); \
-        return;                                                                       \
-      }                                                                               \
+#  define C_TEST_SKIP_UNLESS_DEV_FULL()                                            \
+    do {                                                                           \
+      if (!c_test_dev_full_is_here()) {                                            \
+        c_test_skip(                                                               \
+            "not on Windows: needs /dev/full, which Windows has not (under "       \
+            "Wine, whose drive Z: is the Unix root, the tests use the real one)"); \
+        return;                                                                    \
+      }                                                                            \
     } while (0)
 #else
 #  define C_TEST_SKIP_UNLESS_DEV_FULL() \
@@ -115,45 +116,45 @@ static inline int c_test_dev_full_is_here(void) {
 #endif
 
 /* Ends the test (a `return` from it) when `condition` is false. */
-#define CHECK(condition)                                  \
-  do {                                                    \
-    if (!(condition) && c_test_child_target == 0) {       \
-      c_test_report(__FILE__, __LINE__, #condition);      \
-      return;                                             \
-    }                                                     \
+#define CHECK(condition)                             \
+  do {                                               \
+    if (!(condition) && c_test_child_target == 0) {  \
+      c_test_report(__FILE__, __LINE__, #condition); \
+      return;                                        \
+    }                                                \
   } while (0)
 
 /* CHECK for two integers, printing both. */
-#define CHECK_EQ(actual, expected)                                                    \
-  do {                                                                                \
-    long long c_test_a = (long long)(actual), c_test_e = (long long)(expected);      \
-    if (c_test_a != c_test_e && c_test_child_target == 0) {                           \
-      char c_test_what[512];                                                          \
-      snprintf(c_test_what, sizeof c_test_what, "%s == %s (%lld, expected %lld)",     \
-               #actual, #expected, c_test_a, c_test_e);                               \
-      c_test_report(__FILE__, __LINE__, c_test_what);                                 \
-      return;                                                                         \
-    }                                                                                 \
+#define CHECK_EQ(actual, expected)                                                         \
+  do {                                                                                     \
+    long long c_test_a = (long long)(actual), c_test_e = (long long)(expected);            \
+    if (c_test_a != c_test_e && c_test_child_target == 0) {                                \
+      char c_test_what[512];                                                               \
+      snprintf(c_test_what, sizeof c_test_what, "%s == %s (%lld, expected %lld)", #actual, \
+               #expected, c_test_a, c_test_e);                                             \
+      c_test_report(__FILE__, __LINE__, c_test_what);                                      \
+      return;                                                                              \
+    }                                                                                      \
   } while (0)
 
 /* CHECK that a file holds exactly `size` bytes of `expected`. */
-#define CHECK_FILE(path, expected, size)                                              \
-  do {                                                                                \
-    size_t c_test_size = 0;                                                           \
-    char* c_test_content = c_test_read_file(path, &c_test_size);                     \
-    int c_test_same = c_test_content != NULL && c_test_size == (size_t)(size) &&      \
-                      memcmp(c_test_content, expected, c_test_size) == 0;             \
-    if (!c_test_same && c_test_child_target == 0) {                                   \
-      char c_test_what[512];                                                          \
-      snprintf(c_test_what, sizeof c_test_what,                                       \
-               "%s holds %lu bytes \"%.60s\", expected %lu \"%.60s\"", path,          \
-               (unsigned long)c_test_size, c_test_content ? c_test_content : "",     \
-               (unsigned long)(size), (const char*)(expected));                      \
-      free(c_test_content);                                                           \
-      c_test_report(__FILE__, __LINE__, c_test_what);                                 \
-      return;                                                                         \
-    }                                                                                 \
-    free(c_test_content);                                                             \
+#define CHECK_FILE(path, expected, size)                                         \
+  do {                                                                           \
+    size_t c_test_size = 0;                                                      \
+    char* c_test_content = c_test_read_file(path, &c_test_size);                 \
+    int c_test_same = c_test_content != NULL && c_test_size == (size_t)(size) && \
+                      memcmp(c_test_content, expected, c_test_size) == 0;        \
+    if (!c_test_same && c_test_child_target == 0) {                              \
+      char c_test_what[512];                                                     \
+      snprintf(c_test_what, sizeof c_test_what,                                  \
+               "%s holds %lu bytes \"%.60s\", expected %lu \"%.60s\"", path,     \
+               (unsigned long)c_test_size, c_test_content ? c_test_content : "", \
+               (unsigned long)(size), (const char*)(expected));                  \
+      free(c_test_content);                                                      \
+      c_test_report(__FILE__, __LINE__, c_test_what);                            \
+      return;                                                                    \
+    }                                                                            \
+    free(c_test_content);                                                        \
   } while (0)
 
 /* CHECK_FILE for a NUL-terminated text. */
@@ -324,32 +325,35 @@ struct c_test_entry {
 #define C_TEST_ENTRY(name) {#name, name},
 
 /* main(): runs the test named by argv[1], or every test. */
-#define C_TEST_MAIN(ALL)                                                      \
-  int main(int argc, char** argv) {                                           \
+#define C_TEST_MAIN(ALL)                                                        \
+  int main(int argc, char** argv) {                                             \
     static const struct c_test_entry tests[] = {ALL(C_TEST_ENTRY){NULL, NULL}}; \
-    int i, found = 0, any_failed = 0, skipped = 0;                            \
-    c_test_child_target = c_test_child_call();                                \
-    for (i = 0; tests[i].name != NULL; ++i) {                                 \
-      if (argc > 1 && strcmp(argv[1], tests[i].name) != 0) continue;          \
-      found = 1;                                                              \
-      c_test_current = tests[i].name;                                         \
-      c_test_failed = 0;                                                      \
-      c_test_skipped = 0;                                                     \
-      c_test_child_calls = 0;                                                 \
-      c_test_make_dir();                                                      \
-      tests[i].run();                                                         \
-      c_test_remove_dir();                                                    \
-      any_failed |= c_test_failed;                                            \
-      skipped = c_test_skipped;                                               \
-      fprintf(stderr, "%s: %s\n",                                             \
-              c_test_failed ? "FAILED" : skipped ? "skipped" : "ok", tests[i].name); \
-    }                                                                         \
-    if (!found) {                                                             \
-      fprintf(stderr, "no test named %s\n", argc > 1 ? argv[1] : "");          \
-      return 2;                                                               \
-    }                                                                         \
-    if (argc > 1 && skipped && !any_failed) return 77;                        \
-    return any_failed;                                                        \
+    int i, found = 0, any_failed = 0, skipped = 0;                              \
+    c_test_child_target = c_test_child_call();                                  \
+    for (i = 0; tests[i].name != NULL; ++i) {                                   \
+      if (argc > 1 && strcmp(argv[1], tests[i].name) != 0) continue;            \
+      found = 1;                                                                \
+      c_test_current = tests[i].name;                                           \
+      c_test_failed = 0;                                                        \
+      c_test_skipped = 0;                                                       \
+      c_test_child_calls = 0;                                                   \
+      c_test_make_dir();                                                        \
+      tests[i].run();                                                           \
+      c_test_remove_dir();                                                      \
+      any_failed |= c_test_failed;                                              \
+      skipped = c_test_skipped;                                                 \
+      fprintf(stderr, "%s: %s\n",                                               \
+              c_test_failed ? "FAILED"                                          \
+              : skipped     ? "skipped"                                         \
+                            : "ok",                                                 \
+              tests[i].name);                                                   \
+    }                                                                           \
+    if (!found) {                                                               \
+      fprintf(stderr, "no test named %s\n", argc > 1 ? argv[1] : "");           \
+      return 2;                                                                 \
+    }                                                                           \
+    if (argc > 1 && skipped && !any_failed) return 77;                          \
+    return any_failed;                                                          \
   }
 
 #endif /* FASTOUT_C_TEST_H_ */

@@ -53,7 +53,7 @@ static int write_lines(fastout_file* f, FILE* plain, unsigned lines) {
     switch (i % 4) {
       case 0:
         if (fastout_fprintf(f, "%u\tline %u of the output, value %.3f\n", i * 7919u % 100003u, i,
-                           i / 7.0) != size)
+                            i / 7.0) != size)
           return -1;
         break;
       case 1:
@@ -129,7 +129,8 @@ TEST(bad_compression_options_are_refused) {
 /* Every output call, buffer sizes from 1 to the default, 0 to 4 workers:
  * the tools decode the file to the plain text. */
 TEST(round_trips_through_the_tools) {
-  C_TEST_SKIP_ON_WINDOWS("checks POSIX permission bits; a Windows file has only its read-only attribute");
+  C_TEST_SKIP_ON_WINDOWS(
+      "checks POSIX permission bits; a Windows file has only its read-only attribute");
   static const size_t sizes[] = {1, 7, 4096, FASTOUT_DEFAULT_BUFFER_SIZE};
   static const unsigned workers[] = {0, 1, 2, 4};
   static const int formats[] = {FASTOUT_COMPRESSION_ZSTD, FASTOUT_COMPRESSION_GZIP};
@@ -246,13 +247,13 @@ TEST(dev_full_is_reported_at_close) {
   CHECK_EQ(fastout_close(f), -ENOSPC);
 }
 
-#define ALL_TESTS(X)                                         \
+#define ALL_TESTS(X)                                          \
   X(options_default_to_plain_output_and_the_formats_defaults) \
-  X(options_of_the_older_layout_are_taken)                   \
-  X(bad_compression_options_are_refused)                     \
-  X(round_trips_through_the_tools)                           \
-  X(flush_makes_everything_so_far_decodable)                 \
-  X(extension_chooses_the_format)                            \
+  X(options_of_the_older_layout_are_taken)                    \
+  X(bad_compression_options_are_refused)                      \
+  X(round_trips_through_the_tools)                            \
+  X(flush_makes_everything_so_far_decodable)                  \
+  X(extension_chooses_the_format)                             \
   X(dev_full_is_reported_at_close)
 
 C_TEST_MAIN(ALL_TESTS)

@@ -50,9 +50,9 @@ using fastout_test::temp_dir;
 constexpr compression_format formats[] = {compression_format::zstd, compression_format::gzip};
 
 fastout::compression_options codec(compression_format format, unsigned workers) {
-  fastout::compression_options options =
-      format == compression_format::zstd ? fastout::compression_options(fastout::zstd{})
-                                         : fastout::compression_options(fastout::gzip{});
+  fastout::compression_options options = format == compression_format::zstd
+                                             ? fastout::compression_options(fastout::zstd{})
+                                             : fastout::compression_options(fastout::gzip{});
   options.workers = workers;
   return options;
 }
@@ -96,7 +96,8 @@ TEST(compressed_file, round_trips_at_every_buffer_size_and_worker_count) {
     for (unsigned workers : {0u, 1u, 2u, 4u}) {
       for (std::size_t buffer_size : {std::size_t{1}, std::size_t{7}, std::size_t{4096},
                                       std::size_t{65281}, fastout::default_buffer_size}) {
-        std::size_t many = buffer_size < 16 ? 5000 : std::min<std::size_t>(buffer_size * 6 + 5, 2000000);
+        std::size_t many =
+            buffer_size < 16 ? 5000 : std::min<std::size_t>(buffer_size * 6 + 5, 2000000);
         for (std::size_t size : {std::size_t{0}, std::size_t{1}, buffer_size / 2, many}) {
           SCOPED_TRACE(name_of(format, workers, buffer_size) + " size " + std::to_string(size));
           std::string data = log_text(size, static_cast<unsigned>(size + workers));
@@ -144,7 +145,8 @@ TEST(compressed_file, print_and_output_file_keys_in_any_order) {
       for (int i = 0; i < 100000; ++i) out.print("{} {:.2f} line\n", i, i / 3.0);
       EXPECT_EQ(fastout::detail::writer_of(out).compression().format, format);
       EXPECT_EQ(fastout::detail::writer_of(out).compression().workers, 2u);
-      EXPECT_EQ(fastout::detail::writer_of(out).compression().level, format == compression_format::zstd ? 5 : 1);
+      EXPECT_EQ(fastout::detail::writer_of(out).compression().level,
+                format == compression_format::zstd ? 5 : 1);
       out.close();
     }
     EXPECT_TRUE(decode(format, read_file(path)) == expected);
@@ -304,8 +306,7 @@ TEST(compressed_file, ofstream_takes_the_compression_keys) {
     std::string path = dir.file("stream");
     std::string expected;
     {
-      fastout::ofstream out(path, std::ios::out,
-                            fastout::compression = codec(format, 0),
+      fastout::ofstream out(path, std::ios::out, fastout::compression = codec(format, 0),
                             fastout::compression_workers = 2);
       ASSERT_TRUE(out.is_open());
       for (int i = 0; i < 50000; ++i) {
@@ -471,8 +472,7 @@ TEST(compressed_file, every_way_of_asking_for_workers_gets_them) {
     way.open(out, path);
     ASSERT_TRUE(out.is_open());
     expect_two_workers(
-        out.rdbuf()->writer(), way.format, way.level,
-        [&](const std::string& data) { out << data; },
+        out.rdbuf()->writer(), way.format, way.level, [&](const std::string& data) { out << data; },
         [&] {
           out.close();
           EXPECT_FALSE(out.fail());
@@ -571,7 +571,8 @@ void record_child_loss(const fastout::error_report& report) noexcept {
 }
 
 TEST(compressed_file_fork, a_child_reports_only_its_own_bytes_lost) {
-  FASTOUT_SKIP_ON_WINDOWS("the child must inherit the parent's writer through fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "the child must inherit the parent's writer through fork(), which Windows has not");
   temp_dir dir;
   for (compression_format format : formats) {
     SCOPED_TRACE(name_of(format, 2));
@@ -582,7 +583,7 @@ TEST(compressed_file_fork, a_child_reports_only_its_own_bytes_lost) {
     int status = fastout_test::run_in_child([&] {
       fastout::set_error_handler(record_child_loss);
       out->write(std::string(992, 'c'));  // fits in the buffer: no hand-over yet
-      out.reset();  // the destructor: the hand-over fails (EPERM), reported
+      out.reset();                        // the destructor: the hand-over fails (EPERM), reported
       return child_lost == 992 ? 0 : child_lost < 256 ? static_cast<int>(child_lost) + 1 : 255;
     });
     EXPECT_EQ(status, 0) << fastout_test::describe_status(status)
@@ -593,7 +594,8 @@ TEST(compressed_file_fork, a_child_reports_only_its_own_bytes_lost) {
 }
 
 TEST(compressed_file_fork, child_gets_a_clear_error_and_the_parent_goes_on) {
-  FASTOUT_SKIP_ON_WINDOWS("the child must inherit the parent's writer through fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "the child must inherit the parent's writer through fork(), which Windows has not");
   temp_dir dir;
   for (compression_format format : formats) {
     std::string path = dir.file("forked");
@@ -833,8 +835,7 @@ TEST(compressed_file_faults, short_writes_lose_nothing_and_eio_is_exact) {
       EXPECT_LT(out.stats().bytes_delivered, data.size());
       // What was delivered decodes: whole frames, then a cut one.
       if (format == compression_format::zstd) {
-        std::string prefix =
-            data.substr(0, static_cast<std::size_t>(out.stats().bytes_delivered));
+        std::string prefix = data.substr(0, static_cast<std::size_t>(out.stats().bytes_delivered));
         EXPECT_EQ(decode(format, read_file(path)).compare(0, prefix.size(), prefix), 0);
       }
     }

@@ -136,8 +136,8 @@ TEST(compressed_standard_output, to_a_file_and_a_pipe_through_both_apis) {
         SCOPED_TRACE(std::string(door) + " " + fastout::format_name(format) + " workers " +
                      workers);
         for (bool to_pipe : {false, true}) {
-          run_result r = run_helper({door, fastout::format_name(format), workers, "200000"},
-                                    to_pipe);
+          run_result r =
+              run_helper({door, fastout::format_name(format), workers, "200000"}, to_pipe);
           EXPECT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
               << describe_status(r.status) << r.err;
           EXPECT_EQ(r.err, "");
@@ -160,7 +160,8 @@ TEST(compressed_standard_output, empty_output_is_a_valid_stream) {
 }
 
 TEST(compressed_standard_output, head_kills_it_with_sigpipe_by_default) {
-  FASTOUT_SKIP_ON_WINDOWS("a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (head_with_sigpipe_ignored_gives_one_report_and_status_1 is what happens there)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (head_with_sigpipe_ignored_gives_one_report_and_status_1 is what happens there)");
   for (const char* door : {"cxx", "c"}) {
     for (const char* workers : {"0", "1"}) {
       run_result r = run_helper({door, "zstd", workers, "5000000"}, true, 1000);

@@ -80,8 +80,8 @@ std::size_t fed = 0;
 int feed(compressed_output& out, const std::string& data, std::size_t from = 0,
          std::size_t to = std::string::npos, char** buffer_in_use = nullptr) {
   if (to == std::string::npos) to = data.size();
-  char* buffer = buffer_in_use != nullptr && *buffer_in_use != nullptr ? *buffer_in_use
-                                                                        : out.buffer();
+  char* buffer =
+      buffer_in_use != nullptr && *buffer_in_use != nullptr ? *buffer_in_use : out.buffer();
   std::size_t filled = 0;
   for (std::size_t i = from; i < to;) {
     std::size_t piece = std::min(out.capacity() - filled, to - i);
@@ -113,8 +113,8 @@ int tool_check(compression_format format, const std::string& path, bool with_bgz
   (void)format, (void)path, (void)with_bgzip;
   return 0;
 #endif
-  std::string command = format == compression_format::zstd ? "zstd -tq '" + path + "'"
-                                                           : "gzip -t '" + path + "'";
+  std::string command =
+      format == compression_format::zstd ? "zstd -tq '" + path + "'" : "gzip -t '" + path + "'";
   int status = std::system((command + " 2>&1").c_str());
   if (status != 0 || format == compression_format::zstd || !with_bgzip) return status;
   return std::system(("bgzip -t '" + path + "' 2>&1").c_str());
@@ -173,7 +173,8 @@ TEST(compression, round_trips_at_every_worker_count_and_buffer_size) {
 }
 
 TEST(compression, empty_output_is_a_valid_empty_file) {
-  FASTOUT_SKIP_ON_WINDOWS("runs the Linux zstd and gzip tools through a shell pipeline, which a Windows test cannot start; the decoder in the other tests checks the bytes");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "runs the Linux zstd and gzip tools through a shell pipeline, which a Windows test cannot start; the decoder in the other tests checks the bytes");
   temp_dir dir;
   for (compression_format format : formats) {
     for (unsigned workers : {0u, 1u}) {
@@ -192,7 +193,8 @@ TEST(compression, empty_output_is_a_valid_empty_file) {
 }
 
 TEST(compression, tools_decode_to_the_same_bytes) {
-  FASTOUT_SKIP_ON_WINDOWS("runs the Linux zstd and gzip tools through a shell pipeline, which a Windows test cannot start; the decoder in the other tests checks the bytes");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "runs the Linux zstd and gzip tools through a shell pipeline, which a Windows test cannot start; the decoder in the other tests checks the bytes");
   temp_dir dir;
   std::string data = log_text(3 * 256 * 1024 + 12345, 3);
   fastout_test::write_file(dir.file("reference"), data);
@@ -282,7 +284,8 @@ TEST(compression, misuse_is_an_error_not_a_crash) {
     EXPECT_EQ(out.hand_over(other, 1), nullptr);
     EXPECT_EQ(out.error(), EINVAL);
     EXPECT_EQ(out.failed_step(), compression_step::none);
-    EXPECT_TRUE(fastout_test::contains(out.describe_failure(), "not the one")) << out.describe_failure();
+    EXPECT_TRUE(fastout_test::contains(out.describe_failure(), "not the one"))
+        << out.describe_failure();
     EXPECT_EQ(out.finish(), EINVAL);
   }
   output_file file(dir.file("out"));
@@ -486,7 +489,7 @@ struct write_plan {
   int eagain_every = 0;               // every n-th call fails with EAGAIN
   int calls = 0;
   int waits = 0;
-  pid_t writer = 0;                   // the thread that must make every call
+  pid_t writer = 0;  // the thread that must make every call
   bool other_thread_wrote = false;
 };
 write_plan plan;
@@ -795,8 +798,8 @@ TEST(compression_faults, allocation_failure_at_every_allocation) {
         {
           failing_memory memory(at);
           try {
-            out = std::make_unique<compressed_output>(settings_for(format, workers, 16 * 1024),
-                                                      sink);
+            out =
+                std::make_unique<compressed_output>(settings_for(format, workers, 16 * 1024), sink);
           } catch (const std::system_error& e) {
             EXPECT_EQ(e.code().value(), ENOMEM) << e.what();
             ++refused;
@@ -856,7 +859,8 @@ TEST(compression_faults, no_thread_means_compressing_on_the_caller) {
 // A child that uses the engine it inherited gets EPERM at once: it never
 // waits for the parent's threads and writes nothing; the parent goes on.
 TEST(compression_fork, child_gets_an_error_and_the_parent_goes_on) {
-  FASTOUT_SKIP_ON_WINDOWS("the child must inherit the parent's writer through fork(), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "the child must inherit the parent's writer through fork(), which Windows has not");
   temp_dir dir;
   std::string data = log_text(500000, 16);
   for (compression_format format : formats) {
@@ -865,8 +869,8 @@ TEST(compression_fork, child_gets_an_error_and_the_parent_goes_on) {
                    std::to_string(workers));
       output_file file(dir.file("out"));
       fd_output_sink sink(file.fd);
-      auto out = std::make_unique<compressed_output>(settings_for(format, workers, 16 * 1024),
-                                                     sink);
+      auto out =
+          std::make_unique<compressed_output>(settings_for(format, workers, 16 * 1024), sink);
       char* buffer = nullptr;
       ASSERT_EQ(feed(*out, data, 0, 250000, &buffer), 0);
       long long size_at_fork = fastout_test::file_size(file.fd);
@@ -928,7 +932,10 @@ TEST(compression_options, assigning_a_format_keeps_the_workers) {
        false},
       {"gzip{1}", [](compression_options& o) { o = fastout::gzip{1}; }, compression_format::gzip, 1,
        false},
-      {"by_extension{19, 9}", [](compression_options& o) { o = fastout::by_extension{19, 9}; },
+      {"by_extension{19, 9}",
+       [](compression_options& o) {
+         o = fastout::by_extension{19, 9};
+       },
        compression_format::none, 0, true},
       // The key's result, kept in a variable and assigned later.
       {"(compression = zstd{7})",

@@ -44,8 +44,8 @@ inline std::string log_text(std::size_t size, unsigned seed = 1) {
   while (text.size() < size) {
     std::uint64_t x = random();
     text += std::to_string(1764000000 + text.size()) + " " + levels[x & 3] + " module" +
-            std::to_string(x >> 60) + ": request " + std::to_string(x >> 40 & 0xfffff) +
-            " took " + std::to_string(x >> 20 & 0xfff) + " us\n";
+            std::to_string(x >> 60) + ": request " + std::to_string(x >> 40 & 0xfffff) + " took " +
+            std::to_string(x >> 20 & 0xfff) + " us\n";
   }
   text.resize(size);
   return text;
@@ -96,17 +96,17 @@ inline std::string bgzf_decode(const std::string& compressed, bool* eof = nullpt
   std::size_t last_size = 0;
   while (at < compressed.size()) {
     const auto* header = reinterpret_cast<const unsigned char*>(compressed.data() + at);
-    if (compressed.size() - at < 28 || header[0] != 0x1f || header[1] != 0x8b ||
-        header[3] != 4 || header[12] != 'B' || header[13] != 'C') {
+    if (compressed.size() - at < 28 || header[0] != 0x1f || header[1] != 0x8b || header[3] != 4 ||
+        header[12] != 'B' || header[13] != 'C') {
       ADD_FAILURE() << "no BGZF block at offset " << at;
       break;
     }
     std::size_t block_size = bgzf_block_size(compressed.data() + at);
     std::size_t used = 0;
     std::size_t produced = 0;
-    libdeflate_result result = libdeflate_gzip_decompress_ex(
-        decompressor, compressed.data() + at, compressed.size() - at, block.data(),
-        block.size(), &used, &produced);
+    libdeflate_result result =
+        libdeflate_gzip_decompress_ex(decompressor, compressed.data() + at, compressed.size() - at,
+                                      block.data(), block.size(), &used, &produced);
     if (result != LIBDEFLATE_SUCCESS) {
       ADD_FAILURE() << "libdeflate: result " << result << " at offset " << at;
       break;
@@ -119,15 +119,16 @@ inline std::string bgzf_decode(const std::string& compressed, bool* eof = nullpt
   }
   libdeflate_free_decompressor(decompressor);
   if (eof != nullptr)
-    *eof = last_size == 28 && compressed.compare(compressed.size() - 28, 28,
-                                                 std::string("\x1f\x8b\x08\x04\0\0\0\0\0\xff\x06"
-                                                             "\0BC\x02\0\x1b\0\x03\0\0\0\0\0\0\0\0\0",
-                                                             28)) == 0;
+    *eof =
+        last_size == 28 && compressed.compare(compressed.size() - 28, 28,
+                                              std::string("\x1f\x8b\x08\x04\0\0\0\0\0\xff\x06"
+                                                          "\0BC\x02\0\x1b\0\x03\0\0\0\0\0\0\0\0\0",
+                                                          28)) == 0;
   return decoded;
 }
 
 inline std::string decode(compression_format format, const std::string& compressed,
-                   bool* complete = nullptr) {
+                          bool* complete = nullptr) {
   return format == compression_format::zstd ? zstd_decode(compressed, complete)
                                             : bgzf_decode(compressed, complete);
 }

@@ -36,9 +36,9 @@ std::string lines(std::size_t size, unsigned seed) {
   std::string text;
   while (text.size() < size) {
     std::uint64_t x = random();
-    text += "2026-11-24T20:" + std::to_string(x % 60) + " INFO worker" +
-            std::to_string(x >> 60) + ": row " + std::to_string(x >> 32 & 0xffff) + " value " +
-            std::to_string(x & 0xffffff) + "\n";
+    text += "2026-11-24T20:" + std::to_string(x % 60) + " INFO worker" + std::to_string(x >> 60) +
+            ": row " + std::to_string(x >> 32 & 0xffff) + " value " + std::to_string(x & 0xffffff) +
+            "\n";
   }
   text.resize(size);
   return text;
@@ -109,8 +109,7 @@ TEST_P(compression_tools, accept_the_file_after_every_flush_and_at_the_end) {
   const std::string reference = dir.file("reference");
   const bool bgzip = format == compression_format::gzip && have("bgzip");
   for (unsigned workers : {0u, 1u, 2u}) {
-    SCOPED_TRACE(std::string(fastout::format_name(format)) + " workers " +
-                 std::to_string(workers));
+    SCOPED_TRACE(std::string(fastout::format_name(format)) + " workers " + std::to_string(workers));
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     ASSERT_GE(fd, 0);
     fd_output_sink sink(fd);

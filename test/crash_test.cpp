@@ -89,7 +89,7 @@ enum step : int {
   step_count
 };
 const char* const step_names[step_count] = {
-    "starting", "opening",  "writing",  "fsync",    "linkat",          "close",  //
+    "starting", "opening",  "writing",  "fsync",           "linkat", "close",  //
     "exchange", "renameat", "unlinkat", "fsync directory", "between"};
 
 struct shared_state {
@@ -158,9 +158,10 @@ std::vector<C> runnable(const C (&all)[N]) {
     if (c.named || fastout_test::unnamed_files()) {
       result.push_back(c);
     } else {
-      std::printf("not run: the configuration \"%s\": O_TMPFILE is the linux platform "
-                  "layer's, and this build's is %s\n",
-                  c.name, fastout::detail::platform_name());
+      std::printf(
+          "not run: the configuration \"%s\": O_TMPFILE is the linux platform "
+          "layer's, and this build's is %s\n",
+          c.name, fastout::detail::platform_name());
     }
   }
   return result;
@@ -201,7 +202,8 @@ std::vector<C> runnable(const C (&all)[N]) {
 }
 
 TEST(replace_crash, sigkill_at_random_moments_leaves_one_whole_generation) {
-  FASTOUT_SKIP_ON_WINDOWS("kills forked writers with SIGKILL at chosen moments; Windows has neither fork() nor signals");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "kills forked writers with SIGKILL at chosen moments; Windows has neither fork() nor signals");
   auto started = std::chrono::steady_clock::now();
   void* memory = ::mmap(nullptr, sizeof(shared_state), PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -297,7 +299,6 @@ TEST(replace_crash, sigkill_at_random_moments_leaves_one_whole_generation) {
   shared = nullptr;
 }
 
-
 // ---------------------------------------------------------------- every step of close()
 //
 // A child replaces the target and stops itself (SIGSTOP) just before one of
@@ -308,10 +309,10 @@ TEST(replace_crash, sigkill_at_random_moments_leaves_one_whole_generation) {
 
 // What the child shares with the parent.
 struct close_steps {
-  std::atomic<bool> in_close;  // the child is inside close()
-  std::atomic<int> calls;      // system calls made inside close() so far
+  std::atomic<bool> in_close;    // the child is inside close()
+  std::atomic<int> calls;        // system calls made inside close() so far
   std::atomic<int> stop_before;  // the call before which the child stops; 0: none
-  char names[128][24];         // the calls, in order, for messages
+  char names[128][24];           // the calls, in order, for messages
 };
 close_steps* steps = nullptr;
 
@@ -328,19 +329,19 @@ struct stepping<member, R (*)(A...)> {
   static R call(A... arguments) {
     if (steps->in_close) {
       const int n = ++steps->calls;
-      if (n <= 128) std::snprintf(steps->names[n - 1], sizeof steps->names[0], "%s", call_name<member>);
+      if (n <= 128)
+        std::snprintf(steps->names[n - 1], sizeof steps->names[0], "%s", call_name<member>);
       if (n == steps->stop_before) ::raise(SIGSTOP);
     }
     return (real().*member)(arguments...);
   }
 };
 
-#define FASTOUT_STEPPING(field)                                                            \
-  do {                                                                                     \
-    using table = fastout::detail::platform_calls;                                      \
-    call_name<&table::field> = #field;                                                     \
-    fastout::detail::platform.field =                                                  \
-        stepping<&table::field, decltype(table::field)>::call;                             \
+#define FASTOUT_STEPPING(field)                                                              \
+  do {                                                                                       \
+    using table = fastout::detail::platform_calls;                                           \
+    call_name<& table::field> = #field;                                                      \
+    fastout::detail::platform.field = stepping<&table::field, decltype(table::field)>::call; \
   } while (false)
 
 void step_through_every_call() {
@@ -387,16 +388,12 @@ struct close_configuration {
 };
 
 const close_configuration close_configurations[] = {
-    {"O_TMPFILE, exchange", false, false, true},
-    {"named, exchange", true, false, true},
-    {"O_TMPFILE, sync + rename", false, true, true},
-    {"named, sync + rename", true, true, true},
-    {"O_TMPFILE, new target", false, false, false},
-    {"named, new target", true, false, false},
+    {"O_TMPFILE, exchange", false, false, true},     {"named, exchange", true, false, true},
+    {"O_TMPFILE, sync + rename", false, true, true}, {"named, sync + rename", true, true, true},
+    {"O_TMPFILE, new target", false, false, false},  {"named, new target", true, false, false},
 };
 
 const std::string old_text = "the old content\n";
-
 
 std::string content_of(char writer) { return std::string(10000, writer) + "\n"; }
 
@@ -480,7 +477,8 @@ std::vector<std::string> calls_of_close(const std::string& target, const close_c
 }
 
 void reset_target(const std::string& dir, const std::string& target, bool existing) {
-  for (const std::string& name : fastout_test::names_in(dir)) std::filesystem::remove(dir + "/" + name);
+  for (const std::string& name : fastout_test::names_in(dir))
+    std::filesystem::remove(dir + "/" + name);
   if (existing) fastout_test::write_file(target, old_text);
 }
 
@@ -489,7 +487,8 @@ void reset_target(const std::string& dir, const std::string& target, bool existi
 // same mode, removes whatever the killed one left -- at open, before it
 // writes a byte -- and leaves nothing of its own.
 TEST(replace_crash, sigkill_at_every_step_of_close_leaves_nothing_after_the_next_replace) {
-  FASTOUT_SKIP_ON_WINDOWS("kills forked writers with SIGKILL at chosen moments; Windows has neither fork() nor signals");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "kills forked writers with SIGKILL at chosen moments; Windows has neither fork() nor signals");
   shared_steps mapping;
   temp_dir dir;
   const std::string target = dir.file("target");
@@ -532,7 +531,8 @@ TEST(replace_crash, sigkill_at_every_step_of_close_leaves_nothing_after_the_next
       options.sync_directory = c.durable;
       fastout::file next(target, options);
       const std::vector<std::string> after_open = fastout_test::temporaries_in(dir.path());
-      EXPECT_EQ(after_open.size(), c.named ? 1u : 0u) << "left by the killed writer: " << left.size();
+      EXPECT_EQ(after_open.size(), c.named ? 1u : 0u)
+          << "left by the killed writer: " << left.size();
       for (const std::string& name : after_open)
         EXPECT_TRUE(std::find(left.begin(), left.end(), name) == left.end()) << name;
       next.write(content_of('n'));
@@ -560,7 +560,8 @@ TEST(replace_crash, sigkill_at_every_step_of_close_leaves_nothing_after_the_next
 // succeeds. The target ends whole, with the content of one of the two, and
 // nothing else is left.
 TEST(replace_crash, a_writer_stopped_at_every_step_of_close_keeps_its_file) {
-  FASTOUT_SKIP_ON_WINDOWS("stops forked writers with SIGSTOP at chosen moments; Windows has neither fork() nor signals");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "stops forked writers with SIGSTOP at chosen moments; Windows has neither fork() nor signals");
   shared_steps mapping;
   temp_dir dir;
   const std::string target = dir.file("target");
@@ -640,7 +641,8 @@ std::string large_generation(int g) {
   const std::size_t size = (std::size_t{24} << 20) + static_cast<std::size_t>(g % 5) * (4 << 20);
   std::string content = header;
   content.reserve(size);
-  while (content.size() < size) content.append(block, 0, std::min(block.size(), size - content.size()));
+  while (content.size() < size)
+    content.append(block, 0, std::min(block.size(), size - content.size()));
   return content;
 }
 
@@ -736,7 +738,8 @@ TEST(replace_crash, sigkill_during_writeback_leaves_one_whole_generation) {
 
     const int g = large_generation_of(read_file(target));
     EXPECT_TRUE(g == committed || g == committed + 1)
-        << "the target holds " << (g < 0 ? "no whole generation" : "generation " + std::to_string(g))
+        << "the target holds "
+        << (g < 0 ? "no whole generation" : "generation " + std::to_string(g))
         << "; committed: " << committed;
     next = std::max(g, committed) + 1;
     for (const std::string& name : fastout_test::temporaries_in(dir.path())) {

@@ -141,7 +141,8 @@ TEST_F(durability_faults, a_failed_sync_is_final) {
 }
 
 TEST_F(durability_faults, the_options_make_their_syncs) {
-  FASTOUT_SKIP_ON_WINDOWS("sync_directory is refused on Windows, where NTFS has no directory sync (windows.sync_directory_is_refused_not_claimed)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "sync_directory is refused on Windows, where NTFS has no directory sync (windows.sync_directory_is_refused_not_claimed)");
   struct expectation {
     const char* name;
     file_options options;
@@ -241,14 +242,15 @@ TEST_F(durability_faults, page_cache_drop_falls_back_to_plain_writes) {
   // Any other error is a write error, not a reason to fall back.
   plan = fake_plan();
   plan.uncached_error = EIO;
-  file f = fastout::output_file(path("failing"), fastout::page_cache::drop,
-                                fastout::buffer_size = 16);
+  file f =
+      fastout::output_file(path("failing"), fastout::page_cache::drop, fastout::buffer_size = 16);
   expect_failure([&] { f.write(std::string(100, 'x')); }, EIO, path("failing"), "write");
   expect_sticky(f, EIO, path("failing"));
 }
 
 TEST_F(durability_faults, preallocation_that_fails_is_skipped_and_unused_space_is_released) {
-  FASTOUT_SKIP_ON_WINDOWS("Windows has no preallocation that keeps the size (reserve is EOPNOTSUPP): nothing is reserved or released");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "Windows has no preallocation that keeps the size (reserve is EOPNOTSUPP): nothing is reserved or released");
   plan.reserve.error = EOPNOTSUPP;
   {
     file f = fastout::output_file(path("a"), fastout::preallocate = 1 << 20);
@@ -269,8 +271,8 @@ TEST_F(durability_faults, preallocation_that_fails_is_skipped_and_unused_space_i
   fastout_test::write_file(path("c"), old_content);
   plan = fake_plan();
   plan.ftruncate.error = EIO;
-  file f = fastout::output_file(path("c"), fastout::open_mode::replace,
-                                fastout::preallocate = 1 << 20);
+  file f =
+      fastout::output_file(path("c"), fastout::open_mode::replace, fastout::preallocate = 1 << 20);
   f.write("x");
   try {
     f.close();

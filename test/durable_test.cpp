@@ -62,8 +62,7 @@ struct range_call {
 std::ostream& operator<<(std::ostream& out, const range_call& c) {
   return out << "{" << c.offset / static_cast<off_t>(mib) << " MiB, "
              << c.size / static_cast<off_t>(mib) << " MiB, "
-             << (c.kind == range_kind::start ? "WRITE" : "WAIT_BEFORE")
-             << "}";
+             << (c.kind == range_kind::start ? "WRITE" : "WAIT_BEFORE") << "}";
 }
 
 range_call start(std::size_t from_mib, std::size_t size_mib = 8) {
@@ -71,8 +70,7 @@ range_call start(std::size_t from_mib, std::size_t size_mib = 8) {
           range_kind::start};
 }
 range_call wait_for(std::size_t from_mib, std::size_t size_mib = 8) {
-  return {static_cast<off_t>(from_mib * mib), static_cast<off_t>(size_mib * mib),
-          range_kind::wait};
+  return {static_cast<off_t>(from_mib * mib), static_cast<off_t>(size_mib * mib), range_kind::wait};
 }
 
 // What the fakes saw, and what they are told to refuse. sync_file_range and
@@ -194,10 +192,10 @@ TEST_F(durable_writeback, starts_every_8_mib_and_waits_for_the_range_8_before) {
   write_pieces(f, data);
   // 12 whole ranges reached the file; the 9th start waits for the first,
   // and so on: 8 ranges are in flight at most.
-  const std::vector<range_call> expected = {
-      start(0),  start(8),  start(16), start(24), start(32),   start(40),
-      start(48), start(56), start(64), wait_for(0), start(72), wait_for(8),
-      start(80), wait_for(16), start(88), wait_for(24)};
+  const std::vector<range_call> expected = {start(0),  start(8),     start(16), start(24),
+                                            start(32), start(40),    start(48), start(56),
+                                            start(64), wait_for(0),  start(72), wait_for(8),
+                                            start(80), wait_for(16), start(88), wait_for(24)};
   EXPECT_EQ(fakes.ranges, expected);
   EXPECT_EQ(fakes.lseeks, 12);  // once per range, never per write
   EXPECT_EQ(fakes.fdatasyncs, 0);
@@ -289,9 +287,9 @@ TEST_F(durable_writeback, every_door_starts_writeback) {
   file f = fastout::output_file(dir_.file("c"), fastout::sync = true);
   fastout_file* handle = fastout::c_handle(f);
   for (std::size_t at = 0; at < data.size(); at += 1000)
-    ASSERT_EQ(fastout_write(data.data() + at, 1,
-                            std::min<std::size_t>(1000, data.size() - at), handle),
-              std::min<std::size_t>(1000, data.size() - at));
+    ASSERT_EQ(
+        fastout_write(data.data() + at, 1, std::min<std::size_t>(1000, data.size() - at), handle),
+        std::min<std::size_t>(1000, data.size() - at));
   f.close();
   EXPECT_EQ(fakes.ranges, two);
   EXPECT_EQ(fakes.fdatasyncs, 1);
@@ -536,7 +534,8 @@ TEST(durable_writeback_real, a_synced_file_has_every_byte) {
 // the reader, and close() reports what it always did: a pipe cannot be
 // synced (EINVAL).
 TEST(durable_writeback_real, a_pipe_gets_every_byte_and_cannot_be_synced) {
-  FASTOUT_SKIP_ON_WINDOWS("FlushFileBuffers on a pipe waits until its reader has read everything: syncing a pipe is no error on Windows");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "FlushFileBuffers on a pipe waits until its reader has read everything: syncing a pipe is no error on Windows");
   int ends[2];
   ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
   std::string received;

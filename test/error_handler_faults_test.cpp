@@ -82,9 +82,7 @@ TEST(error_handler, is_not_called_when_all_is_well) {
     file f(dir.file("ok"), with_buffer(4));
     f.write("0123456789");
   }
-  {
-    file f("/dev/full", with_buffer(64));
-  }  // nothing to write: nothing lost
+  { file f("/dev/full", with_buffer(64)); }  // nothing to write: nothing lost
   EXPECT_TRUE(handler_calls.empty());
 }
 
@@ -161,7 +159,10 @@ TEST_F(error_handler_faults, the_default_handler_says_closing_failed) {
 TEST_F(error_handler_faults, a_write_failure_does_not_say_close_failed) {
   scoped_error_handler handler(recording_handler, handler_calls);
   plan.budget = 0;
-  { file f(path("write"), with_buffer(64)); f.write("abc"); }
+  {
+    file f(path("write"), with_buffer(64));
+    f.write("abc");
+  }
   ASSERT_EQ(handler_calls.size(), 1u);
   EXPECT_EQ(handler_calls[0].bytes_lost, 3u);
   EXPECT_FALSE(handler_calls[0].close_failed);

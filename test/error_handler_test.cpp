@@ -53,8 +53,7 @@ void reset_fakes() {
 }
 
 fastout::error_report report_for(const char* path, int error_number) {
-  return fastout::error_report{path, fastout_test::system_error_code(error_number), 5,
-                               false};
+  return fastout::error_report{path, fastout_test::system_error_code(error_number), 5, false};
 }
 
 }  // namespace

@@ -46,8 +46,7 @@ void expect_failure(const std::function<void()>& call, int error_number, const s
     call();
     ADD_FAILURE() << what_call << ": no error";
   } catch (const std::system_error& e) {
-    EXPECT_EQ(e.code(), system_error_code(error_number))
-        << what_call << ": " << e.what();
+    EXPECT_EQ(e.code(), system_error_code(error_number)) << what_call << ": " << e.what();
     EXPECT_TRUE(contains(e.what(), path)) << what_call << ": " << e.what();
   }
 }
@@ -192,8 +191,7 @@ int fake_open(const char* path, int flags, mode_t mode) {
 }
 
 int fake_fsync_as(int (*real)(int), int fd) {
-  if (step_fails(real == fastout::detail::real_platform.fsync ? "fsync" : "fdatasync"))
-    return -1;
+  if (step_fails(real == fastout::detail::real_platform.fsync ? "fsync" : "fdatasync")) return -1;
   ++plan.syncs;
   if (plan.sync_error != 0 && plan.syncs > plan.syncs_allowed) {
     errno = plan.sync_error;
@@ -202,9 +200,7 @@ int fake_fsync_as(int (*real)(int), int fd) {
   return real(fd);
 }
 int fake_fsync(int fd) { return fake_fsync_as(fastout::detail::real_platform.fsync, fd); }
-int fake_fdatasync(int fd) {
-  return fake_fsync_as(fastout::detail::real_platform.fdatasync, fd);
-}
+int fake_fdatasync(int fd) { return fake_fsync_as(fastout::detail::real_platform.fdatasync, fd); }
 
 int fake_renameat(int old_dir, const char* old_path, int new_dir, const char* new_path) {
   if (step_fails("renameat")) return -1;
@@ -382,9 +378,7 @@ void write_mixed(file& f, const std::string& data, std::uint32_t seed) {
   while (i < data.size()) {
     std::size_t left = data.size() - i;
     switch (rng() % 4) {
-      case 0:
-        f.put(data[i++]);
-        break;
+      case 0: f.put(data[i++]); break;
       case 1: {
         std::size_t n = std::min<std::size_t>(rng() % 40, left);
         f.write(data.data() + i, n);

@@ -53,12 +53,12 @@ struct fake_plan {
   int open_eintr_count = 0;           // the next n opens fail with EINTR
   // The calls safe replacement uses: each fails with its error once its
   // count of successful calls is spent (0: the first call fails).
-  int sync_error = 0;                 // fsync and fdatasync
+  int sync_error = 0;  // fsync and fdatasync
   int syncs_allowed = INT32_MAX;
-  int rename_error = 0;               // renameat
-  int link_error = 0;                 // linkat
-  int unlink_error = 0;               // unlinkat
-  int uncached_error = 0;             // write_uncached, before writing anything
+  int rename_error = 0;    // renameat
+  int link_error = 0;      // linkat
+  int unlink_error = 0;    // unlinkat
+  int uncached_error = 0;  // write_uncached, before writing anything
   // The rest of the calls safe replacement makes: each fails with .error
   // once .allowed calls have succeeded.
   struct call_fault {
@@ -68,8 +68,8 @@ struct fake_plan {
   };
   call_fault openat, fstatat, readlinkat, read, exchange, fchmod, fchown, reserve, ftruncate,
       random_bytes, try_lock, dup, list_directory;
-  bool tmpfile_unsupported = false;   // create_unnamed fails with EOPNOTSUPP: named files
-  int same_random = 0;                // the next n random_bytes calls give the same bytes
+  bool tmpfile_unsupported = false;  // create_unnamed fails with EOPNOTSUPP: named files
+  int same_random = 0;               // the next n random_bytes calls give the same bytes
   int umask_calls = 0;
   // A sweep over the steps of a scenario: every call above counts as one
   // step (in `steps`, named in `step_names` when `record_steps`), and step

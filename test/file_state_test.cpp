@@ -21,10 +21,10 @@ using fastout_test::temp_dir;
 using fastout_test::with_buffer;
 
 // The size of everything swap() moves, and of what stays with each writer.
-constexpr std::size_t moved_and_kept_size =
-    sizeof(fastout_buffer_state) + sizeof(fastout::detail::file_state)
+constexpr std::size_t moved_and_kept_size = sizeof(fastout_buffer_state) +
+                                            sizeof(fastout::detail::file_state)
 #ifdef FASTOUT_FMT_HAS_WRITER
-    + sizeof(fastout::detail::writer_buffer)
+                                            + sizeof(fastout::detail::writer_buffer)
 #endif
     ;
 

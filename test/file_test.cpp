@@ -136,7 +136,8 @@ TEST(open, wide_paths_are_written_as_utf8) {
   g.close();
   EXPECT_EQ(read_file(dir.file("wide-\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80.txt")), "one\ntwo\n");
   EXPECT_EQ(fastout::detail::utf8_of_wide(L"a\u00e9"), "a\xc3\xa9");
-  EXPECT_EQ(fastout::detail::utf8_of_wide(std::wstring(1, wchar_t(0xD800)).c_str()), "\xed\xa0\x80");
+  EXPECT_EQ(fastout::detail::utf8_of_wide(std::wstring(1, wchar_t(0xD800)).c_str()),
+            "\xed\xa0\x80");
   EXPECT_EQ(fastout::detail::utf8_of_wide(nullptr), "");
 }
 
@@ -294,7 +295,8 @@ TEST(open, the_last_of_flags_and_open_mode_wins) {
 }
 
 TEST(open, fmt_style_parameters_are_taken_in_any_order) {
-  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   temp_dir dir;
   scoped_umask mask(0);
   std::string path = dir.file("params");
@@ -316,7 +318,8 @@ TEST(open, the_default_buffer_size_is_used_when_none_is_given) {
 }
 
 TEST(open, default_permissions_are_masked_by_the_umask) {
-  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   temp_dir dir;
   {
     scoped_umask mask(022);
@@ -341,12 +344,11 @@ TEST(open, default_permissions_are_masked_by_the_umask) {
 }
 
 TEST(open, explicit_permissions_are_used) {
-  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   temp_dir dir;
   scoped_umask mask(0);
-  {
-    file f = fastout::output_file(dir.file("secret"), fastout::permissions = 0600);
-  }
+  { file f = fastout::output_file(dir.file("secret"), fastout::permissions = 0600); }
   EXPECT_EQ(permission_bits(dir.file("secret")), 0600u);
   file_options options;
   options.permissions = 0604;
@@ -457,7 +459,8 @@ TEST(bad_input, an_existing_file_with_create_exclusive_is_eexist) {
 }
 
 TEST(bad_input, no_permission_is_eacces_naming_the_path) {
-  FASTOUT_SKIP_ON_WINDOWS("needs POSIX permission bits (and another user, as root); a Windows file has only its read-only attribute");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "needs POSIX permission bits (and another user, as root); a Windows file has only its read-only attribute");
   temp_dir dir;
   if (::geteuid() != 0) {
     // Not root: a directory we may not write into is enough.
@@ -478,7 +481,8 @@ TEST(bad_input, no_permission_is_eacces_naming_the_path) {
   std::string denied = locked + "/out.txt";
   std::string allowed = open_dir + "/out.txt";
   int status = fastout_test::run_in_child([&] {
-    if (::setgroups(0, nullptr) != 0 || ::setgid(nobody_group) != 0 || ::setuid(nobody) != 0) return 10;
+    if (::setgroups(0, nullptr) != 0 || ::setgid(nobody_group) != 0 || ::setuid(nobody) != 0)
+      return 10;
     if (::geteuid() != nobody) return 11;
     {
       // The control: as nobody, a writable directory works.
@@ -699,7 +703,8 @@ std::string random_workout(file& f, std::uint32_t seed, bool check_each_call) {
 std::vector<std::size_t> buffer_sizes_to_test() {
   std::vector<std::size_t> sizes;
   for (std::size_t n = 0; n <= 64; ++n) sizes.push_back(n);
-  for (std::size_t n : size_list{100, 127, 128, 129, 200, 201, 1000, 4096, 65536}) sizes.push_back(n);
+  for (std::size_t n : size_list{100, 127, 128, 129, 200, 201, 1000, 4096, 65536})
+    sizes.push_back(n);
   sizes.push_back(fastout::default_buffer_size);
   return sizes;
 }
@@ -720,8 +725,12 @@ void check_random_workouts(buffering mode) {
   }
 }
 
-TEST(buffering, random_calls_fully_buffered_through_every_buffer_size) { check_random_workouts(buffering::full); }
-TEST(buffering, random_calls_line_buffered_through_every_buffer_size) { check_random_workouts(buffering::line); }
+TEST(buffering, random_calls_fully_buffered_through_every_buffer_size) {
+  check_random_workouts(buffering::full);
+}
+TEST(buffering, random_calls_line_buffered_through_every_buffer_size) {
+  check_random_workouts(buffering::line);
+}
 
 TEST(buffering, unbuffered_goes_straight_to_the_file) {
   temp_dir dir;
@@ -774,8 +783,8 @@ TEST(buffering, empty_writes_are_harmless) {
 TEST(write_calls, put_makes_ceil_n_over_b_calls) {
   temp_dir dir;
   for (std::size_t size = 1; size <= 70; ++size) {
-    for (std::size_t n : size_list{std::size_t{0}, std::size_t{1}, size - 1, size, size + 1, 3 * size,
-                          std::size_t{1000}, std::size_t{4099}}) {
+    for (std::size_t n : size_list{std::size_t{0}, std::size_t{1}, size - 1, size, size + 1,
+                                   3 * size, std::size_t{1000}, std::size_t{4099}}) {
       SCOPED_TRACE("buffer " + std::to_string(size) + ", bytes " + std::to_string(n));
       file f(dir.file("put"), with_buffer(size));
       for (std::size_t i = 0; i < n; ++i) f.put(static_cast<char>('a' + i % 26));
@@ -1174,7 +1183,8 @@ TEST(closed_writer, message_says_the_writer_was_moved_from) {
   EXPECT_EQ(closed_message([&] { a << 2.5; }), moved_from);
   file c;
   c = std::move(b);  // by assignment too
-  EXPECT_EQ(closed_message([&] { b.write("text"); }), moved_from);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(closed_message([&] { b.write("text"); }),
+            moved_from);  // NOLINT(bugprone-use-after-move)
   // Given a writer again, it is that writer.
   b = fastout::output_file(dir.file("b"));
   EXPECT_NO_THROW(b.write("b"));
@@ -1230,7 +1240,7 @@ TEST(lifetime, move_assignment_flushes_and_closes_the_target) {
   b.write("bbb");
   a = std::move(b);
   EXPECT_FALSE(fastout_test::fd_is_open(a_fd));  // closed by the assignment
-  EXPECT_EQ(read_file(dir.file("a")), "aaa");      // after flushing
+  EXPECT_EQ(read_file(dir.file("a")), "aaa");    // after flushing
   EXPECT_NE(a.descriptor(), a_fd);
   EXPECT_EQ(a.path(), dir.file("b"));
   EXPECT_EQ(a.bytes_pending(), 3u);
@@ -1445,27 +1455,42 @@ TEST(cursor, every_writer_call_while_a_cursor_is_alive_is_refused) {
         fastout::cursor c = f.make_cursor();
         for (int i = 0; i < 100; ++i) c.put(static_cast<char>('a' + i % 26));
         for (int i = 0; i < 100; ++i) expected += static_cast<char>('a' + i % 26);
-        expect_busy(path, [&] { f.close(); }, "close");
-        expect_busy(path, [&] { f.flush(); }, "flush");
-        expect_busy(path, [&] { f.put('x'); }, "put");
-        expect_busy(path, [&] { f.write("xyz"); }, "write");
-        expect_busy(path, [&] { f.write(std::string_view()); }, "empty write");
-        expect_busy(path, [&] { f.write(std::string(10000, 'x')); }, "large write");
-        expect_busy(path, [&] { f.print("{}", 1); }, "print");
-        expect_busy(path, [&] { f.print(fmt::runtime("{}"), 1); }, "runtime print");
-        expect_busy(path, [&] { f.println("{}", 2); }, "println");
-        expect_busy(path, [&] { f.print(FMT_COMPILE("{}"), 3); }, "compiled print");
-        expect_busy(path, [&] { f.println(FMT_COMPILE("{}"), 4); }, "compiled println");
-        expect_busy(path, [&] { fastout_test::vprint_with(f, "{}", 5); }, "vprint");
-        expect_busy(path, [&] { f << 6 << 'x' << "text" << 1.5; }, "<<");
-        expect_busy(path, [&] { fastout::cursor second = f.make_cursor(); }, "a second cursor");
+        expect_busy(
+            path, [&] { f.close(); }, "close");
+        expect_busy(
+            path, [&] { f.flush(); }, "flush");
+        expect_busy(
+            path, [&] { f.put('x'); }, "put");
+        expect_busy(
+            path, [&] { f.write("xyz"); }, "write");
+        expect_busy(
+            path, [&] { f.write(std::string_view()); }, "empty write");
+        expect_busy(
+            path, [&] { f.write(std::string(10000, 'x')); }, "large write");
+        expect_busy(
+            path, [&] { f.print("{}", 1); }, "print");
+        expect_busy(
+            path, [&] { f.print(fmt::runtime("{}"), 1); }, "runtime print");
+        expect_busy(
+            path, [&] { f.println("{}", 2); }, "println");
+        expect_busy(
+            path, [&] { f.print(FMT_COMPILE("{}"), 3); }, "compiled print");
+        expect_busy(
+            path, [&] { f.println(FMT_COMPILE("{}"), 4); }, "compiled println");
+        expect_busy(
+            path, [&] { fastout_test::vprint_with(f, "{}", 5); }, "vprint");
+        expect_busy(
+            path, [&] { f << 6 << 'x' << "text" << 1.5; }, "<<");
+        expect_busy(
+            path, [&] { fastout::cursor second = f.make_cursor(); }, "a second cursor");
         EXPECT_TRUE(f.is_open());
         EXPECT_FALSE(f.error());  // refused calls leave no sticky error
         c.write("|after");
         expected += "|after";
         c.commit();  // the writer's counters see the cursor's bytes now
         EXPECT_EQ(f.stats().bytes_accepted, expected.size());
-        expect_busy(path, [&] { f.put('x'); }, "put after commit");  // still lent
+        expect_busy(
+            path, [&] { f.put('x'); }, "put after commit");  // still lent
         c.put('!');
         expected += '!';
       }

@@ -147,8 +147,8 @@ int next_descriptor() {
   ssize_t size = ::readlink(link.c_str(), target, sizeof target);
   const std::string on = size > 0 ? std::string(target, static_cast<std::size_t>(size)) : "";
   if (on == path) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "descriptor " << fd << " is open on \"" << on
-                                       << "\", not " << path;
+  return ::testing::AssertionFailure()
+         << "descriptor " << fd << " is open on \"" << on << "\", not " << path;
 #endif
 }
 
@@ -363,8 +363,8 @@ TEST(ostream_file_test, close_error_in_dtor) {
     ::close(f->descriptor());
     f.reset();
   }
-  expect_read(ours_stderr, "fastout: closing \"" + ours + "\" failed: " +
-                               std::strerror(EBADF) + " (everything accepted was written)\n");
+  expect_read(ours_stderr, "fastout: closing \"" + ours + "\" failed: " + std::strerror(EBADF) +
+                               " (everything accepted was written)\n");
   {
     scoped_error_handler handler(record_report, reported_errors);
     auto f = std::make_unique<ns::ostream>(ns::output_file(ours));
@@ -508,7 +508,9 @@ TEST(ostream_vs_fmt, same_flags_same_bytes) {
         [](const std::string& p) {
           return fmt::output_file(p, fmt::file::WRONLY | fmt::file::CREATE);
         },
-        [](const std::string& p) { return ns::output_file(p, ns::file::WRONLY | ns::file::CREATE); },
+        [](const std::string& p) {
+          return ns::output_file(p, ns::file::WRONLY | ns::file::CREATE);
+        },
         calls, old_content);
     expect_same_file(
         [](const std::string& p) {
@@ -538,10 +540,9 @@ TEST(ostream_vs_fmt, same_flags_same_bytes) {
       calls, "0123456789");
   // Code half-way through the switch: fmt's parameters, fastout's writer.
   // ({fmt}'s output_file takes one parameter: two do not compile.)
-  expect_same_file(
-      [](const std::string& p) { return fmt::output_file(p, fmt::buffer_size = 2); },
-      [](const std::string& p) { return ns::output_file(p, fmt::buffer_size = 2); }, calls,
-      "0123456789");
+  expect_same_file([](const std::string& p) { return fmt::output_file(p, fmt::buffer_size = 2); },
+                   [](const std::string& p) { return ns::output_file(p, fmt::buffer_size = 2); },
+                   calls, "0123456789");
   expect_same_file(
       [](const std::string& p) {
         return fmt::output_file(p, fmt::file::WRONLY | fmt::file::CREATE);
@@ -554,8 +555,8 @@ TEST(ostream_vs_fmt, same_flags_same_bytes) {
 
 TEST(ostream_vs_fmt, open_errors_carry_the_same_errno) {
   std::string missing = test_dir().file("no-such-directory/file");
-  for (int flags : {int(fmt::file::WRONLY | fmt::file::CREATE | fmt::file::TRUNC),
-                    int(fmt::file::WRONLY)}) {
+  for (int flags :
+       {int(fmt::file::WRONLY | fmt::file::CREATE | fmt::file::TRUNC), int(fmt::file::WRONLY)}) {
     std::error_code theirs, ours;
     try {
       fmt::ostream out = fmt::output_file(missing, flags);
@@ -664,7 +665,8 @@ TEST(ostream_vs_fmt, a_format_error_leaves_nothing) {
 // as they are, so without WRONLY or RDWR it opens the file read-only and
 // fails with EBADF at its first write.
 TEST(ostream_vs_fmt, write_access_is_implied) {
-  FASTOUT_SKIP_ON_WINDOWS("compares with fmt::output_file in a child process, on files in this process's test directory: on Windows the child is a new process (run_in_child(), test_util.h), which cannot share that directory");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "compares with fmt::output_file in a child process, on files in this process's test directory: on Windows the child is a new process (run_in_child(), test_util.h), which cannot share that directory");
   for (int flags : {int(fmt::file::APPEND), int(fmt::file::CREATE | fmt::file::TRUNC),
                     int(fmt::file::RDONLY | fmt::file::CREATE)}) {
     SCOPED_TRACE(flags);
@@ -696,7 +698,8 @@ TEST(ostream_vs_fmt, write_access_is_implied) {
 // O_DSYNC are refused with EINVAL, naming the path; fmt passes anything to
 // open().
 TEST(ostream_vs_fmt, other_open_flags_are_refused) {
-  FASTOUT_SKIP_ON_WINDOWS("hands POSIX's O_NONBLOCK, O_NOFOLLOW and O_NOCTTY to fmt::output_file, which the Windows C runtime refuses");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "hands POSIX's O_NONBLOCK, O_NOFOLLOW and O_NOCTTY to fmt::output_file, which the Windows C runtime refuses");
   for (int extra : {O_NONBLOCK, O_NOFOLLOW, O_NOCTTY}) {
     std::string theirs = uniq_file_name(__LINE__);
     std::string ours = uniq_file_name(__LINE__);
@@ -719,7 +722,8 @@ TEST(ostream_vs_fmt, other_open_flags_are_refused) {
 // fastout differs: a writer's descriptor is always close-on-exec; fmt's is
 // only if O_CLOEXEC is among the flags.
 TEST(ostream_vs_fmt, descriptors_are_close_on_exec) {
-  FASTOUT_SKIP_ON_WINDOWS("fmt::output_file's descriptor is not inherited by child processes on Windows either (fcntl(F_GETFD) says FD_CLOEXEC there): the difference this test shows is Linux's");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "fmt::output_file's descriptor is not inherited by child processes on Windows either (fcntl(F_GETFD) says FD_CLOEXEC there): the difference this test shows is Linux's");
   std::string their_file = uniq_file_name(__LINE__);
   int theirs = next_descriptor();
   fmt::ostream their_out = fmt::output_file(their_file);
@@ -779,7 +783,8 @@ TEST(ostream_vs_fmt, a_short_write_is_not_lost) {
 // through the error handler, and the program goes on. fmt::ostream's
 // destructor throws, which ends the program with std::terminate.
 TEST(ostream_vs_fmt, a_write_error_in_the_destructor) {
-  FASTOUT_SKIP_ON_WINDOWS("fmt's writer ends the process with abort() in a child, and the test tells that by SIGABRT, which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "fmt's writer ends the process with abort() in a child, and the test tells that by SIGABRT, which Windows has not");
   int status = run_in_child([] {
     silence_stderr();
     {
@@ -808,7 +813,8 @@ TEST(ostream_vs_fmt, a_write_error_in_the_destructor) {
 // close() leaves its file open with the text still buffered, for its
 // destructor to throw again.
 TEST(ostream_vs_fmt, a_write_error_in_flush_and_close) {
-  FASTOUT_SKIP_ON_WINDOWS("compares with fmt::output_file in a child process, on files in this process's test directory: on Windows the child is a new process (run_in_child(), test_util.h), which cannot share that directory");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "compares with fmt::output_file in a child process, on files in this process's test directory: on Windows the child is a new process (run_in_child(), test_util.h), which cannot share that directory");
   int status = run_in_child([] {
     silence_stderr();
     int fd = next_descriptor();
@@ -858,7 +864,8 @@ TEST(ostream_vs_fmt, a_write_error_in_flush_and_close) {
 // fmt::ostream keeps the text in its buffer, and its destructor's flush
 // throws, which ends the program.
 TEST(ostream_vs_fmt, printing_after_close) {
-  FASTOUT_SKIP_ON_WINDOWS("fmt's writer ends the process with abort() in a child, and the test tells that by SIGABRT, which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "fmt's writer ends the process with abort() in a child, and the test tells that by SIGABRT, which Windows has not");
   std::string theirs = uniq_file_name(__LINE__);
   int status = run_in_child([&] {
     silence_stderr();

@@ -28,11 +28,15 @@ TEST(format_cache, same_format_alternating_with_others_of_the_same_types) {
     const auto& v = values[i];
     // The same format twice in a row, then another: replay, and switch.
     for (const char* format : {formats[i % 7], formats[i % 7], formats[(i * 3 + 1) % 7]}) {
-      cases.push_back({format, reference_into([&v, format](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime(format), v.first, v.second); }),
-                       [&v, format](file& f) { f.print(fmt::runtime(format), v.first, v.second); }});
+      cases.push_back(
+          {format, reference_into([&v, format](fmt::memory_buffer& out) {
+             fmt::format_to(fmt::appender(out), fmt::runtime(format), v.first, v.second);
+           }),
+           [&v, format](file& f) { f.print(fmt::runtime(format), v.first, v.second); }});
     }
   }
-  EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full}, {4096, buffering::full}, {7, buffering::line}}));
+  EXPECT_TRUE(run_in_sequence(
+      cases, {{0, buffering::full}, {4096, buffering::full}, {7, buffering::line}}));
 }
 
 // A runtime format in the same storage, changed in place: the cache must
@@ -45,8 +49,8 @@ TEST(format_cache, a_runtime_format_reused_at_the_same_address_is_compared) {
   format.reserve(100);
   const char* address = format.data();
   // Pairs of the same length.
-  static const char* const contents[] = {"{0}-{1}", "{1}-{0}", "{:>5}|{}", "{:<5}|{}", "{:x}{:d}",
-                                         "{:o}{:d}", "{0}{0}",   "{1}{1}",   "{0}{0}",  "a{}b{}"};
+  static const char* const contents[] = {"{0}-{1}",  "{1}-{0}", "{:>5}|{}", "{:<5}|{}", "{:x}{:d}",
+                                         "{:o}{:d}", "{0}{0}",  "{1}{1}",   "{0}{0}",   "a{}b{}"};
   for (int round = 0; round < 3; ++round) {
     for (const char* content : contents) {
       format.assign(content);
@@ -100,17 +104,22 @@ TEST(format_cache, long_formats_and_formats_with_many_segments_are_fmts) {
   }
   random_source r(5);
   std::vector<std::array<long long, 3>> values;
-  for (int i = 0; i < 200; ++i) values.push_back({r.integer<long long>(), r.integer<long long>(), r.integer<long long>()});
+  for (int i = 0; i < 200; ++i)
+    values.push_back({r.integer<long long>(), r.integer<long long>(), r.integer<long long>()});
   std::vector<piece_case> cases;
   for (std::size_t i = 0; i < values.size(); ++i) {
     const auto& v = values[i];
     for (std::size_t k : {i % formats.size(), i % formats.size(), (i * 7 + 3) % formats.size()}) {
       const std::string& format = formats[k];
-      cases.push_back({format, reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime(format), v[0], v[1], v[2]); }),
-                       [&v, &format](file& f) { f.print(fmt::runtime(format), v[0], v[1], v[2]); }});
+      cases.push_back(
+          {format, reference_into([&](fmt::memory_buffer& out) {
+             fmt::format_to(fmt::appender(out), fmt::runtime(format), v[0], v[1], v[2]);
+           }),
+           [&v, &format](file& f) { f.print(fmt::runtime(format), v[0], v[1], v[2]); }});
     }
   }
-  EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full}, {64, buffering::full}, {4096, buffering::full}}));
+  EXPECT_TRUE(run_in_sequence(
+      cases, {{0, buffering::full}, {64, buffering::full}, {4096, buffering::full}}));
 }
 
 // A format that throws midway leaves no plan behind: the same string throws
@@ -123,39 +132,60 @@ TEST(format_cache, a_format_that_throws_midway_leaves_no_plan) {
     cases.push_back({std::move(name), std::move(want), std::move(print)});
   };
   for (int round = 0; round < 3; ++round) {
-    add("{} {:d} with a string", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{} {:d}"), 1, text); }),
+    add("{} {:d} with a string", reference_into([&](fmt::memory_buffer& out) {
+          fmt::format_to(fmt::appender(out), fmt::runtime("{} {:d}"), 1, text);
+        }),
         [&](file& f) { f.print(fmt::runtime("{} {:d}"), 1, text); });
-    add("{} {:s} with a string", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{} {:s}"), 1, text); }),
+    add("{} {:s} with a string", reference_into([&](fmt::memory_buffer& out) {
+          fmt::format_to(fmt::appender(out), fmt::runtime("{} {:s}"), 1, text);
+        }),
         [&](file& f) { f.print(fmt::runtime("{} {:s}"), 1, text); });
-    add("{} {:d} with an int", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{} {:d}"), 1, 2); }),
+    add("{} {:d} with an int", reference_into([&](fmt::memory_buffer& out) {
+          fmt::format_to(fmt::appender(out), fmt::runtime("{} {:d}"), 1, 2);
+        }),
         [&](file& f) { f.print(fmt::runtime("{} {:d}"), 1, 2); });
-    add("{} {:d} with a string again", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{} {:d}"), 1, text); }),
+    add("{} {:d} with a string again", reference_into([&](fmt::memory_buffer& out) {
+          fmt::format_to(fmt::appender(out), fmt::runtime("{} {:d}"), 1, text);
+        }),
         [&](file& f) { f.print(fmt::runtime("{} {:d}"), 1, text); });
     // Cached, then the same types with a format that fails late, then again.
-    add("{}|{} cached", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{}|{}"), 7, text); }),
+    add("{}|{} cached", reference_into([&](fmt::memory_buffer& out) {
+          fmt::format_to(fmt::appender(out), fmt::runtime("{}|{}"), 7, text);
+        }),
         [&](file& f) { f.print(fmt::runtime("{}|{}"), 7, text); });
-    add("{}|{:d} fails", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{}|{:d}"), 7, text); }),
+    add("{}|{:d} fails", reference_into([&](fmt::memory_buffer& out) {
+          fmt::format_to(fmt::appender(out), fmt::runtime("{}|{:d}"), 7, text);
+        }),
         [&](file& f) { f.print(fmt::runtime("{}|{:d}"), 7, text); });
-    add("{}|{} again", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{}|{}"), 8, text); }),
+    add("{}|{} again", reference_into([&](fmt::memory_buffer& out) {
+          fmt::format_to(fmt::appender(out), fmt::runtime("{}|{}"), 8, text);
+        }),
         [&](file& f) { f.print(fmt::runtime("{}|{}"), 8, text); });
     // A value-dependent error: a negative dynamic width.
     for (int width : {-1, 5, -1, 6}) {
-      add("{:{}} width " + std::to_string(width),
-          reference_into([=](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{:{}}|"), 42, width); }),
+      add("{:{}} width " + std::to_string(width), reference_into([=](fmt::memory_buffer& out) {
+            fmt::format_to(fmt::appender(out), fmt::runtime("{:{}}|"), 42, width);
+          }),
           [=](file& f) { f.print(fmt::runtime("{:{}}|"), 42, width); });
     }
     // An argument index out of range, after a field that was written.
-    add("{0}{1}{2} with two", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{0}{1}{2}"), 1, text); }),
+    add("{0}{1}{2} with two", reference_into([&](fmt::memory_buffer& out) {
+          fmt::format_to(fmt::appender(out), fmt::runtime("{0}{1}{2}"), 1, text);
+        }),
         [&](file& f) { f.print(fmt::runtime("{0}{1}{2}"), 1, text); });
-    add("{0}{1}{1} with two", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{0}{1}{1}"), 1, text); }),
+    add("{0}{1}{1} with two", reference_into([&](fmt::memory_buffer& out) {
+          fmt::format_to(fmt::appender(out), fmt::runtime("{0}{1}{1}"), 1, text);
+        }),
         [&](file& f) { f.print(fmt::runtime("{0}{1}{1}"), 1, text); });
   }
   for (const piece_case& c : cases) {
-    if (c.name.find("with a string") != std::string::npos && c.name.find("{:d}") != std::string::npos) {
+    if (c.name.find("with a string") != std::string::npos &&
+        c.name.find("{:d}") != std::string::npos) {
       ASSERT_TRUE(c.want.throws) << c.name;
     }
   }
-  EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full}, {1, buffering::full}, {64, buffering::full}}));
+  EXPECT_TRUE(
+      run_in_sequence(cases, {{0, buffering::full}, {1, buffering::full}, {64, buffering::full}}));
 }
 
 // Named arguments are found by name on every call: two calls with the same
@@ -163,16 +193,32 @@ TEST(format_cache, a_format_that_throws_midway_leaves_no_plan) {
 TEST(format_cache, named_arguments_are_looked_up_on_every_call) {
   std::vector<piece_case> cases;
   for (int round = 0; round < 3; ++round) {
-    cases.push_back({"{a} with a first", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{a}|", fmt::arg("a", 1), fmt::arg("b", 2)); }),
+    cases.push_back({"{a} with a first", reference_into([](fmt::memory_buffer& out) {
+                       fmt::format_to(fmt::appender(out), "{a}|", fmt::arg("a", 1),
+                                      fmt::arg("b", 2));
+                     }),
                      [](file& f) { f.print("{a}|", fmt::arg("a", 1), fmt::arg("b", 2)); }});
-    cases.push_back({"{a} with a second", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{a}|", fmt::arg("b", 1), fmt::arg("a", 2)); }),
+    cases.push_back({"{a} with a second", reference_into([](fmt::memory_buffer& out) {
+                       fmt::format_to(fmt::appender(out), "{a}|", fmt::arg("b", 1),
+                                      fmt::arg("a", 2));
+                     }),
                      [](file& f) { f.print("{a}|", fmt::arg("b", 1), fmt::arg("a", 2)); }});
-    cases.push_back({"{a:>4} with a second", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{a:>4}|", fmt::arg("b", 1), fmt::arg("a", 2)); }),
+    cases.push_back({"{a:>4} with a second", reference_into([](fmt::memory_buffer& out) {
+                       fmt::format_to(fmt::appender(out), "{a:>4}|", fmt::arg("b", 1),
+                                      fmt::arg("a", 2));
+                     }),
                      [](file& f) { f.print("{a:>4}|", fmt::arg("b", 1), fmt::arg("a", 2)); }});
-    cases.push_back({"{a:>4} with a first", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{a:>4}|", fmt::arg("a", 1), fmt::arg("b", 2)); }),
+    cases.push_back({"{a:>4} with a first", reference_into([](fmt::memory_buffer& out) {
+                       fmt::format_to(fmt::appender(out), "{a:>4}|", fmt::arg("a", 1),
+                                      fmt::arg("b", 2));
+                     }),
                      [](file& f) { f.print("{a:>4}|", fmt::arg("a", 1), fmt::arg("b", 2)); }});
-    cases.push_back({"{a} with no a", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{a}|"), fmt::arg("x", 1), fmt::arg("y", 2)); }),
-                     [](file& f) { f.print(fmt::runtime("{a}|"), fmt::arg("x", 1), fmt::arg("y", 2)); }});
+    cases.push_back(
+        {"{a} with no a", reference_into([](fmt::memory_buffer& out) {
+           fmt::format_to(fmt::appender(out), fmt::runtime("{a}|"), fmt::arg("x", 1),
+                          fmt::arg("y", 2));
+         }),
+         [](file& f) { f.print(fmt::runtime("{a}|"), fmt::arg("x", 1), fmt::arg("y", 2)); }});
   }
   ASSERT_NE(cases[0].want.text, cases[1].want.text);
   ASSERT_TRUE(cases[4].want.throws);
@@ -191,7 +237,9 @@ TEST(format_cache, two_threads_with_the_same_format_each_keep_their_plan) {
     for (int i = 0; i < 20000; ++i) {
       long long value = static_cast<long long>(i) * (id == 0 ? 7919 : -104729);
       double d = i / (id == 0 ? 3.0 : 7.0);
-      const char* format = i % 3 == 0 ? "{} {:.3f}\n" : i % 3 == 1 ? "{:>12}|{:e}\n" : "{1}:{0:x}\n";
+      const char* format = i % 3 == 0   ? "{} {:.3f}\n"
+                           : i % 3 == 1 ? "{:>12}|{:e}\n"
+                                        : "{1}:{0:x}\n";
       f.print(fmt::runtime(format), value, d);
       *expected += fmt::format(fmt::runtime(format), value, d);
     }
@@ -211,15 +259,25 @@ TEST(format_cache, empty_formats_give_fmts_text) {
   std::vector<piece_case> cases;
   for (int round = 0; round < 2; ++round) {
     cases.push_back({"{}", {false, "1"}, [](file& f) { f.print(fmt::runtime("{}"), 1); }});
-    cases.push_back({"empty view", {false, ""}, [](file& f) { f.print(fmt::runtime(std::string_view()), 1); }});
+    cases.push_back(
+        {"empty view", {false, ""}, [](file& f) { f.print(fmt::runtime(std::string_view()), 1); }});
     cases.push_back({"empty string", {false, ""}, [](file& f) { f.print(fmt::runtime(""), 1); }});
-    cases.push_back({"{:d} fails", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{:d}"), "s"); }),
+    cases.push_back({"{:d} fails", reference_into([](fmt::memory_buffer& out) {
+                       fmt::format_to(fmt::appender(out), fmt::runtime("{:d}"), "s");
+                     }),
                      [](file& f) { f.print(fmt::runtime("{:d}"), "s"); }});
-    cases.push_back({"empty view, no args", {false, ""}, [](file& f) { f.print(fmt::runtime(std::string_view())); }});
-    cases.push_back({"empty println", {false, "\n"}, [](file& f) { f.println(fmt::runtime(std::string_view()), 2); }});
-    cases.push_back({"empty vprint", {false, ""}, [](file& f) { fastout_test::vprint_with(f, std::string_view(), 3); }});
+    cases.push_back({"empty view, no args", {false, ""}, [](file& f) {
+                       f.print(fmt::runtime(std::string_view()));
+                     }});
+    cases.push_back({"empty println", {false, "\n"}, [](file& f) {
+                       f.println(fmt::runtime(std::string_view()), 2);
+                     }});
+    cases.push_back({"empty vprint", {false, ""}, [](file& f) {
+                       fastout_test::vprint_with(f, std::string_view(), 3);
+                     }});
   }
-  EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full}, {8, buffering::full}, {8, buffering::line}}));
+  EXPECT_TRUE(
+      run_in_sequence(cases, {{0, buffering::full}, {8, buffering::full}, {8, buffering::line}}));
 }
 
 // A format string the same length as the cached one, differing in one
@@ -247,7 +305,10 @@ TEST(format_cache, formats_differing_in_one_character_are_told_apart) {
                      }),
                      [&format](file& f) { f.print(fmt::runtime(format), 1, 2); }});
   }
-  EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full}, {5, buffering::full}, {64, buffering::full}, {4096, buffering::full}}));
+  EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full},
+                                      {5, buffering::full},
+                                      {64, buffering::full},
+                                      {4096, buffering::full}}));
 }
 
 // Every type formatted without fmt's type-erased arguments, with and without
@@ -281,21 +342,27 @@ TEST(format_cache, every_built_in_type_is_replayed) {
       cases.push_back({name, want, print});
       cases.push_back({name + ", again", want, print});
     };
-#define ADD_RUNTIME_CASE(S, ...)                                                                    \
-  add("print(runtime(" #S "))",                                                                     \
-      reference_into([=](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime(S), __VA_ARGS__); }), \
+#define ADD_RUNTIME_CASE(S, ...)                                              \
+  add("print(runtime(" #S "))", reference_into([=](fmt::memory_buffer& out) { \
+        fmt::format_to(fmt::appender(out), fmt::runtime(S), __VA_ARGS__);     \
+      }),                                                                     \
       [=](file& out) { out.print(fmt::runtime(S), __VA_ARGS__); })
-    ADD_RUNTIME_CASE("{} {} {} {} {} {} {} {} {} {}|", i8, u8, i16, u16, i32, u32, il, ul, ill, ull);
-    ADD_RUNTIME_CASE("{:+} {:#x} {:o} {:>5} {:<6} {:^7} {:08} {:b} {:X} {:#b}|", i8, u8, i16, u16, i32, u32, il, ul, ill, ull);
+    ADD_RUNTIME_CASE("{} {} {} {} {} {} {} {} {} {}|", i8, u8, i16, u16, i32, u32, il, ul, ill,
+                     ull);
+    ADD_RUNTIME_CASE("{:+} {:#x} {:o} {:>5} {:<6} {:^7} {:08} {:b} {:X} {:#b}|", i8, u8, i16, u16,
+                     i32, u32, il, ul, ill, ull);
     ADD_RUNTIME_CASE("{} {} {}|{:.3e}|{:>10.2f}|{:g}", d, f, ld, d, f, ld);
     ADD_RUNTIME_CASE("{} {} {:d} {:>3} {:x} {:s}|", b, c, c, c, b, b);
-    ADD_RUNTIME_CASE("{}|{:>9}|{:.2}|{}|{:*<8}", s, s, std::string_view(s), fmt::string_view(s), std::string_view(s));
+    ADD_RUNTIME_CASE("{}|{:>9}|{:.2}|{}|{:*<8}", s, s, std::string_view(s), fmt::string_view(s),
+                     std::string_view(s));
     ADD_RUNTIME_CASE("{} {} {:>8} {:<9}|", array, buffer, array, static_cast<char*>(buffer));
-    ADD_RUNTIME_CASE("{} {} {:>20} {}|", p, nullptr, static_cast<void*>(&target), static_cast<const void*>(nullptr));
+    ADD_RUNTIME_CASE("{} {} {:>20} {}|", p, nullptr, static_cast<void*>(&target),
+                     static_cast<const void*>(nullptr));
     ADD_RUNTIME_CASE("{1}{0}{1}|{0:>4}", i32, s);
 #undef ADD_RUNTIME_CASE
   }
-  EXPECT_TRUE(run_in_sequence(cases, {{0, buffering::full}, {7, buffering::full}, {4096, buffering::full}}));
+  EXPECT_TRUE(run_in_sequence(
+      cases, {{0, buffering::full}, {7, buffering::full}, {4096, buffering::full}}));
 }
 
 #ifdef FASTOUT_FORMAT_CACHE
@@ -310,21 +377,27 @@ TEST(format_cache, plans_what_it_can_and_leaves_the_rest_to_fmt) {
     int planned;  // 1: planned, 0: fmt's, -1: not remembered at all
   };
   static const expectation expectations[] = {
-      {"{}\n", 1}, {"{} {}", 1}, {"{1}{0}", 1}, {"{:>5}|{:<3}", 1}, {"{{}}{}}}{}", 1}, {"", 1},
-      {"{:x}:{:.1}", 1}, {"{0}a{1}b{0}c{1}", 1},
-      {"{}{0}", -1},                    // an error: mixed indexing
-      {"{:{}}", -1},                    // an error: the width is a string
-      {"{1:{0}}", 0},                   // a width from an argument
-      {"{:>8}{:d}", -1},                // an error
-      {"{name}", -1},                   // an error: no such name
-      {"x{0}a{1}b{0}c{1}d{0}e", 1},           // 6 steps: "x", then a field and its text
-      {"{0}{1}{0}{1}{0}{1}{0}{1}", 1},        // 8 steps
-      {"{0}{1}{0}{1}{0}{1}{0}{1}{0}", 0},     // 9
-      {"x{0}{1}{0}{1}{0}{1}{0}{1}", 0},       // 9
-      {"{{{0}{1}{0}{1}{0}{1}{0}", 1},         // 8
-      {"{0}{{{1}{0}{1}}}{0}{1}{0}{1}", 1},    // 8: "{" and "}" are text after a field
-      {"a{{b{0}{1}{0}{1}{0}{1}{0}", 0},       // 9: "a{" and "b" are two steps
-      {"{}12345678901234567890123456789012345678901234567890123456789012", 1},  // 64
+      {"{}\n", 1},
+      {"{} {}", 1},
+      {"{1}{0}", 1},
+      {"{:>5}|{:<3}", 1},
+      {"{{}}{}}}{}", 1},
+      {"", 1},
+      {"{:x}:{:.1}", 1},
+      {"{0}a{1}b{0}c{1}", 1},
+      {"{}{0}", -1},                        // an error: mixed indexing
+      {"{:{}}", -1},                        // an error: the width is a string
+      {"{1:{0}}", 0},                       // a width from an argument
+      {"{:>8}{:d}", -1},                    // an error
+      {"{name}", -1},                       // an error: no such name
+      {"x{0}a{1}b{0}c{1}d{0}e", 1},         // 6 steps: "x", then a field and its text
+      {"{0}{1}{0}{1}{0}{1}{0}{1}", 1},      // 8 steps
+      {"{0}{1}{0}{1}{0}{1}{0}{1}{0}", 0},   // 9
+      {"x{0}{1}{0}{1}{0}{1}{0}{1}", 0},     // 9
+      {"{{{0}{1}{0}{1}{0}{1}{0}", 1},       // 8
+      {"{0}{{{1}{0}{1}}}{0}{1}{0}{1}", 1},  // 8: "{" and "}" are text after a field
+      {"a{{b{0}{1}{0}{1}{0}{1}{0}", 0},     // 9: "a{" and "b" are two steps
+      {"{}12345678901234567890123456789012345678901234567890123456789012", 1},    // 64
       {"{}123456789012345678901234567890123456789012345678901234567890123", -1},  // 65
   };
   for (const expectation& e : expectations) {

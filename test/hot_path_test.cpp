@@ -56,14 +56,13 @@ TEST(hot_path, small_writes_at_every_position_of_small_buffers_come_out_whole) {
       const std::string path = dir.file("out");
       {
         fastout::file f(path, with_buffer(buffer));
-        write_in_small_pieces(f, expected, offset,
-                              [](fastout::file& w, const char* data, std::size_t size) {
-                                w.write(data, size);
-                              });
+        write_in_small_pieces(
+            f, expected, offset,
+            [](fastout::file& w, const char* data, std::size_t size) { w.write(data, size); });
         f.close();
       }
-      ASSERT_EQ(read_file(path), expected) << "C++ write(), buffer " << buffer << ", offset "
-                                           << offset;
+      ASSERT_EQ(read_file(path), expected)
+          << "C++ write(), buffer " << buffer << ", offset " << offset;
       {
         fastout::file f(path, with_buffer(buffer));
         write_in_small_pieces(f, expected, offset,
@@ -73,8 +72,8 @@ TEST(hot_path, small_writes_at_every_position_of_small_buffers_come_out_whole) {
                               });
         f.close();
       }
-      ASSERT_EQ(read_file(path), expected) << "cursor write(), buffer " << buffer << ", offset "
-                                           << offset;
+      ASSERT_EQ(read_file(path), expected)
+          << "cursor write(), buffer " << buffer << ", offset " << offset;
       {
         fastout::file f(path, with_buffer(buffer));
         write_in_small_pieces(f, expected, offset,
@@ -83,8 +82,8 @@ TEST(hot_path, small_writes_at_every_position_of_small_buffers_come_out_whole) {
                               });
         f.close();
       }
-      ASSERT_EQ(read_file(path), expected) << "fastout_write(), buffer " << buffer << ", offset "
-                                           << offset;
+      ASSERT_EQ(read_file(path), expected)
+          << "fastout_write(), buffer " << buffer << ", offset " << offset;
       {
         fastout::file f(path, with_buffer(buffer));
         write_in_small_pieces(f, expected, offset,
@@ -94,8 +93,8 @@ TEST(hot_path, small_writes_at_every_position_of_small_buffers_come_out_whole) {
                               });
         f.close();
       }
-      ASSERT_EQ(read_file(path), expected) << "fastout_fputs(), buffer " << buffer << ", offset "
-                                           << offset;
+      ASSERT_EQ(read_file(path), expected)
+          << "fastout_fputs(), buffer " << buffer << ", offset " << offset;
     }
   }
 }
@@ -110,7 +109,9 @@ TEST(hot_path, bytes_put_from_c_and_cxx_interleave_in_order) {
     for (std::size_t i = 0; i < expected.size(); ++i) {
       switch (i % 4) {
         case 0: f.put(expected[i]); break;
-        case 1: ASSERT_EQ(fastout_putc(expected[i], handle), static_cast<unsigned char>(expected[i])); break;
+        case 1:
+          ASSERT_EQ(fastout_putc(expected[i], handle), static_cast<unsigned char>(expected[i]));
+          break;
         case 2: {
           fastout::cursor c(f);
           c.put(expected[i]);

@@ -289,14 +289,14 @@ TEST(ofstream, code_that_takes_an_ostream_gets_a_fastout_stream) {
 }
 
 TEST(ofstream, parameters_are_taken_in_any_order) {
-  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   temp_dir dir;
   const std::string path = dir.file("params");
   write_file(path, "old\n");
   {
     fastout::ofstream out(path, fastout::buffer_size = 16, std::ios::app,
-                          fastout::permissions = 0600, flush_policy::on_close,
-                          buffering::full);
+                          fastout::permissions = 0600, flush_policy::on_close, buffering::full);
     ASSERT_TRUE(out.is_open());
     EXPECT_EQ(out.rdbuf()->writer().buffer_capacity(), 16u);
     EXPECT_EQ(out.rdbuf()->policy(), flush_policy::on_close);
@@ -326,7 +326,8 @@ TEST(ofstream, pubsetbuf_before_open_sets_the_buffer_size) {
   big.open(dir.file("big"));
   EXPECT_EQ(big.rdbuf()->writer().buffer_capacity(), sizeof memory);
   big << "text";
-  EXPECT_EQ(std::string(fastout::detail::writer_of(big.rdbuf()->writer()).buffer_begin(), 4), "text");  // its own memory
+  EXPECT_EQ(std::string(fastout::detail::writer_of(big.rdbuf()->writer()).buffer_begin(), 4),
+            "text");  // its own memory
   // After open() it does nothing, as with libstdc++.
   big.rdbuf()->pubsetbuf(nullptr, 0);
   EXPECT_EQ(big.rdbuf()->writer().buffer_capacity(), sizeof memory);
@@ -342,7 +343,8 @@ TEST(ofstream, pubsetbuf_before_open_sets_the_buffer_size) {
 // The open modes of std::ofstream, against libstdc++'s own: the same file
 // afterwards, the same success or failure.
 TEST(ofstream, open_modes_as_std_ofstream) {
-  FASTOUT_SKIP_ON_WINDOWS("compares with std::ofstream, which on Windows opens in text mode and reports tellp() otherwise when appending");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "compares with std::ofstream, which on Windows opens in text mode and reports tellp() otherwise when appending");
   using std::ios;
   temp_dir dir;
   const ios::openmode modes[] = {
@@ -645,9 +647,10 @@ void record_report(const fastout::error_report& r) noexcept {
   const std::string end = ", lost " + std::to_string(lost);
 #if defined(_WIN32)
   const std::string start = "/dev/full: No space left on device (Windows error 112: ";
-  const bool matches = report.compare(0, start.size(), start) == 0 &&
-                       report.size() >= start.size() + end.size() + 1 &&
-                       report.compare(report.size() - end.size() - 1, end.size() + 1, ")" + end) == 0;
+  const bool matches =
+      report.compare(0, start.size(), start) == 0 &&
+      report.size() >= start.size() + end.size() + 1 &&
+      report.compare(report.size() - end.size() - 1, end.size() + 1, ")" + end) == 0;
 #else
   const bool matches = report == "/dev/full: No space left on device" + end;
 #endif
@@ -680,8 +683,8 @@ TEST(stream_errors, the_destructor_reports_through_the_error_handler) {
 // standard streams do) still fails the stream: badbit, and the cause.
 TEST(streambuf, writer_that_reports_its_errors_sets_badbit) {
   FASTOUT_SKIP_UNLESS_DEV_FULL();
-  file writer = fastout::output_file("/dev/full", fastout::buffer_size = 16,
-                                     fastout::write_errors::report);
+  file writer =
+      fastout::output_file("/dev/full", fastout::buffer_size = 16, fastout::write_errors::report);
   {
     fastout::streambuf buffer(writer);
     std::ostream out(&buffer);
@@ -805,13 +808,34 @@ TEST(streambuf, a_random_mix_of_stream_and_writer_calls_is_in_order) {
       for (int i = 0; i < 400; ++i) {
         std::ostringstream model;
         switch (random() % 9) {
-          case 0: out << i; model << i; break;
-          case 1: out << "text\n"; model << "text\n"; break;
-          case 2: out << 1.0 / (i + 1); model << 1.0 / (i + 1); break;
-          case 3: out << std::endl; model << std::endl; break;
-          case 4: out.put('c'); model.put('c'); break;
-          case 5: f.write("W"); model << "W"; break;
-          case 6: f.put('\n'); model << '\n'; break;
+          case 0:
+            out << i;
+            model << i;
+            break;
+          case 1:
+            out << "text\n";
+            model << "text\n";
+            break;
+          case 2:
+            out << 1.0 / (i + 1);
+            model << 1.0 / (i + 1);
+            break;
+          case 3:
+            out << std::endl;
+            model << std::endl;
+            break;
+          case 4:
+            out.put('c');
+            model.put('c');
+            break;
+          case 5:
+            f.write("W");
+            model << "W";
+            break;
+          case 6:
+            f.put('\n');
+            model << '\n';
+            break;
           case 7: f.flush(); break;
           case 8: {
             std::string big(random() % 300, static_cast<char>('a' + i % 26));

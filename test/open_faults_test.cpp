@@ -157,8 +157,7 @@ TEST(open, a_signal_interrupts_the_open_of_a_fifo_without_a_reader) {
       o.sync_directory = sync_directory;
       return o;
     };
-    const file_options ways[] = {options(false, false), options(true, false),
-                                 options(false, true)};
+    const file_options ways[] = {options(false, false), options(true, false), options(false, true)};
     int code = 1;
     for (const file_options& way : ways) {
       ++code;

@@ -205,7 +205,8 @@ TEST(platform_o_tmpfile, procfs_refuses_it_with_eopnotsupp) {
 // before Linux 6.10: the writer uses a named file instead, and reads the
 // umask with umask() instead of /proc/self/status.
 TEST(platform_proc, missing_proc_gives_a_named_file_and_the_umask_from_umask) {
-  FASTOUT_SKIP_UNLESS_LINUX("linking an O_TMPFILE file through /proc, and the umask from /proc/self/status");
+  FASTOUT_SKIP_UNLESS_LINUX(
+      "linking an O_TMPFILE file through /proc, and the umask from /proc/self/status");
   temp_dir dir;
   const std::string target = dir.file("target");
   fastout_test::scoped_platform restore;
@@ -242,7 +243,8 @@ TEST(platform_proc, missing_proc_gives_a_named_file_and_the_umask_from_umask) {
 
 // Before Linux 4.7, /proc/self/status has no "Umask:" line.
 TEST(platform_proc, a_status_without_the_umask_line_gives_the_umask_from_umask) {
-  FASTOUT_SKIP_UNLESS_LINUX("linking an O_TMPFILE file through /proc, and the umask from /proc/self/status");
+  FASTOUT_SKIP_UNLESS_LINUX(
+      "linking an O_TMPFILE file through /proc, and the umask from /proc/self/status");
   temp_dir dir;
   const std::string target = dir.file("target");
   fastout_test::scoped_platform restore;
@@ -278,7 +280,8 @@ TEST(platform_proc, a_status_without_the_umask_line_gives_the_umask_from_umask) 
 // (ENOENT without CAP_DAC_READ_SEARCH before Linux 6.10), the replacement
 // fails cleanly: the target as it was, nothing left.
 TEST(platform_proc, linkat_through_proc_refused_links_with_at_empty_path) {
-  FASTOUT_SKIP_UNLESS_LINUX("linking an O_TMPFILE file through /proc, and the umask from /proc/self/status");
+  FASTOUT_SKIP_UNLESS_LINUX(
+      "linking an O_TMPFILE file through /proc, and the umask from /proc/self/status");
   for (bool empty_path_refused : {false, true}) {
     for (bool existing : {true, false}) {
       SCOPED_TRACE(std::string(existing ? "a target" : "no target") +
@@ -335,7 +338,8 @@ TEST(platform_proc, linkat_through_proc_refused_links_with_at_empty_path) {
 // RENAME_EXCHANGE refused (EINVAL: NFS, FAT, a FUSE filesystem without it;
 // ENOSYS: a kernel before 3.15): a rename puts the new file in place.
 TEST(platform_rename_exchange, refused_falls_back_to_a_rename) {
-  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   for (int error : {EINVAL, ENOSYS, EOPNOTSUPP}) {
     for (bool named : fastout_test::named_variants()) {
       SCOPED_TRACE(std::string(std::strerror(error)) + (named ? ", named" : ", O_TMPFILE"));
@@ -351,8 +355,7 @@ TEST(platform_rename_exchange, refused_falls_back_to_a_rename) {
         errno = refusal.error;
         return -1;
       };
-      table().renameat = [](int old_dir, const char* old_path, int new_dir,
-                            const char* new_path) {
+      table().renameat = [](int old_dir, const char* old_path, int new_dir, const char* new_path) {
         ++refusal.passed;
         return real().renameat(old_dir, old_path, new_dir, new_path);
       };
@@ -445,8 +448,8 @@ TEST(platform_getrandom, missing_still_gives_every_writer_a_name_of_its_own) {
     use_named_files();
     std::vector<file> writers;
     for (int i = 0; i < 20; ++i) {
-      writers.push_back(fastout::output_file(dir.file("t" + std::to_string(i % 2)),
-                                             open_mode::replace));
+      writers.push_back(
+          fastout::output_file(dir.file("t" + std::to_string(i % 2)), open_mode::replace));
       writers.back().write(std::to_string(i));
     }
     EXPECT_EQ(temporaries_in(dir.path()).size(), 20u);
@@ -507,7 +510,8 @@ TEST(platform_sync, a_filesystem_that_cannot_sync_is_an_error) {
 // directories have no fsync): the new content is in place, and close()
 // says that its name may not survive a power loss.
 TEST(platform_sync, a_directory_that_cannot_sync_is_an_error_after_the_replacement) {
-  FASTOUT_SKIP_ON_WINDOWS("its fake tells a directory by the C runtime's fstat(), which does not see one on Windows, where every directory sync is refused anyway (windows.sync_directory_is_refused_not_claimed)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "its fake tells a directory by the C runtime's fstat(), which does not see one on Windows, where every directory sync is refused anyway (windows.sync_directory_is_refused_not_claimed)");
   temp_dir dir;
   const std::string target = dir.file("target");
   write_file(target, old_content);
@@ -584,8 +588,8 @@ TEST(platform_fchown, a_user_namespace_refuses_an_unmapped_owner_for_real) {
       return fastout_test::names_in("/proc/self/task").size() > 1 ? 76 : 77;
     auto write_to = [](const char* path, const char* text) {
       int fd = ::open(path, O_WRONLY | O_CLOEXEC);
-      bool ok = fd >= 0 && ::write(fd, text, std::strlen(text)) ==
-                               static_cast<ssize_t>(std::strlen(text));
+      bool ok = fd >= 0 &&
+                ::write(fd, text, std::strlen(text)) == static_cast<ssize_t>(std::strlen(text));
       if (fd >= 0) ::close(fd);
       return ok;
     };
@@ -637,8 +641,8 @@ TEST(platform_locks, missing_locks_leave_what_cannot_be_checked) {
       temp_dir dir;
       const std::string target = dir.file("target");
       write_file(target, old_content);
-      const std::string left = named ? ".fastout-0123456789abcdef-target"
-                                     : ".fastout-0000000000000000-target";
+      const std::string left =
+          named ? ".fastout-0123456789abcdef-target" : ".fastout-0000000000000000-target";
       write_file(dir.file(left), "left by a killed writer");
       fastout_test::scoped_platform restore;
       refusal = refusals();
@@ -689,8 +693,8 @@ TEST(platform_ramfs, without_fallocate_and_dontcache_every_byte_arrives) {
     write_file(target, old_content);
     int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) return 2;
-    const bool no_fallocate = ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 4096) != 0 &&
-                              errno == EOPNOTSUPP;
+    const bool no_fallocate =
+        ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 4096) != 0 && errno == EOPNOTSUPP;
     char byte = 'x';
     struct iovec iov = {&byte, 1};
     const bool no_dontcache = ::pwritev2(fd, &iov, 1, -1, 0x80) != 0 && errno == EOPNOTSUPP;
@@ -858,12 +862,11 @@ TEST(platform_full_fsync, is_the_sync_where_the_system_has_it) {
   full_sync::install(0);
   const std::string target = dir.file("target");
   write_file(target, old_content);
-  expect_a_whole_replacement(dir, target, !fastout_test::unnamed_files(),
-                             [] {
-                               file_options o;
-                               o.sync = true;
-                               return o;
-                             }());
+  expect_a_whole_replacement(dir, target, !fastout_test::unnamed_files(), [] {
+    file_options o;
+    o.sync = true;
+    return o;
+  }());
   EXPECT_EQ(full_sync::full_fsyncs, 1);
   EXPECT_EQ(full_sync::plain_syncs, 0);
 }

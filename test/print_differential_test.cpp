@@ -22,7 +22,7 @@ struct argument_pack {
   unsigned u;              // 1
   long l;                  // 2
   unsigned long ul;        // 3
-  long long ll;             // 4
+  long long ll;            // 4
   unsigned long long ull;  // 5
   short s;                 // 6
   unsigned short us;       // 7
@@ -41,9 +41,9 @@ struct argument_pack {
   int precision;           // 20, for dynamic precisions
 };
 
-#define PACK_ARGS(p)                                                                          \
-  (p).i, (p).u, (p).l, (p).ul, (p).ll, (p).ull, (p).s, (p).us, (p).sc, (p).uc, (p).d, (p).f,  \
-      (p).ld, (p).cstr.c_str(), (p).str, std::string_view((p).view), (p).c, (p).b,            \
+#define PACK_ARGS(p)                                                                         \
+  (p).i, (p).u, (p).l, (p).ul, (p).ll, (p).ull, (p).s, (p).us, (p).sc, (p).uc, (p).d, (p).f, \
+      (p).ld, (p).cstr.c_str(), (p).str, std::string_view((p).view), (p).c, (p).b,           \
       reinterpret_cast<const void*>((p).ptr), (p).width, (p).precision
 
 enum class arg_kind { integer, floating, string, character, boolean, pointer };
@@ -92,7 +92,8 @@ argument_pack random_pack(random_source& r) {
 // A random format spec (what follows ':') for an argument of `kind`. Mostly
 // valid; now and then one fmt rejects, so that errors are compared too.
 std::string random_spec(random_source& r, arg_kind kind, bool manual) {
-  static const char* const fills[] = {"*", "-", "0", " ", "x", "\xc3\xa9", "\xe2\x86\x92", "{", "}"};
+  static const char* const fills[] = {"*", "-", "0", " ", "x", "\xc3\xa9", "\xe2\x86\x92",
+                                      "{", "}"};
   static const char* const types[][9] = {
       {"", "d", "x", "X", "o", "b", "B", "c", "d"},  // integer
       {"", "e", "E", "f", "F", "g", "G", "a", "A"},  // floating
@@ -125,7 +126,8 @@ std::string random_spec(random_source& r, arg_kind kind, bool manual) {
       spec += std::to_string(r.between(1, 20));
     }
   }
-  if (((kind == arg_kind::floating || kind == arg_kind::string) && r.chance(40)) || (odd && r.chance(50))) {
+  if (((kind == arg_kind::floating || kind == arg_kind::string) && r.chance(40)) ||
+      (odd && r.chance(50))) {
     std::size_t roll = r.below(100);
     if (manual && roll < 15) {
       spec += ".{" + std::to_string(precision_index) + "}";
@@ -150,8 +152,8 @@ std::string random_spec(random_source& r, arg_kind kind, bool manual) {
 // before writing the field, whatever comes before it.
 void maybe_break(random_source& r, std::string& format) {
   if (!r.chance(3)) return;
-  static const char* const breakers[] = {"{", "}", "{99}", "{:", "{0", "{}{0}", "{0}{}", "{:{19}}",
-                                         "{x}", "{-1}", "{0:", "{:d"};
+  static const char* const breakers[] = {"{",     "}",       "{99}", "{:",   "{0",  "{}{0}",
+                                         "{0}{}", "{:{19}}", "{x}",  "{-1}", "{0:", "{:d"};
   std::string breaker = breakers[r.below(std::size(breakers))];
   format.insert(r.chance(30) ? 0 : format.size(), breaker);
 }
@@ -181,7 +183,8 @@ std::string random_auto_format(random_source& r) {
   std::size_t fields = 1 + r.below(r.chance(20) ? pack_size : 4);
   for (std::size_t index = 0; index < fields; ++index) {
     if (r.chance(50)) format += r.format_text();
-    format += r.chance(30) ? "{}" : "{:" + random_spec(r, kind_of(static_cast<int>(index)), false) + "}";
+    format +=
+        r.chance(30) ? "{}" : "{:" + random_spec(r, kind_of(static_cast<int>(index)), false) + "}";
   }
   if (r.chance(30)) format += r.format_text();
   maybe_break(r, format);
@@ -217,17 +220,19 @@ std::vector<piece_case> pieces_of(const std::vector<random_case>& cases) {
   pieces.reserve(2 * cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const random_case& c = cases[i];
-    pieces.push_back({"print(runtime(\"" + c.format + "\"))", reference_into([&](fmt::memory_buffer& out) {
-                        fmt::format_to(fmt::appender(out), fmt::runtime(c.format), PACK_ARGS(c.first));
-                      }),
-                      [&c](file& f) { f.print(fmt::runtime(c.format), PACK_ARGS(c.first)); }});
+    pieces.push_back(
+        {"print(runtime(\"" + c.format + "\"))", reference_into([&](fmt::memory_buffer& out) {
+           fmt::format_to(fmt::appender(out), fmt::runtime(c.format), PACK_ARGS(c.first));
+         }),
+         [&c](file& f) { f.print(fmt::runtime(c.format), PACK_ARGS(c.first)); }});
     switch (i % 3) {
       case 0:
-        pieces.push_back({"println(runtime(\"" + c.format + "\"))", reference_into([&](fmt::memory_buffer& out) {
-                            fmt::format_to(fmt::appender(out), fmt::runtime(c.format), PACK_ARGS(c.second));
-                            out.push_back('\n');
-                          }),
-                          [&c](file& f) { f.println(fmt::runtime(c.format), PACK_ARGS(c.second)); }});
+        pieces.push_back(
+            {"println(runtime(\"" + c.format + "\"))", reference_into([&](fmt::memory_buffer& out) {
+               fmt::format_to(fmt::appender(out), fmt::runtime(c.format), PACK_ARGS(c.second));
+               out.push_back('\n');
+             }),
+             [&c](file& f) { f.println(fmt::runtime(c.format), PACK_ARGS(c.second)); }});
         break;
       case 1:
         pieces.push_back(
@@ -237,11 +242,12 @@ std::vector<piece_case> pieces_of(const std::vector<random_case>& cases) {
              [&c](file& f) { fastout_test::vprint_with(f, c.format, PACK_ARGS(c.second)); }});
         break;
       default:
-        pieces.push_back(
-            {"print(runtime(\"" + c.format + "\")), again", reference_into([&](fmt::memory_buffer& out) {
-               fmt::format_to(fmt::appender(out), fmt::runtime(c.format), PACK_ARGS(c.second));
-             }),
-             [&c](file& f) { f.print(fmt::runtime(c.format), PACK_ARGS(c.second)); }});
+        pieces.push_back({"print(runtime(\"" + c.format + "\")), again",
+                          reference_into([&](fmt::memory_buffer& out) {
+                            fmt::format_to(fmt::appender(out), fmt::runtime(c.format),
+                                           PACK_ARGS(c.second));
+                          }),
+                          [&c](file& f) { f.print(fmt::runtime(c.format), PACK_ARGS(c.second)); }});
         break;
     }
   }
@@ -301,7 +307,8 @@ TEST(print_differential, random_formats_with_large_pieces_unbuffered) {
     c.second.width = 4090 + c.second.width % 16;
   }
   std::vector<piece_case> pieces = pieces_of(cases);
-  EXPECT_TRUE(run_in_sequence(pieces, {{0, buffering::full}, {0, buffering::line}, {4096, buffering::full}}));
+  EXPECT_TRUE(run_in_sequence(
+      pieces, {{0, buffering::full}, {0, buffering::line}, {4096, buffering::full}}));
 }
 
 // Named arguments, mixed with positional ones.
@@ -339,13 +346,15 @@ TEST(print_differential, random_formats_with_named_arguments) {
   }
   std::vector<piece_case> pieces;
   for (const named_case& c : cases) {
-    pieces.push_back(
-        {c.format, reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime(c.format), fmt::arg("i", c.i), fmt::arg("d", c.d),
-                              fmt::arg("s", c.s), fmt::arg("u", c.u)); }),
-         [&c](file& f) {
-           f.print(fmt::runtime(c.format), fmt::arg("i", c.i), fmt::arg("d", c.d), fmt::arg("s", c.s),
-                   fmt::arg("u", c.u));
-         }});
+    pieces.push_back({c.format, reference_into([&](fmt::memory_buffer& out) {
+                        fmt::format_to(fmt::appender(out), fmt::runtime(c.format),
+                                       fmt::arg("i", c.i), fmt::arg("d", c.d), fmt::arg("s", c.s),
+                                       fmt::arg("u", c.u));
+                      }),
+                      [&c](file& f) {
+                        f.print(fmt::runtime(c.format), fmt::arg("i", c.i), fmt::arg("d", c.d),
+                                fmt::arg("s", c.s), fmt::arg("u", c.u));
+                      }});
   }
   EXPECT_TRUE(run_in_sequence(pieces, every_config()));
 }
@@ -403,10 +412,13 @@ literal_values random_literal_values(random_source& r) {
 
 void add_literal_cases(std::vector<piece_case>& cases, const literal_values& v) {
   ADD_LITERAL_CASES(cases, "{}", v.i32);
-  ADD_LITERAL_CASES(cases, "{} {} {} {} {} {} {} {}", v.i8, v.u8, v.i16, v.u16, v.i32, v.u32, v.i64, v.u64);
-  ADD_LITERAL_CASES(cases, "{:+} {:#x} {:#o} {:#b} {:08X} {:<6d}|{:^7}|", v.i8, v.u8, v.i16, v.u16, v.i32, v.i64, v.u64);
+  ADD_LITERAL_CASES(cases, "{} {} {} {} {} {} {} {}", v.i8, v.u8, v.i16, v.u16, v.i32, v.u32, v.i64,
+                    v.u64);
+  ADD_LITERAL_CASES(cases, "{:+} {:#x} {:#o} {:#b} {:08X} {:<6d}|{:^7}|", v.i8, v.u8, v.i16, v.u16,
+                    v.i32, v.i64, v.u64);
   ADD_LITERAL_CASES(cases, "{} {} {}", v.d, v.f, v.ld);
-  ADD_LITERAL_CASES(cases, "{:>12.3f}|{:<+14e}|{:^#12g}|{:a}|{:E}|{:.0f}", v.d, v.d, v.f, v.d, v.ld, v.d);
+  ADD_LITERAL_CASES(cases, "{:>12.3f}|{:<+14e}|{:^#12g}|{:a}|{:E}|{:.0f}", v.d, v.d, v.f, v.d, v.ld,
+                    v.d);
   ADD_LITERAL_CASES(cases, "{:.17g} {:.40f}", v.d, v.d);
   ADD_LITERAL_CASES(cases, "{}|{:>10}|{:*^9.3}|{:.0}|{:s}", v.s, v.s, v.s, v.s, v.s);
   ADD_LITERAL_CASES(cases, "{} {:c} {:d} {:#x} {:>4}", v.c, v.c, v.c, v.c, v.c);
@@ -414,12 +426,14 @@ void add_literal_cases(std::vector<piece_case>& cases, const literal_values& v) 
   ADD_LITERAL_CASES(cases, "{} {:p} {:>30}", v.p, v.p, v.p);
   ADD_LITERAL_CASES(cases, "{1} {0} {1} {2}", v.i32, v.s, v.d);
   ADD_LITERAL_CASES(cases, "{{}} {{{}}} }}{{", v.i32);
-  ADD_LITERAL_CASES(cases, "{:{}}|{:.{}f}|{:{}.{}e}", v.i32, v.width, v.d, v.precision, v.d, v.width, v.precision);
+  ADD_LITERAL_CASES(cases, "{:{}}|{:.{}f}|{:{}.{}e}", v.i32, v.width, v.d, v.precision, v.d,
+                    v.width, v.precision);
   ADD_LITERAL_CASES(cases, "{0:>{1}}|{2:.{3}}", v.s, v.width, v.s, v.precision);
   ADD_LITERAL_CASES(cases, "{} {:>5000}", v.i32, v.s);
   ADD_LITERAL_CASES(cases, "{}|{}", v.big, v.i64);
   ADD_LITERAL_CASES(cases, "{:\xc3\xa9^21}|{:\xe2\x86\x92<9}", v.s, v.i32);
-  ADD_LITERAL_CASES(cases, "{name:>12}|{other}|{0}", fmt::arg("name", v.i64), fmt::arg("other", v.s));
+  ADD_LITERAL_CASES(cases, "{name:>12}|{other}|{0}", fmt::arg("name", v.i64),
+                    fmt::arg("other", v.s));
   ADD_LITERAL_CASES(cases, "{} {:p} {:c}", v.pt, v.pt, v.pt);
   ADD_LITERAL_CASES(cases, "{}|{:>20}|{:.3}", v.lb, v.lb, v.lb);
   ADD_LITERAL_CASES(cases, "{}", big_text{static_cast<std::size_t>(v.width) * 100, 'T', false});
@@ -430,9 +444,11 @@ void add_literal_cases(std::vector<piece_case>& cases, const literal_values& v) 
   // hands fmt a pointer to them (detail::fast_argument).
   ADD_LITERAL_CASES(cases, "{}|{:>40}|{}", "a char array longer than sixteen bytes", "short", v.s);
   // No arguments at all.
-  cases.push_back({"print(\"no fields\\n\")", {false, "no fields\n"}, [](file& f) { f.print("no fields\n"); }});
+  cases.push_back(
+      {"print(\"no fields\\n\")", {false, "no fields\n"}, [](file& f) { f.print("no fields\n"); }});
   cases.push_back({"println(\"{{}}\")", {false, "{}\n"}, [](file& f) { f.println("{{}}"); }});
-  cases.push_back({"print(FMT_COMPILE(\"x{{\"))", {false, "x{"}, [](file& f) { f.print(FMT_COMPILE("x{{")); }});
+  cases.push_back(
+      {"print(FMT_COMPILE(\"x{{\"))", {false, "x{"}, [](file& f) { f.print(FMT_COMPILE("x{{")); }});
   cases.push_back({"print(\"\")", {false, ""}, [](file& f) { f.print(""); }});
 }
 
@@ -462,7 +478,9 @@ TEST(print_differential, pieces_larger_than_the_buffer) {
   ADD_LITERAL_CASES(cases, "{:<70}|{}", s, 42);
   ADD_LITERAL_CASES(cases, "{}", big_text{300, 'x', false});
   ADD_LITERAL_CASES(cases, "a\n{:>130}\nb", s);
-  cases.push_back({"vprint(\"{:>5000}\")", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{:>5000}", s); }),
+  cases.push_back({"vprint(\"{:>5000}\")", reference_into([&](fmt::memory_buffer& out) {
+                     fmt::format_to(fmt::appender(out), "{:>5000}", s);
+                   }),
                    [&](file& f) { fastout_test::vprint_with(f, "{:>5000}", s); }});
   EXPECT_TRUE(run_at_every_offset(cases, offset_configs()));
   EXPECT_TRUE(run_in_sequence(cases, every_config()));
@@ -531,33 +549,33 @@ struct spec_values {
 #  define BOOL_SPECS "{:>6}|{:<6s}|{:d}|{:#x}|{:05d}|{:^7}|{:b}|{:c}"
 #  define CHAR_SPECS "{:>4}|{:c}|{:*^5}|{:d}|{:#x}|{:+d}|{:08b}"
 #endif
-#define FOR_EACH_SPEC_FORMAT(X, v)                                                                 \
-  X("{},{:.2f},{},{}\n", v.i64, v.d, v.s, v.i32);                                                  \
-  X("{:>12}|{:<+8}|{:^#10x}|{:08X}|{: d}|{:#o}|{:o}", v.i32, v.i64, v.u64, v.i32, v.i16, v.u16,    \
-    v.i8);                                                                                          \
-  X("{:#b}|{:B}|{:#066b}|{:b}|{:#B}|{:x}|{:#X}", v.i64, v.u64, v.i64, v.u8, v.i8, v.i64, v.u64);    \
-  X("{:c}|{:>5c}|{:d}|{:+d}|{:#x}|{:<3}|{:-}", v.u8, v.u8, v.u8, v.i8, v.u16, v.u32, v.i16);         \
-  X("{:\xc3\xa9^30}|{:\xf0\x9f\x92\xa1>12}|{:\xe2\x86\x92<9}|{:\xf0\x9f\x92\xa1^+#20x}", v.s, v.i32, \
-    v.d, v.i64);                                                                                    \
-  X("{:\xc3\xa9<08}|{:\xf0\x9f\x92\xa1>+010.3f}", v.i32, v.d);                                     \
-  X("{:.2f}|{:+.0f}|{:#.0f}|{:F}|{:12.3f}|{:014.2f}|{:f}", v.d, v.d, v.d, v.d, v.f, v.d, v.d);      \
-  X("{:e}|{:.0e}|{:#.3E}|{:+.17e}|{:.40e}|{:>30e}", v.d, v.d, v.d, v.d, v.d, v.d);                  \
-  X("{:g}|{:.1g}|{:#G}|{:.17g}|{:#.30g}|{:.0}|{:.5}|{:#.0g}", v.d, v.d, v.d, v.d, v.d, v.d, v.d,     \
-    v.d);                                                                                           \
-  X("{:a}|{:.0a}|{:#A}|{:.20a}|{:+a}|{:#.3a}", v.d, v.d, v.d, v.d, v.d, v.d);                       \
-  X("{}|{:}|{:>30}|{:<+}|{: }|{:015}|{:#}", v.d, v.d, v.d, v.d, v.d, v.d, v.d);                     \
-  X("{:.2f}|{:e}|{:g}|{:a}|{:>20}|{:.10}|{:#}|{:.50f}|{:+015.3e}", v.f, v.f, v.f, v.f, v.f, v.f,    \
-    v.f, v.f, v.f);                                                                                 \
-  X("{:.400f}|{:.800e}", v.d, v.d);                                                                 \
-  X("{:#.500g}|{:.800f}|{:.800a}", v.d, v.d, v.d);                                                  \
-  X("{:.3}|{:>20.5s}|{:*<12}|{:^9}|{:.0}|{:s}", v.s, std::string_view(v.s), v.s.c_str(), v.array,  \
-    v.s, v.s);                                                                                      \
-  X("{:>8.2}|{:\xc3\xa9^10}|{:\xe2\x86\x92>7.1}", const_cast<char*>(v.mutable_text.c_str()),        \
-    fmt::string_view(v.s), v.array);                                                                \
-  X(BOOL_SPECS, v.b, v.b, v.b, v.b, v.b, v.b, v.b, v.b);                                            \
-  X(CHAR_SPECS, v.c, v.c, v.c, v.c, v.c, v.c, v.c);                                                 \
-  X("{:>500}|{:<300.2f}", v.i32, v.d);                                                              \
-  X("{0:>10}|{0:x}|{1:.3f}|{0}|{2:>4}", v.i32, v.d, v.s);                                           \
+#define FOR_EACH_SPEC_FORMAT(X, v)                                                                \
+  X("{},{:.2f},{},{}\n", v.i64, v.d, v.s, v.i32);                                                 \
+  X("{:>12}|{:<+8}|{:^#10x}|{:08X}|{: d}|{:#o}|{:o}", v.i32, v.i64, v.u64, v.i32, v.i16, v.u16,   \
+    v.i8);                                                                                        \
+  X("{:#b}|{:B}|{:#066b}|{:b}|{:#B}|{:x}|{:#X}", v.i64, v.u64, v.i64, v.u8, v.i8, v.i64, v.u64);  \
+  X("{:c}|{:>5c}|{:d}|{:+d}|{:#x}|{:<3}|{:-}", v.u8, v.u8, v.u8, v.i8, v.u16, v.u32, v.i16);      \
+  X("{:\xc3\xa9^30}|{:\xf0\x9f\x92\xa1>12}|{:\xe2\x86\x92<9}|{:\xf0\x9f\x92\xa1^+#20x}", v.s,     \
+    v.i32, v.d, v.i64);                                                                           \
+  X("{:\xc3\xa9<08}|{:\xf0\x9f\x92\xa1>+010.3f}", v.i32, v.d);                                    \
+  X("{:.2f}|{:+.0f}|{:#.0f}|{:F}|{:12.3f}|{:014.2f}|{:f}", v.d, v.d, v.d, v.d, v.f, v.d, v.d);    \
+  X("{:e}|{:.0e}|{:#.3E}|{:+.17e}|{:.40e}|{:>30e}", v.d, v.d, v.d, v.d, v.d, v.d);                \
+  X("{:g}|{:.1g}|{:#G}|{:.17g}|{:#.30g}|{:.0}|{:.5}|{:#.0g}", v.d, v.d, v.d, v.d, v.d, v.d, v.d,  \
+    v.d);                                                                                         \
+  X("{:a}|{:.0a}|{:#A}|{:.20a}|{:+a}|{:#.3a}", v.d, v.d, v.d, v.d, v.d, v.d);                     \
+  X("{}|{:}|{:>30}|{:<+}|{: }|{:015}|{:#}", v.d, v.d, v.d, v.d, v.d, v.d, v.d);                   \
+  X("{:.2f}|{:e}|{:g}|{:a}|{:>20}|{:.10}|{:#}|{:.50f}|{:+015.3e}", v.f, v.f, v.f, v.f, v.f, v.f,  \
+    v.f, v.f, v.f);                                                                               \
+  X("{:.400f}|{:.800e}", v.d, v.d);                                                               \
+  X("{:#.500g}|{:.800f}|{:.800a}", v.d, v.d, v.d);                                                \
+  X("{:.3}|{:>20.5s}|{:*<12}|{:^9}|{:.0}|{:s}", v.s, std::string_view(v.s), v.s.c_str(), v.array, \
+    v.s, v.s);                                                                                    \
+  X("{:>8.2}|{:\xc3\xa9^10}|{:\xe2\x86\x92>7.1}", const_cast<char*>(v.mutable_text.c_str()),      \
+    fmt::string_view(v.s), v.array);                                                              \
+  X(BOOL_SPECS, v.b, v.b, v.b, v.b, v.b, v.b, v.b, v.b);                                          \
+  X(CHAR_SPECS, v.c, v.c, v.c, v.c, v.c, v.c, v.c);                                               \
+  X("{:>500}|{:<300.2f}", v.i32, v.d);                                                            \
+  X("{0:>10}|{0:x}|{1:.3f}|{0}|{2:>4}", v.i32, v.d, v.s);                                         \
   X("x{{{:>5}}}y", v.i32)
 
 // Values at the edges of each type: the longest integers in every base,

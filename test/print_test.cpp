@@ -26,48 +26,88 @@ TEST(format_error, leaves_no_text_from_every_offset) {
   auto add = [&](std::string name, outcome want, std::function<void(file&)> print) {
     cases.push_back({std::move(name), std::move(want), std::move(print)});
   };
-  add("{:d} with a string", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{:d}"), text); }),
+  add("{:d} with a string", reference_into([&](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), fmt::runtime("{:d}"), text);
+      }),
       [&](file& f) { f.print(fmt::runtime("{:d}"), text); });
   add("ok 1", {false, "1|"}, [](file& f) { f.print("{}|", 1); });
-  add("{2} with one argument", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("a{2}"), 1); }),
+  add("{2} with one argument", reference_into([](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), fmt::runtime("a{2}"), 1);
+      }),
       [](file& f) { f.print(fmt::runtime("a{2}"), 1); });
-  add("unmatched {", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("abc {"), 1); }),
+  add("unmatched {", reference_into([](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), fmt::runtime("abc {"), 1);
+      }),
       [](file& f) { f.print(fmt::runtime("abc {"), 1); });
-  add("unmatched }", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("abc } {}"), 1); }),
+  add("unmatched }", reference_into([](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), fmt::runtime("abc } {}"), 1);
+      }),
       [](file& f) { f.print(fmt::runtime("abc } {}"), 1); });
   add("ok 2", {false, "2|"}, [](file& f) { f.print("{}|", 2); });
   add("{:>40}{:d}: larger than the free space, then an error",
-      reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{:>40}{:d}"), "x", text); }),
+      reference_into([&](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), fmt::runtime("{:>40}{:d}"), "x", text);
+      }),
       [&](file& f) { f.print(fmt::runtime("{:>40}{:d}"), "x", text); });
   add("{:>5000}{:d}: larger than the buffer, then an error",
-      reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{:>5000}{:d}"), "x", text); }),
+      reference_into([&](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), fmt::runtime("{:>5000}{:d}"), "x", text);
+      }),
       [&](file& f) { f.print(fmt::runtime("{:>5000}{:d}"), "x", text); });
-  add("println {:>5000}{", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{:>5000}{"), "x"); }),
+  add("println {:>5000}{", reference_into([&](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), fmt::runtime("{:>5000}{"), "x");
+      }),
       [&](file& f) { f.println(fmt::runtime("{:>5000}{"), "x"); });
-  add("vprint {:>5000}{:d}", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{:>5000}{:d}"), "x", text); }),
+  add("vprint {:>5000}{:d}", reference_into([&](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), fmt::runtime("{:>5000}{:d}"), "x", text);
+      }),
       [&](file& f) { fastout_test::vprint_with(f, "{:>5000}{:d}", "x", text); });
-  add("vprint {:>50}{2}", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{:>50}{2}"), "x", text); }),
+  add("vprint {:>50}{2}", reference_into([&](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), fmt::runtime("{:>50}{2}"), "x", text);
+      }),
       [&](file& f) { fastout_test::vprint_with(f, "{:>50}{2}", "x", text); });
-  add("a\\n{:>100}\\n{:d}: newlines, then an error",
-      reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("a\n{:>100}\n{:d}"), "x", text); }),
+  add("a\\n{:>100}\\n{:d}: newlines, then an error", reference_into([&](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), fmt::runtime("a\n{:>100}\n{:d}"), "x", text);
+      }),
       [&](file& f) { f.print(fmt::runtime("a\n{:>100}\n{:d}"), "x", text); });
   add("ok 3", {false, "3\n"}, [](file& f) { f.println("{}", 3); });
   // Errors from a user's formatter, after it wrote more than any buffer.
-  add("big_text that fails", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{}", big_text{5000, 'b', true}); }),
-      [](file& f) { f.print("{}", big_text{5000, 'b', true}); });
-  add("FMT_COMPILE big_text that fails",
-      reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), FMT_COMPILE("{}"), big_text{5000, 'b', true}); }),
-      [](file& f) { f.print(FMT_COMPILE("{}"), big_text{5000, 'b', true}); });
-  add("println FMT_COMPILE big_text that fails",
-      reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), FMT_COMPILE("{}"), big_text{30, 'b', true}); }),
-      [](file& f) { f.println(FMT_COMPILE("{}"), big_text{30, 'b', true}); });
-  add("<< big_text that fails", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{}", big_text{70, 'b', true}); }),
-      [](file& f) { f << big_text{70, 'b', true}; });
-  add("{:>100} then a failing big_text",
-      reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{:>100}{}", "x", big_text{10, 'b', true}); }),
-      [](file& f) { f.print("{:>100}{}", "x", big_text{10, 'b', true}); });
-  add("a point with a bad spec", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime("{} {:q}"), 1, point{1, 2}); }),
-      [](file& f) { f.print(fmt::runtime("{} {:q}"), 1, point{1, 2}); });
+  add("big_text that fails", reference_into([](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), "{}", big_text{5000, 'b', true});
+      }),
+      [](file& f) {
+        f.print("{}", big_text{5000, 'b', true});
+      });
+  add("FMT_COMPILE big_text that fails", reference_into([](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), FMT_COMPILE("{}"), big_text{5000, 'b', true});
+      }),
+      [](file& f) {
+        f.print(FMT_COMPILE("{}"), big_text{5000, 'b', true});
+      });
+  add("println FMT_COMPILE big_text that fails", reference_into([](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), FMT_COMPILE("{}"), big_text{30, 'b', true});
+      }),
+      [](file& f) {
+        f.println(FMT_COMPILE("{}"), big_text{30, 'b', true});
+      });
+  add("<< big_text that fails", reference_into([](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), "{}", big_text{70, 'b', true});
+      }),
+      [](file& f) {
+        f << big_text{70, 'b', true};
+      });
+  add("{:>100} then a failing big_text", reference_into([](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), "{:>100}{}", "x", big_text{10, 'b', true});
+      }),
+      [](file& f) {
+        f.print("{:>100}{}", "x", big_text{10, 'b', true});
+      });
+  add("a point with a bad spec", reference_into([](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), fmt::runtime("{} {:q}"), 1, point{1, 2});
+      }),
+      [](file& f) {
+        f.print(fmt::runtime("{} {:q}"), 1, point{1, 2});
+      });
   add("ok 4", {false, "4|"}, [](file& f) { f.print(FMT_COMPILE("{}|"), 4); });
   // A null C string is fmt's error too, whatever comes before it. fmt's
   // compiled formats crash on one in some versions (9.1 with specs, 11 and
@@ -85,11 +125,18 @@ TEST(format_error, leaves_no_text_from_every_offset) {
       [](file& f) { f.println(FMT_COMPILE("{}"), null_string); });
   add("FMT_COMPILE {:>5} with a null C string", null_error,
       [](file& f) { f.print(FMT_COMPILE("{:>5}"), null_string); });
-  add("{}{} with a null C string second", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{}{}", seven, null_string); }),
+  add("{}{} with a null C string second", reference_into([&](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), "{}{}", seven, null_string);
+      }),
       [&](file& f) { f.print("{}{}", seven, null_string); });
-  add("<< a null C string", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{}", null_string); }),
+  add("<< a null C string", reference_into([](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), "{}", null_string);
+      }),
       [](file& f) { f << null_string; });
-  add("ok 5: << nullptr", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{}", nullptr); }), [](file& f) { f << nullptr; });
+  add("ok 5: << nullptr", reference_into([](fmt::memory_buffer& out) {
+        fmt::format_to(fmt::appender(out), "{}", nullptr);
+      }),
+      [](file& f) { f << nullptr; });
   // fmt's compiled "{}" takes nullptr for a null C string (and throws, or
   // in 10.2 crashes), where its runtime "{}" writes "0x0".
   add("FMT_COMPILE nullptr, fmt's error", null_error,
@@ -208,7 +255,8 @@ void expect_every_call_fails(file& f) {
 
 TEST_F(print_on_a_full_disk, the_print_that_needs_the_flush_throws_and_later_ones_too) {
   file f("/dev/full", with_buffer(64));
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(error_of([&] { f.print("{:>9}|", i); }), 0) << i;  // 60 bytes
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(error_of([&] { f.print("{:>9}|", i); }), 0) << i;  // 60 bytes
   EXPECT_EQ(f.stats().bytes_written, 0u);
   EXPECT_EQ(error_of([&] { f.print("{:>9}|", 6); }), ENOSPC);
   expect_every_call_fails(f);
@@ -225,7 +273,9 @@ TEST_F(print_on_a_full_disk, each_print_path_meets_the_error) {
       [](file& f) { f << 123456789; },
       [](file& f) { f << 0.125; },
       [](file& f) { f << fastout::hex(0x123456789LL); },
-      [](file& f) { f << point{1234, 5}; },
+      [](file& f) {
+        f << point{1234, 5};
+      },
       [](file& f) { f.print("{:>5000}", 7); },  // larger than the buffer
   };
   for (const auto& call : calls) {
@@ -307,16 +357,22 @@ TEST(formatters, user_ranges_chrono_and_std_types_are_fmts) {
   ADD_LITERAL_CASES(cases, "{:%Y-%m-%d %H:%M:%S}|{:%F %T}|{:>30%F}", tm, tm, tm);
   ADD_LITERAL_CASES(cases, "{}|{}|{}|{}", path, variant_int, variant_string, mono);
   for (const std::string format : {"{} {:p}", "{:c}", "{:x}"}) {
-    cases.push_back({"runtime point " + format, reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), fmt::runtime(format), pt, pt); }),
+    cases.push_back({"runtime point " + format, reference_into([&](fmt::memory_buffer& out) {
+                       fmt::format_to(fmt::appender(out), fmt::runtime(format), pt, pt);
+                     }),
                      [format, &pt](file& f) { f.print(fmt::runtime(format), pt, pt); }});
   }
-  cases.push_back({"vprint ranges", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{} {}", numbers, counts); }),
+  cases.push_back({"vprint ranges", reference_into([&](fmt::memory_buffer& out) {
+                     fmt::format_to(fmt::appender(out), "{} {}", numbers, counts);
+                   }),
                    [&](file& f) { fastout_test::vprint_with(f, "{} {}", numbers, counts); }});
   EXPECT_TRUE(run_in_sequence(cases, every_config()));
   std::vector<piece_case> small;
   for (const piece_case& c : cases)
     if (c.want.text.size() < 200) small.push_back(c);
-  EXPECT_TRUE(run_at_every_offset(small, {{1, buffering::full}, {13, buffering::full}, {64, buffering::full}, {16, buffering::line}}));
+  EXPECT_TRUE(run_at_every_offset(
+      small,
+      {{1, buffering::full}, {13, buffering::full}, {64, buffering::full}, {16, buffering::line}}));
 }
 
 // A formatter that itself prints to another writer on the same thread, in
@@ -353,9 +409,9 @@ TEST(print, a_joined_stream_is_read_once_through_every_buffer_size) {
   std::string numbers;
   for (int i = 0; i < 300; ++i) numbers += std::to_string(i * 37) + " ";
   std::istringstream reference_in(numbers);
-  const std::string expected =
-      fmt::format("[{}]\n", fmt::join(std::istream_iterator<int>(reference_in),
-                                      std::istream_iterator<int>(), ","));
+  const std::string expected = fmt::format(
+      "[{}]\n",
+      fmt::join(std::istream_iterator<int>(reference_in), std::istream_iterator<int>(), ","));
   ASSERT_GT(expected.size(), 1000u);
   for (const writer_config& config : every_config()) {
     SCOPED_TRACE(describe(config));
@@ -365,7 +421,8 @@ TEST(print, a_joined_stream_is_read_once_through_every_buffer_size) {
     std::istringstream in(numbers);
     f.print("[{}]\n", fmt::join(std::istream_iterator<int>(in), std::istream_iterator<int>(), ","));
     std::istringstream in2(numbers);
-    f.println(FMT_COMPILE("{}"), fmt::join(std::istream_iterator<int>(in2), std::istream_iterator<int>(), ","));
+    f.println(FMT_COMPILE("{}"),
+              fmt::join(std::istream_iterator<int>(in2), std::istream_iterator<int>(), ","));
     f.close();
     EXPECT_EQ(read_file(path), "<" + expected + expected.substr(1, expected.size() - 3) + "\n");
   }

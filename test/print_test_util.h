@@ -207,8 +207,10 @@ inline std::vector<writer_config> every_config() {
   std::vector<writer_config> configs;
   configs.push_back({0, buffering::full});
   for (std::size_t size = 1; size <= 64; ++size) configs.push_back({size, buffering::full});
-  for (std::size_t size : size_list{100, 1000, 4096, 65536}) configs.push_back({size, buffering::full});
-  for (std::size_t size : size_list{0, 1, 2, 7, 16, 64, 1000}) configs.push_back({size, buffering::line});
+  for (std::size_t size : size_list{100, 1000, 4096, 65536})
+    configs.push_back({size, buffering::full});
+  for (std::size_t size : size_list{0, 1, 2, 7, 16, 64, 1000})
+    configs.push_back({size, buffering::line});
   return configs;
 }
 
@@ -275,7 +277,9 @@ inline std::string printable(std::string_view text, std::size_t max_size = 120) 
 class checked_writer {
  public:
   checked_writer(std::string path, writer_config config)
-      : path_(std::move(path)), config_(config), out_(path_, with_buffer(config.buffer, config.mode)) {}
+      : path_(std::move(path)),
+        config_(config),
+        out_(path_, with_buffer(config.buffer, config.mode)) {}
 
   file& out() { return out_; }
   const std::string& expected() const { return expected_; }
@@ -307,9 +311,8 @@ class checked_writer {
     }
     if (threw != c.want.throws) {
       ADD_FAILURE() << describe(config_) << ": " << printable(c.name)
-                    << (threw ? " threw \"" + message + "\"" : " did not throw")
-                    << "; fmt " << (c.want.throws ? "threw \"" : "wrote \"")
-                    << printable(c.want.text) << "\"";
+                    << (threw ? " threw \"" + message + "\"" : " did not throw") << "; fmt "
+                    << (c.want.throws ? "threw \"" : "wrote \"") << printable(c.want.text) << "\"";
       return false;
     }
     if (threw && message != c.want.text) {
@@ -349,10 +352,11 @@ class checked_writer {
     std::size_t at = 0;
     while (at < actual.size() && at < expected_.size() && actual[at] == expected_[at]) ++at;
     std::string name = "(filler)";
-    auto it = std::upper_bound(starts_.begin(), starts_.end(), at,
-                               [](std::size_t offset, const std::pair<std::size_t, const std::string*>& s) {
-                                 return offset < s.first;
-                               });
+    auto it = std::upper_bound(
+        starts_.begin(), starts_.end(), at,
+        [](std::size_t offset, const std::pair<std::size_t, const std::string*>& s) {
+          return offset < s.first;
+        });
     if (it != starts_.begin()) name = *std::prev(it)->second;
     std::size_t from = at >= 20 ? at - 20 : 0;
     ADD_FAILURE() << describe(config_) << ": the file differs from fmt's text at byte " << at
@@ -373,8 +377,8 @@ class checked_writer {
     auto broken = [&](const char* promise) {
       ADD_FAILURE() << describe(config_) << ", after " << printable(name) << ": " << promise
                     << " (accepted " << accepted_before << " -> " << stats.bytes_accepted
-                    << ", expected " << total << "; written " << written_before << " -> "
-                    << written << "; pending " << out_.bytes_pending() << ")";
+                    << ", expected " << total << "; written " << written_before << " -> " << written
+                    << "; pending " << out_.bytes_pending() << ")";
       ok = false;
     };
     if (stats.bytes_accepted != total) broken("bytes_accepted counts exactly the text printed");
@@ -406,7 +410,7 @@ class checked_writer {
 // Every case, one after another, through one writer per config: the pieces
 // start wherever the ones before left off.
 inline bool run_in_sequence(const std::vector<piece_case>& cases,
-                     const std::vector<writer_config>& configs) {
+                            const std::vector<writer_config>& configs) {
   temp_dir dir;
   for (const writer_config& config : configs) {
     checked_writer w(dir.file("out"), config);
@@ -420,7 +424,7 @@ inline bool run_in_sequence(const std::vector<piece_case>& cases,
 // Every case from every starting offset 0..buffer size: each piece meets
 // the end of the buffer at each of its bytes.
 inline bool run_at_every_offset(const std::vector<piece_case>& cases,
-                         const std::vector<writer_config>& configs) {
+                                const std::vector<writer_config>& configs) {
   temp_dir dir;
   for (const writer_config& config : configs) {
     checked_writer w(dir.file("out"), config);
@@ -478,8 +482,7 @@ class random_source {
                               static_cast<T>(limits::min() + 1)};
         return extremes[below(std::size(extremes))];
       }
-      case 1:
-        return static_cast<T>(between(-1000, 1000));
+      case 1: return static_cast<T>(between(-1000, 1000));
       default: {
         std::uint64_t value = bits() >> below(64);
         T result;
@@ -541,10 +544,8 @@ class random_source {
         std::memcpy(&result, &value, sizeof result);
         return result;
       }
-      case 1:
-        return static_cast<float>(between(-100000, 100000)) / 100.0f;
-      default:
-        return static_cast<float>(floating());
+      case 1: return static_cast<float>(between(-100000, 100000)) / 100.0f;
+      default: return static_cast<float>(floating());
     }
   }
 
@@ -569,16 +570,17 @@ class random_source {
         long double mantissa = static_cast<long double>(bits()) / 18446744073709551616.0L;
         return std::ldexp(chance(50) ? mantissa : -mantissa, between(-16400, 16380));
       }
-      default:
-        return static_cast<long double>(floating());
+      default: return static_cast<long double>(floating());
     }
   }
 
   // Text for string arguments: ASCII, multi-byte and wide UTF-8, newlines,
   // braces, and now and then a NUL or a long run.
   std::string text(bool allow_nul) {
-    static const char* const pieces[] = {"a", "b", "z", "Q", " ", "0", "7", ",", "-", "{", "}",
-                                         "\n", "\t", "\xc3\xa9", "\xe6\x97\xa5", "\xe2\x86\x92"};
+    static const char* const pieces[] = {"a",           "b",  "z",  "Q",        " ",
+                                         "0",           "7",  ",",  "-",        "{",
+                                         "}",           "\n", "\t", "\xc3\xa9", "\xe6\x97\xa5",
+                                         "\xe2\x86\x92"};
     std::size_t size = chance(5) ? static_cast<std::size_t>(between(100, 400)) : below(12);
     std::string result;
     for (std::size_t i = 0; i < size; ++i) {
@@ -593,8 +595,8 @@ class random_source {
 
   // Literal text for a format string: braces come escaped.
   std::string format_text() {
-    static const char* const pieces[] = {"a",  "x", "Y", " ",  ", ", ": ", "=",      "|", "0",
-                                         "9",  ".", "-", "{{", "}}", "\n", "\xc3\xa9", "#", "%"};
+    static const char* const pieces[] = {"a", "x", "Y", " ",  ", ", ": ", "=",        "|", "0",
+                                         "9", ".", "-", "{{", "}}", "\n", "\xc3\xa9", "#", "%"};
     std::size_t size = chance(8) ? static_cast<std::size_t>(between(20, 70)) : 1 + below(6);
     std::string result;
     for (std::size_t i = 0; i < size; ++i) {
@@ -613,19 +615,27 @@ class random_source {
 
 // Prints a literal format four ways -- checked at compile time, compiled,
 // and both with println -- and checks each against fmt.
-#define ADD_LITERAL_CASES(cases, S, ...)                                                     \
-  do {                                                                                       \
-    (cases).push_back({"print(" #S ")", reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), S, __VA_ARGS__); }), \
-                       [&](file& f) { f.print(S, __VA_ARGS__); }});                          \
-    (cases).push_back({"print(FMT_COMPILE(" #S "))",                                         \
-                       reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), FMT_COMPILE(S), __VA_ARGS__); }), \
-                       [&](file& f) { f.print(FMT_COMPILE(S), __VA_ARGS__); }});             \
-    (cases).push_back({"println(" #S ")",                                                    \
-                       reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), S, __VA_ARGS__); out.push_back('\n'); }),        \
-                       [&](file& f) { f.println(S, __VA_ARGS__); }});                        \
-    (cases).push_back({"println(FMT_COMPILE(" #S "))",                                       \
-                       reference_into([&](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), FMT_COMPILE(S), __VA_ARGS__); out.push_back('\n'); }), \
-                       [&](file& f) { f.println(FMT_COMPILE(S), __VA_ARGS__); }});           \
+#define ADD_LITERAL_CASES(cases, S, ...)                                                           \
+  do {                                                                                             \
+    (cases).push_back({"print(" #S ")", reference_into([&](fmt::memory_buffer& out) {              \
+                         fmt::format_to(fmt::appender(out), S, __VA_ARGS__);                       \
+                       }),                                                                         \
+                       [&](file& f) { f.print(S, __VA_ARGS__); }});                                \
+    (cases).push_back({"print(FMT_COMPILE(" #S "))", reference_into([&](fmt::memory_buffer& out) { \
+                         fmt::format_to(fmt::appender(out), FMT_COMPILE(S), __VA_ARGS__);          \
+                       }),                                                                         \
+                       [&](file& f) { f.print(FMT_COMPILE(S), __VA_ARGS__); }});                   \
+    (cases).push_back({"println(" #S ")", reference_into([&](fmt::memory_buffer& out) {            \
+                         fmt::format_to(fmt::appender(out), S, __VA_ARGS__);                       \
+                         out.push_back('\n');                                                      \
+                       }),                                                                         \
+                       [&](file& f) { f.println(S, __VA_ARGS__); }});                              \
+    (cases).push_back({"println(FMT_COMPILE(" #S "))",                                             \
+                       reference_into([&](fmt::memory_buffer& out) {                               \
+                         fmt::format_to(fmt::appender(out), FMT_COMPILE(S), __VA_ARGS__);          \
+                         out.push_back('\n');                                                      \
+                       }),                                                                         \
+                       [&](file& f) { f.println(FMT_COMPILE(S), __VA_ARGS__); }});                 \
   } while (false)
 
 }  // namespace print_test

@@ -212,6 +212,9 @@ static int class_of(enum kind kind) {
   }
 }
 
+/* A table of macros, a case label and a call each, expanded in call()'s
+ * switch: clang-format 14 would join a long one into the next #define. */
+/* clang-format off */
 #define CLASS_0 INT
 #define CLASS_1 LLONG
 #define CLASS_2 DOUBLE
@@ -238,6 +241,7 @@ static int class_of(enum kind kind) {
 #define S4_(a, b, d) S4(a, b, d, 0) S4(a, b, d, 1) S4(a, b, d, 2) S4(a, b, d, 3) S4(a, b, d, 4)
 #define S4__(a, b) S4_(a, b, 0) S4_(a, b, 1) S4_(a, b, 2) S4_(a, b, 3) S4_(a, b, 4)
 #define S4___(a) S4__(a, 0) S4__(a, 1) S4__(a, 2) S4__(a, 3) S4__(a, 4)
+/* clang-format on */
 
 #if defined(__GNUC__)
 #  pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -247,14 +251,20 @@ static int class_of(enum kind kind) {
 static int call(struct test_case* c) {
   int code = 0, i;
   for (i = 0; i < c->count; ++i) code = code * 5 + class_of(c->args[i].kind);
-  switch (c->count == 0 ? 0 : c->count == 1 ? 5 + code : c->count == 2 ? 30 + code
-                             : c->count == 3 ? 155 + code : 780 + code) {
-    case 0: return snprintf(text, sizeof text, c->format, 0);
+  switch (c->count == 0   ? 0
+          : c->count == 1 ? 5 + code
+          : c->count == 2 ? 30 + code
+          : c->count == 3 ? 155 + code
+                          : 780 + code) {
+    case 0:
+      return snprintf(text, sizeof text, c->format, 0);
+      /* clang-format off */
     S1(0) S1(1) S1(2) S1(3) S1(4)
     S2_(0) S2_(1) S2_(2) S2_(3) S2_(4)
     S3__(0) S3__(1) S3__(2) S3__(3) S3__(4)
     S4___(0) S4___(1) S4___(2) S4___(3) S4___(4)
-    default: break;
+          /* clang-format on */
+          default : break;
   }
   fprintf(stderr, "no call for %d arguments\n", c->count);
   exit(2);
@@ -326,10 +336,33 @@ static void emit(struct test_case* c) {
 /* ---------------------------------------------------------------- values */
 
 static long long random_integer(void) {
-  static const unsigned long long edges[] = {
-      0, 1, 2, 7, 8, 9, 10, 15, 16, 99, 100, 127, 128, 255, 256, 32767, 32768, 65535, 65536,
-      2147483647ull, 2147483648ull, 4294967295ull, 4294967296ull, 9223372036854775807ull,
-      9223372036854775808ull, 18446744073709551615ull, 1000000000000000000ull};
+  static const unsigned long long edges[] = {0,
+                                             1,
+                                             2,
+                                             7,
+                                             8,
+                                             9,
+                                             10,
+                                             15,
+                                             16,
+                                             99,
+                                             100,
+                                             127,
+                                             128,
+                                             255,
+                                             256,
+                                             32767,
+                                             32768,
+                                             65535,
+                                             65536,
+                                             2147483647ull,
+                                             2147483648ull,
+                                             4294967295ull,
+                                             4294967296ull,
+                                             9223372036854775807ull,
+                                             9223372036854775808ull,
+                                             18446744073709551615ull,
+                                             1000000000000000000ull};
   unsigned pick = below(10);
   if (pick < 3) {
     unsigned long long e = edges[below(sizeof edges / sizeof edges[0])];
@@ -340,11 +373,43 @@ static long long random_integer(void) {
 }
 
 static double random_double(void) {
-  static const double edges[] = {0.0, 1.0, 0.5, 1.5, 2.5, 0.25, 0.125, 0.375, 9.5, 0.05, 0.95,
-                                 99.5, 999.5, 1e15, 1e16, 1e17, 1e21, 1e22, 1e23, 1e-5, 1e-4,
-                                 123456789.0, 0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, DBL_MAX, DBL_MIN,
-                                 4.9406564584124654e-324, 2.2250738585072009e-308, 1e300,
-                                 1e-300, 99.96, 999999.7, 0.000099999, 9.9999999};
+  static const double edges[] = {0.0,
+                                 1.0,
+                                 0.5,
+                                 1.5,
+                                 2.5,
+                                 0.25,
+                                 0.125,
+                                 0.375,
+                                 9.5,
+                                 0.05,
+                                 0.95,
+                                 99.5,
+                                 999.5,
+                                 1e15,
+                                 1e16,
+                                 1e17,
+                                 1e21,
+                                 1e22,
+                                 1e23,
+                                 1e-5,
+                                 1e-4,
+                                 123456789.0,
+                                 0.1,
+                                 0.2,
+                                 0.3,
+                                 1.0 / 3,
+                                 2.0 / 3,
+                                 DBL_MAX,
+                                 DBL_MIN,
+                                 4.9406564584124654e-324,
+                                 2.2250738585072009e-308,
+                                 1e300,
+                                 1e-300,
+                                 99.96,
+                                 999999.7,
+                                 0.000099999,
+                                 9.9999999};
   unsigned pick = below(20);
   double value;
   if (pick < 4) {
@@ -352,8 +417,10 @@ static double random_double(void) {
     memcpy(&value, &bits, sizeof value);
     return value;
   }
-  if (pick < 8) value = edges[below(sizeof edges / sizeof edges[0])];
-  else if (pick < 9) value = below(2) ? HUGE_VAL : NAN;
+  if (pick < 8)
+    value = edges[below(sizeof edges / sizeof edges[0])];
+  else if (pick < 9)
+    value = below(2) ? HUGE_VAL : NAN;
   else if (pick < 12) {
     const double digits = (double)(long long)below(2000001);
     value = digits * pow(10.0, (int)below(61) - 30);
@@ -428,17 +495,28 @@ static int add_flags_width_precision(char* format, unsigned largest_precision) {
   if (chance(2)) add(format, "'");
   if (chance(2)) add(format, "I");
   switch (below(12)) {
-    case 0: case 1: case 2: case 3: case 4: case 5: break;
-    case 6: case 7: case 8: case 9: add_number(format, 1 + below(30)); break;
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5: break;
+    case 6:
+    case 7:
+    case 8:
+    case 9: add_number(format, 1 + below(30)); break;
     case 10: add_number(format, 30 + below(100)); break;
-    default:
-      add(format, "*");
-      stars |= 1;
+    default: add(format, "*"); stars |= 1;
   }
   switch (below(10)) {
-    case 0: case 1: case 2: case 3: case 4: break;
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4: break;
     case 5: add(format, "."); break;
-    case 6: case 7:
+    case 6:
+    case 7:
       add(format, ".");
       add_number(format, below(25));
       break;
@@ -446,9 +524,7 @@ static int add_flags_width_precision(char* format, unsigned largest_precision) {
       add(format, ".");
       add_number(format, below(largest_precision + 1));
       break;
-    default:
-      add(format, ".*");
-      stars |= 2;
+    default: add(format, ".*"); stars |= 2;
   }
   return stars;
 }
@@ -465,8 +541,8 @@ static const char* pick(const char* const* choices, size_t count) {
 
 /* One random directive between literal text. */
 static void random_case(void) {
-  static const char* const integer_lengths[] = {"", "", "", "hh", "h", "l", "ll", "j", "z", "t",
-                                                "L", "q"};
+  static const char* const integer_lengths[] = {"",   "",  "",  "hh", "h", "l",
+                                                "ll", "j", "z", "t",  "L", "q"};
   static const char* const signed_conversions[] = {"d", "i"};
   static const char* const unsigned_conversions[] = {"u", "o", "x", "X", "b", "B"};
   static const char* const float_conversions[] = {"f", "F", "e", "E", "g", "G", "a", "A"};
@@ -567,9 +643,11 @@ static void random_case(void) {
  * second after part of the format. */
 static void positional_case(void) {
   static const char* const templates[] = {
-      "%1$d %2$s %1$+d|", "%2$*1$d|%3$.*1$f", "%3$lld-%2$s-%1$c", "%1$.3s%1$s%2$10.1e",
-      "%2$#o%1$+d", "%2$s|%1$08.3f|%2$.1s", "%1$-*3$s|%2$*3$x", "%d %1$d %2$d",
-      "%2$d %d", "%3$d %1$d", "%hd%y%d", "%d%5-d%s", "%1$d%2$n", "%1$hf %2$hhd"};
+      "%1$d %2$s %1$+d|",   "%2$*1$d|%3$.*1$f", "%3$lld-%2$s-%1$c",
+      "%1$.3s%1$s%2$10.1e", "%2$#o%1$+d",       "%2$s|%1$08.3f|%2$.1s",
+      "%1$-*3$s|%2$*3$x",   "%d %1$d %2$d",     "%2$d %d",
+      "%3$d %1$d",          "%hd%y%d",          "%d%5-d%s",
+      "%1$d%2$n",           "%1$hf %2$hhd"};
   struct test_case c;
   const unsigned which = below(sizeof templates / sizeof templates[0]);
   clear(&c);
@@ -608,7 +686,10 @@ static void positional_case(void) {
       add_argument(&c, A_INT)->integer = (int)(random_integer() & 0xffffffff);
       add_argument(&c, A_INT)->integer = (long long)below(30) - 10;
       break;
-    case 7: case 8: case 9: case 10: {
+    case 7:
+    case 8:
+    case 9:
+    case 10: {
       int i;
       for (i = 0; i < 3; ++i) add_argument(&c, A_INT)->integer = (int)(random_integer() & 0xffff);
       break;
@@ -659,12 +740,12 @@ static void count_case(void) {
  * make it one, else an int; strings; doubles. */
 static void soup_case(void) {
   static const char* const pieces[] = {
-      "-", "+", " ", "#", "0", "'", "I", "1", "2", "9", "10", "*", "*1$", "*2$", "1$", "2$",
-      "0$", "$", ".", ".*", ".*1$", ".0", ".1", ".12", "h", "hh", "l", "ll", "L", "q", "j", "z",
-      "Z", "t", "%", "d", "i", "u", "x", "X", "b", "c", "s", "S", "p", "m", "e", "f", "g", "a",
-      "y", "!", "{", "\t"};
-  static const char* const conversions[] = {"d", "i", "u", "x", "s", "c", "%", "f", "e", "g",
-                                            "a", "b", "y", "q", "l"};
+      "-",  "+",  " ",  "#", "0", "'",  "I",    "1",  "2",  "9",   "10", "*",  "*1$", "*2$",
+      "1$", "2$", "0$", "$", ".", ".*", ".*1$", ".0", ".1", ".12", "h",  "hh", "l",   "ll",
+      "L",  "q",  "j",  "z", "Z", "t",  "%",    "d",  "i",  "u",   "x",  "X",  "b",   "c",
+      "s",  "S",  "p",  "m", "e", "f",  "g",    "a",  "y",  "!",   "{",  "\t"};
+  static const char* const conversions[] = {"d", "i", "u", "x", "s", "c", "%", "f",
+                                            "e", "g", "a", "b", "y", "q", "l"};
   struct test_case c;
   int types[16], prefix_types[16], count, k;
   size_t i;
@@ -755,9 +836,17 @@ static void soup_case(void) {
 /* The limits: numbers in directives past INT_MAX, and widths and
  * precisions from arguments at them. */
 static void limit_cases(void) {
-  static const char* const formats[] = {"%2147483648d", "%.2147483648d", "%1$2147483648d",
-                                        "%1$.2147483648d", "%99999999999$d", "%*99999999999$d",
-                                        "%.*99999999999$d", "%d%", "%-", "%1$d%", "%y%"};
+  static const char* const formats[] = {"%2147483648d",
+                                        "%.2147483648d",
+                                        "%1$2147483648d",
+                                        "%1$.2147483648d",
+                                        "%99999999999$d",
+                                        "%*99999999999$d",
+                                        "%.*99999999999$d",
+                                        "%d%",
+                                        "%-",
+                                        "%1$d%",
+                                        "%y%"};
   struct test_case c;
   size_t i;
   for (i = 0; i < sizeof formats / sizeof formats[0]; ++i) {
@@ -777,9 +866,10 @@ static void limit_cases(void) {
 
 int main(void) {
   int i;
-  printf("# fastout's printf corpus: glibc %s's snprintf, made by test/printf_corpus_generator.c"
-         "\n# (see it for the fields); printf_corpus_test.cpp checks fastout_printf against it\n",
-         gnu_get_libc_version());
+  printf(
+      "# fastout's printf corpus: glibc %s's snprintf, made by test/printf_corpus_generator.c"
+      "\n# (see it for the fields); printf_corpus_test.cpp checks fastout_printf against it\n",
+      gnu_get_libc_version());
   limit_cases();
   for (i = 0; i < 9000; ++i) random_case();
   for (i = 0; i < 1500; ++i) positional_case();

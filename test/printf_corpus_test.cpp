@@ -49,15 +49,15 @@ struct argument {
   long long j = 0;
   double d = 0;
   long double e = 0;
-  std::string text;              // s:
-  std::vector<wchar_t> wide;     // w:
-  bool null = false;             // z, W
+  std::string text;           // s:
+  std::vector<wchar_t> wide;  // w:
+  bool null = false;          // z, W
   bool is_wide = false;
-  bool is_count = false;         // n:
+  bool is_count = false;  // n:
   std::string count_kind;
-  bool is_address = false;         // p:
+  bool is_address = false;  // p:
   unsigned long long address = 0;
-  long long cell = 0;            // %n's target
+  long long cell = 0;  // %n's target
 };
 
 struct corpus_case {
@@ -141,7 +141,8 @@ argument parse_argument(const std::string& token) {
       a.what = kind::long_double_value;
       unsigned char bytes[sizeof(long double)] = {};
       for (std::size_t i = 0; i < 10 && 2 * i + 1 < value.size(); ++i)
-        bytes[i] = static_cast<unsigned char>(hex_digit(value[2 * i]) * 16 + hex_digit(value[2 * i + 1]));
+        bytes[i] =
+            static_cast<unsigned char>(hex_digit(value[2 * i]) * 16 + hex_digit(value[2 * i + 1]));
       std::memcpy(&a.e, bytes, sizeof a.e);
       break;
     }
@@ -380,10 +381,10 @@ TEST(printf_corpus, fastout_prints_glibcs_recorded_bytes) {
       while (at < actual.size() && at < expected.size() && actual[at] == expected[at]) ++at;
       std::size_t k = 0;
       while (k + 1 < starts.size() && starts[k + 1] <= at) ++k;
-      ADD_FAILURE() << "the file differs from the corpus at byte " << at << " (of "
-                    << actual.size() << ", corpus " << expected.size() << "), in "
-                    << describe(cases[owners[k]]) << ": file \""
-                    << actual.substr(at, 30) << "\", corpus \"" << expected.substr(at, 30) << "\"";
+      ADD_FAILURE() << "the file differs from the corpus at byte " << at << " (of " << actual.size()
+                    << ", corpus " << expected.size() << "), in " << describe(cases[owners[k]])
+                    << ": file \"" << actual.substr(at, 30) << "\", corpus \""
+                    << expected.substr(at, 30) << "\"";
     }
   }
 }

@@ -57,26 +57,79 @@ static unsigned below(unsigned n) { return (unsigned)(next64() % n); }
 static int chance(unsigned percent) { return below(100) < percent; }
 
 static unsigned long long random_integer(void) {
-  static const unsigned long long edges[] = {
-      0, 1, 2, 7, 8, 9, 10, 15, 16, 99, 100, 127, 128, 255, 256, 32767, 32768, 65535, 65536,
-      2147483647ull, 2147483648ull, 4294967295ull, 4294967296ull, 9223372036854775807ull,
-      9223372036854775808ull, 18446744073709551615ull, 1000000000000000000ull};
+  static const unsigned long long edges[] = {0,
+                                             1,
+                                             2,
+                                             7,
+                                             8,
+                                             9,
+                                             10,
+                                             15,
+                                             16,
+                                             99,
+                                             100,
+                                             127,
+                                             128,
+                                             255,
+                                             256,
+                                             32767,
+                                             32768,
+                                             65535,
+                                             65536,
+                                             2147483647ull,
+                                             2147483648ull,
+                                             4294967295ull,
+                                             4294967296ull,
+                                             9223372036854775807ull,
+                                             9223372036854775808ull,
+                                             18446744073709551615ull,
+                                             1000000000000000000ull};
   unsigned pick = below(10);
   unsigned long long value;
-  if (pick < 3) return edges[below(sizeof edges / sizeof edges[0])] * (chance(50) ? 1 : (unsigned long long)-1);
+  if (pick < 3)
+    return edges[below(sizeof edges / sizeof edges[0])] * (chance(50) ? 1 : (unsigned long long)-1);
   if (pick < 6) {
     value = below(2001);
     return chance(50) ? value : (unsigned long long)-(long long)value;
   }
   value = next64();
-  return value >> below(64);  /* every magnitude */
+  return value >> below(64); /* every magnitude */
 }
 
 static double random_double(void) {
-  static const double edges[] = {0.0, 1.0, 0.5, 1.5, 2.5, 0.25, 0.125, 0.375, 9.5, 0.05, 0.95,
-                                 99.5, 999.5, 1e15, 1e16, 1e17, 1e21, 1e22, 1e23, 1e-5, 1e-4,
-                                 123456789.0, 0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, DBL_MAX, DBL_MIN,
-                                 4.9406564584124654e-324, 2.2250738585072009e-308, 1e300, 1e-300};
+  static const double edges[] = {0.0,
+                                 1.0,
+                                 0.5,
+                                 1.5,
+                                 2.5,
+                                 0.25,
+                                 0.125,
+                                 0.375,
+                                 9.5,
+                                 0.05,
+                                 0.95,
+                                 99.5,
+                                 999.5,
+                                 1e15,
+                                 1e16,
+                                 1e17,
+                                 1e21,
+                                 1e22,
+                                 1e23,
+                                 1e-5,
+                                 1e-4,
+                                 123456789.0,
+                                 0.1,
+                                 0.2,
+                                 0.3,
+                                 1.0 / 3,
+                                 2.0 / 3,
+                                 DBL_MAX,
+                                 DBL_MIN,
+                                 4.9406564584124654e-324,
+                                 2.2250738585072009e-308,
+                                 1e300,
+                                 1e-300};
   unsigned pick = below(20);
   double value;
   if (pick < 4) { /* any bits: subnormals, nan payloads, infinities */
@@ -84,12 +137,18 @@ static double random_double(void) {
     memcpy(&value, &bits, sizeof value);
     return value;
   }
-  if (pick < 7) value = edges[below(sizeof edges / sizeof edges[0])];
-  else if (pick < 8) value = below(2) ? HUGE_VAL : NAN;
-  else if (pick < 11) value = (double)(long long)below(2000001) * pow(10.0, (int)below(61) - 30);
-  else if (pick < 14) value = ldexp((double)below(4096) + 0.5, -(int)below(12)); /* ties */
-  else if (pick < 17) value = ldexp((double)(next64() >> 11), (int)below(2100) - 1100);
-  else value = (double)(long long)(next64() >> below(64)) / 1000.0;
+  if (pick < 7)
+    value = edges[below(sizeof edges / sizeof edges[0])];
+  else if (pick < 8)
+    value = below(2) ? HUGE_VAL : NAN;
+  else if (pick < 11)
+    value = (double)(long long)below(2000001) * pow(10.0, (int)below(61) - 30);
+  else if (pick < 14)
+    value = ldexp((double)below(4096) + 0.5, -(int)below(12)); /* ties */
+  else if (pick < 17)
+    value = ldexp((double)(next64() >> 11), (int)below(2100) - 1100);
+  else
+    value = (double)(long long)(next64() >> below(64)) / 1000.0;
   return chance(30) ? -value : value;
 }
 
@@ -141,7 +200,8 @@ static const wchar_t* random_wide_string(int slot, int wide) {
   wchar_t* s = wide_strings[slot];
   size_t length = below(30), i;
   if (chance(5)) return NULL;
-  for (i = 0; i < length; ++i) s[i] = (wchar_t)(wide && chance(20) ? 160 + below(20000) : 32 + below(95));
+  for (i = 0; i < length; ++i)
+    s[i] = (wchar_t)(wide && chance(20) ? 160 + below(20000) : 32 + below(95));
   s[length] = 0;
   return s;
 }
@@ -149,9 +209,26 @@ static const wchar_t* random_wide_string(int slot, int wide) {
 /* ------------------------------------------------------------ directives */
 
 enum kind {
-  K_INT, K_LONG, K_LLONG, K_INTMAX, K_SSIZE, K_PTRDIFF,
-  K_UINT, K_ULONG, K_ULLONG, K_UINTMAX, K_SIZE, K_UPTRDIFF,
-  K_DOUBLE, K_LDOUBLE, K_STRING, K_WSTRING, K_CHAR, K_WINT, K_POINTER, K_NOTHING,
+  K_INT,
+  K_LONG,
+  K_LLONG,
+  K_INTMAX,
+  K_SSIZE,
+  K_PTRDIFF,
+  K_UINT,
+  K_ULONG,
+  K_ULLONG,
+  K_UINTMAX,
+  K_SIZE,
+  K_UPTRDIFF,
+  K_DOUBLE,
+  K_LDOUBLE,
+  K_STRING,
+  K_WSTRING,
+  K_CHAR,
+  K_WINT,
+  K_POINTER,
+  K_NOTHING,
   K_END /* the format ends inside the directive */
 };
 
@@ -199,8 +276,22 @@ static void add_flags_width_precision(struct format* f, int allow_stars, int* st
   if (chance(2)) add(f, "I");
   *stars = 0;
   switch (below(20)) {
-    case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8: case 9: break;
-    case 10: case 11: case 12: case 13: case 14: case 15: add_number(f, 1 + below(30)); break;
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 7:
+    case 8:
+    case 9: break;
+    case 10:
+    case 11:
+    case 12:
+    case 13:
+    case 14:
+    case 15: add_number(f, 1 + below(30)); break;
     case 16: add_number(f, 100 + below(3000)); break;
     default:
       if (allow_stars) {
@@ -209,9 +300,14 @@ static void add_flags_width_precision(struct format* f, int allow_stars, int* st
       }
   }
   switch (below(10)) {
-    case 0: case 1: case 2: case 3: case 4: break;
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4: break;
     case 5: add(f, "."); break;
-    case 6: case 7:
+    case 6:
+    case 7:
       add(f, ".");
       add_number(f, below(25));
       break;
@@ -227,13 +323,16 @@ static void add_flags_width_precision(struct format* f, int allow_stars, int* st
   }
 }
 
-static const char* pick(const char* const* choices, size_t count) { return choices[below((unsigned)count)]; }
+static const char* pick(const char* const* choices, size_t count) {
+  return choices[below((unsigned)count)];
+}
 #define PICK(array) pick(array, sizeof array / sizeof array[0])
 
 static enum kind add_integer_conversion(struct format* f, int is_signed) {
   static const char* const signed_conversions[] = {"d", "i"};
   static const char* const unsigned_conversions[] = {"u", "o", "x", "X", "b", "B"};
-  static const char* const lengths[] = {"", "", "", "", "hh", "h", "l", "l", "ll", "ll", "j", "z", "t", "L", "q"};
+  static const char* const lengths[] = {"",   "",   "",  "",  "hh", "h", "l", "l",
+                                        "ll", "ll", "j", "z", "t",  "L", "q"};
   const char* length = PICK(lengths);
   add(f, length);
   add(f, is_signed ? PICK(signed_conversions) : PICK(unsigned_conversions));
@@ -299,7 +398,8 @@ static enum kind add_directive(struct format* f, int allow_stars, int* stars, in
   if (which < 84) {
     /* Conversions glibc does not know: it prints them back. An unsigned
      * int is passed, and not read. */
-    static const char* const unknown[] = {"y", "k", "v", "D", "O", "U", "w", "H", "&", "~", "hld", "lh"};
+    static const char* const unknown[] = {"y", "k", "v", "D", "O",   "U",
+                                          "w", "H", "&", "~", "hld", "lh"};
     add(f, PICK(unknown));
     return K_UINT;
   }
@@ -317,7 +417,7 @@ struct run {
   size_t* offsets; /* where each case's text starts in `expected` */
   char (*formats)[80];
   size_t cases, capacity;
-  char mismatch[1024]; /* the first case whose result differed */
+  char mismatch[1024];         /* the first case whose result differed */
   unsigned long long accepted; /* the writer's bytes_accepted after the last case */
 };
 
@@ -378,23 +478,24 @@ static void record(struct run* r, const char* format, int expected, int actual) 
     r->expected_size += n;
   }
   if (r->mismatch[0] == '\0' && (glibc_result < 0 ? actual != -glibc_errno : actual != expected)) {
-    snprintf(r->mismatch, sizeof r->mismatch,
-             "case %lu, buffer size %lu: fastout_printf(\"%s\") returned %d, snprintf %d (errno %d)",
-             (unsigned long)r->cases - 1, (unsigned long)r->buffer_size, format, actual,
-             glibc_result, glibc_errno);
+    snprintf(
+        r->mismatch, sizeof r->mismatch,
+        "case %lu, buffer size %lu: fastout_printf(\"%s\") returned %d, snprintf %d (errno %d)",
+        (unsigned long)r->cases - 1, (unsigned long)r->buffer_size, format, actual, glibc_result,
+        glibc_errno);
   }
 }
 
 /* Both calls with the same arguments; errno is the same before each. */
-#define BOTH(r, format, ...)                                                   \
-  do {                                                                         \
-    int both_expected, both_actual;                                            \
-    errno = fixed_errno;                                                       \
+#define BOTH(r, format, ...)                                                      \
+  do {                                                                            \
+    int both_expected, both_actual;                                               \
+    errno = fixed_errno;                                                          \
     both_expected = snprintf(glibc_text, sizeof glibc_text, format, __VA_ARGS__); \
-    glibc_errno = errno;                                                       \
-    errno = fixed_errno;                                                       \
-    both_actual = fastout_fprintf((r)->out, format, __VA_ARGS__);               \
-    record((r), format, both_expected, both_actual);                           \
+    glibc_errno = errno;                                                          \
+    errno = fixed_errno;                                                          \
+    both_actual = fastout_fprintf((r)->out, format, __VA_ARGS__);                 \
+    record((r), format, both_expected, both_actual);                              \
   } while (0)
 
 struct arguments {
@@ -443,12 +544,12 @@ static void random_arguments(struct arguments* a, int slot, int wide) {
   a->precision = chance(5) ? (int)below(250) : (int)below(46) - 5;
 }
 
-#define CALL_STARS(r, format, stars, a, value)                                  \
-  switch (stars) {                                                             \
-    case 0: BOTH(r, format, value); break;                                     \
-    case 1: BOTH(r, format, (a)->width, value); break;                         \
-    case 2: BOTH(r, format, (a)->precision, value); break;                     \
-    default: BOTH(r, format, (a)->width, (a)->precision, value); break;        \
+#define CALL_STARS(r, format, stars, a, value)                          \
+  switch (stars) {                                                      \
+    case 0: BOTH(r, format, value); break;                              \
+    case 1: BOTH(r, format, (a)->width, value); break;                  \
+    case 2: BOTH(r, format, (a)->precision, value); break;              \
+    default: BOTH(r, format, (a)->width, (a)->precision, value); break; \
   }
 
 static void call_with(struct run* r, const char* format, enum kind kind, int stars,
@@ -518,9 +619,9 @@ static void float_case(struct run* r) {
 #define VALUE_1(a) (a).ull
 #define VALUE_2(a) (a).d
 #define VALUE_3(a) (a).s
-#define CASE3(k1, k2, k3)                                                                   \
-  case (k1) * 16 + (k2) * 4 + (k3):                                                         \
-    BOTH(r, f.text, VALUE_##k1(a[0]), VALUE_##k2(a[1]), VALUE_##k3(a[2]));                  \
+#define CASE3(k1, k2, k3)                                                  \
+  case (k1)*16 + (k2)*4 + (k3):                                            \
+    BOTH(r, f.text, VALUE_##k1(a[0]), VALUE_##k2(a[1]), VALUE_##k3(a[2])); \
     break;
 #define CASES_AFTER2(k1, k2) CASE3(k1, k2, 0) CASE3(k1, k2, 1) CASE3(k1, k2, 2) CASE3(k1, k2, 3)
 #define CASES_AFTER1(k1) \
@@ -554,9 +655,8 @@ static void multi_case(struct run* r) {
 /* Positional arguments, after literal text that may already have streamed. */
 static void positional_case(struct run* r) {
   static const char* const templates[] = {
-      "%1$d %2$s %1$+d|",          "%2$*1$d|%3$.*1$f",       "%3$lld-%2$s-%1$c",
-      "%1$.3s%1$s%2$10.1e",        "%2$#o%1$+d",             "%2$s|%1$08.3f|%2$.1s",
-      "%1$-*3$s|%2$*3$x",          "%4$Lg %3$p %2$hhd %1$S",
+      "%1$d %2$s %1$+d|", "%2$*1$d|%3$.*1$f",     "%3$lld-%2$s-%1$c", "%1$.3s%1$s%2$10.1e",
+      "%2$#o%1$+d",       "%2$s|%1$08.3f|%2$.1s", "%1$-*3$s|%2$*3$x", "%4$Lg %3$p %2$hhd %1$S",
   };
   struct format f;
   struct arguments a;
@@ -645,8 +745,9 @@ static void count_case(struct run* r) {
   errno = fixed_errno;
   snprintf(glibc_text, sizeof glibc_text, f.text, &n2, a.i, &c2, a.s, &ll2, &h2);
   if (r->mismatch[0] == '\0' && (n1 != n2 || c1 != c2 || ll1 != ll2 || h1 != h2))
-    snprintf(r->mismatch, sizeof r->mismatch, "%%n in \"%s\": fastout stored %d %d %lld %d, glibc %d %d %lld %d",
-             f.text, n1, c1, ll1, h1, n2, c2, ll2, h2);
+    snprintf(r->mismatch, sizeof r->mismatch,
+             "%%n in \"%s\": fastout stored %d %d %lld %d, glibc %d %d %lld %d", f.text, n1, c1,
+             ll1, h1, n2, c2, ll2, h2);
 }
 
 /* %n of every length, in one format: each stores into its own cell, and
@@ -680,14 +781,14 @@ static void counts_of_every_length_case(struct run* r) {
   actual = fastout_fprintf(r->out, f.text, &mine[0], &mine[1], &mine[2], &mine[3]);
   record(r, f.text, expected, actual);
   if (r->mismatch[0] == '\0' && memcmp(mine, glibcs, sizeof mine) != 0)
-    snprintf(r->mismatch, sizeof r->mismatch, "%%n in \"%s\": fastout stored other bytes than glibc",
-             f.text);
+    snprintf(r->mismatch, sizeof r->mismatch,
+             "%%n in \"%s\": fastout stored other bytes than glibc", f.text);
 }
 
 /* %m and %#m, with errno anything: known, unknown, negative. */
 static void errno_case(struct run* r) {
-  static const char* const directives[] = {"%m", "%#m", "%20m", "%-30m|", "%.5m", "%#.3m",
-                                           "%#10m", "%#+08m", "%# -8m", "%#.0m", "%#.20m"};
+  static const char* const directives[] = {"%m",    "%#m",    "%20m",   "%-30m|", "%.5m",  "%#.3m",
+                                           "%#10m", "%#+08m", "%# -8m", "%#.0m",  "%#.20m"};
   struct format f;
   int saved = fixed_errno;
   f.size = 0;
@@ -708,11 +809,10 @@ static void errno_case(struct run* r) {
 
 /* More directives than the engine caches plans for (32), and more
  * positional arguments than it keeps on the stack (32). */
-#define INTS_40(a)                                                                          \
-  a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],   \
-      a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25],   \
-      a[26], a[27], a[28], a[29], a[30], a[31], a[32], a[33], a[34], a[35], a[36], a[37],  \
-      a[38], a[39]
+#define INTS_40(a)                                                                               \
+  a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], \
+      a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], \
+      a[28], a[29], a[30], a[31], a[32], a[33], a[34], a[35], a[36], a[37], a[38], a[39]
 static void many_directives_case(struct run* r) {
   struct format f;
   int values[40], i;
@@ -728,7 +828,7 @@ static void many_directives_case(struct run* r) {
       snprintf(directive, sizeof directive, "%%%sd;", chance(20) ? "-9" : "");
     add(&f, directive);
   }
-  if (positional) add(&f, "%40$x");  /* every argument is named */
+  if (positional) add(&f, "%40$x"); /* every argument is named */
   BOTH(r, f.text, INTS_40(values));
 }
 
@@ -756,8 +856,8 @@ static void make_soup_region(void) {
   static const uintptr_t places[] = {0x300000000u, 0x500000000u, 0x700000000u, 0x2300000000u};
   size_t i;
   for (i = 0; i < sizeof places / sizeof places[0] && soup_region == NULL; ++i) {
-    void* at = mmap((void*)places[i], 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                    -1, 0);
+    void* at =
+        mmap((void*)places[i], 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (at == MAP_FAILED) continue;
     if ((uintptr_t)at == places[i])
       soup_region = (char*)at;
@@ -777,11 +877,11 @@ static void reset_soup_cells(void) {
 
 static void add_soup_directive(struct format* f) {
   static const char* const pieces[] = {
-      "-", "+", " ", "#", "0", "'", "I", "1", "2", "9", "10", "0", "*", "*1$", "*2$", "*3$",
-      "1$", "2$", "3$", "0$", "$", ".", ".*", ".*1$", ".*2$", ".0", ".1", ".12", "h", "hh", "l",
-      "ll", "L", "q", "j", "z", "Z", "t", "%", "d", "i", "u", "o", "x", "X", "b", "B", "c", "C",
-      "s", "S", "p", "n", "m", "e", "f", "g", "a", "A", "E", "F", "G", "y", "k", "!", "{", "\t",
-      "\xc3\xa9"};
+      "-",   "+",   " ",  "#",  "0",  "'",  "I", "1", "2",  "9",    "10",   "0",       "*",  "*1$",
+      "*2$", "*3$", "1$", "2$", "3$", "0$", "$", ".", ".*", ".*1$", ".*2$", ".0",      ".1", ".12",
+      "h",   "hh",  "l",  "ll", "L",  "q",  "j", "z", "Z",  "t",    "%",    "d",       "i",  "u",
+      "o",   "x",   "X",  "b",  "B",  "c",  "C", "s", "S",  "p",    "n",    "m",       "e",  "f",
+      "g",   "a",   "A",  "E",  "F",  "G",  "y", "k", "!",  "{",    "\t",   "\xc3\xa9"};
   static const char* const conversions[] = {"d", "i", "u", "x", "s", "c", "p", "n", "m", "%",
                                             "f", "e", "g", "a", "S", "C", "b", "y", "q", "l"};
   unsigned n = below(6), i;
@@ -859,8 +959,8 @@ static void soup_case(struct run* r) {
   memcpy(soup_glibc_cells, soup_region, sizeof soup_glibc_cells);
   reset_soup_cells();
   errno = fixed_errno;
-  actual = fastout_fprintf(r->out, f.text, p[0], p[1], p[2], p[3], p[4], d[0], d[1], d[2], d[3],
-                          d[4]);
+  actual =
+      fastout_fprintf(r->out, f.text, p[0], p[1], p[2], p[3], p[4], d[0], d[1], d[2], d[3], d[4]);
   record(r, f.text, expected, actual);
   if (r->mismatch[0] == '\0' && memcmp(soup_region, soup_glibc_cells, sizeof soup_glibc_cells) != 0)
     snprintf(r->mismatch, sizeof r->mismatch,
@@ -886,13 +986,14 @@ static void describe_difference(const struct run* r, const char* actual, size_t 
   size_t i = 0, c = 0, size = actual_size < r->expected_size ? actual_size : r->expected_size;
   while (i < size && actual[i] == r->expected[i]) ++i;
   while (c + 1 < r->cases && r->offsets[c + 1] <= i) ++c;
-  snprintf(message, message_size,
-           "buffer size %lu: the file (%lu bytes) and snprintf's texts (%lu bytes) differ at byte "
-           "%lu, in case %lu, format \"%s\" (byte %lu of its text): file \"%.30s\", expected \"%.30s\"",
-           (unsigned long)r->buffer_size, (unsigned long)actual_size,
-           (unsigned long)r->expected_size, (unsigned long)i, (unsigned long)c,
-           r->cases > 0 ? r->formats[c] : "", (unsigned long)(i - (r->cases > 0 ? r->offsets[c] : 0)),
-           i < actual_size ? actual + i : "", i < r->expected_size ? r->expected + i : "");
+  snprintf(
+      message, message_size,
+      "buffer size %lu: the file (%lu bytes) and snprintf's texts (%lu bytes) differ at byte "
+      "%lu, in case %lu, format \"%s\" (byte %lu of its text): file \"%.30s\", expected \"%.30s\"",
+      (unsigned long)r->buffer_size, (unsigned long)actual_size, (unsigned long)r->expected_size,
+      (unsigned long)i, (unsigned long)c, r->cases > 0 ? r->formats[c] : "",
+      (unsigned long)(i - (r->cases > 0 ? r->offsets[c] : 0)), i < actual_size ? actual + i : "",
+      i < r->expected_size ? r->expected + i : "");
 }
 
 enum { ERRORS = 1, WIDE = 2, LINE = 4, FLOATS = 8 };
@@ -926,16 +1027,26 @@ static int run_cases(const char* path, size_t buffer_size, unsigned long long se
   for (i = 0; i < count; ++i) {
     unsigned which = below(100);
     fixed_errno = 1 + (int)below(130);
-    if (options & FLOATS) float_case(&r);
-    else if (below(1000) < 3) streaming_case(&r);
-    else if (below(1000) < 2) many_directives_case(&r);
-    else if (which < 60) single_case(&r, options & ERRORS, options & WIDE);
-    else if (which < 72) multi_case(&r);
-    else if (which < 79) positional_case(&r);
-    else if (which < 83) count_case(&r);
-    else if (which < 85) counts_of_every_length_case(&r);
-    else if (which < 87) errno_case(&r);
-    else soup_case(&r);
+    if (options & FLOATS)
+      float_case(&r);
+    else if (below(1000) < 3)
+      streaming_case(&r);
+    else if (below(1000) < 2)
+      many_directives_case(&r);
+    else if (which < 60)
+      single_case(&r, options & ERRORS, options & WIDE);
+    else if (which < 72)
+      multi_case(&r);
+    else if (which < 79)
+      positional_case(&r);
+    else if (which < 83)
+      count_case(&r);
+    else if (which < 85)
+      counts_of_every_length_case(&r);
+    else if (which < 87)
+      errno_case(&r);
+    else
+      soup_case(&r);
   }
   fastout_get_stats(r.out, &stats);
   closed = fastout_close(r.out);
@@ -963,14 +1074,14 @@ static int run_cases(const char* path, size_t buffer_size, unsigned long long se
   return failed;
 }
 
-#define CHECK_RUN(buffer_size, seed, count, options)                                      \
-  do {                                                                                    \
-    char message[2048];                                                                   \
-    if (run_cases(c_test_path("out"), buffer_size, seed, count, options, message,         \
-                  sizeof message) != 0) {                                                 \
-      c_test_report(__FILE__, __LINE__, message);                                         \
-      return;                                                                             \
-    }                                                                                     \
+#define CHECK_RUN(buffer_size, seed, count, options)                              \
+  do {                                                                            \
+    char message[2048];                                                           \
+    if (run_cases(c_test_path("out"), buffer_size, seed, count, options, message, \
+                  sizeof message) != 0) {                                         \
+      c_test_report(__FILE__, __LINE__, message);                                 \
+      return;                                                                     \
+    }                                                                             \
   } while (0)
 
 TEST(every_buffer_size_from_1_to_64) {
@@ -1059,13 +1170,13 @@ static void check_limit(fastout_file* null_writer, const char* format, int expec
             expected, glibc_error);
   (void)null_writer;
 }
-#define LIMIT(format, ...)                                                     \
-  do {                                                                         \
-    int limit_expected, limit_actual, limit_errno;                             \
-    errno = 0;                                                                 \
-    limit_expected = snprintf(NULL, 0, format, __VA_ARGS__);                   \
-    limit_errno = errno;                                                       \
-    limit_actual = fastout_fprintf(null_writer, format, __VA_ARGS__);           \
+#define LIMIT(format, ...)                                                       \
+  do {                                                                           \
+    int limit_expected, limit_actual, limit_errno;                               \
+    errno = 0;                                                                   \
+    limit_expected = snprintf(NULL, 0, format, __VA_ARGS__);                     \
+    limit_errno = errno;                                                         \
+    limit_actual = fastout_fprintf(null_writer, format, __VA_ARGS__);            \
     check_limit(null_writer, format, limit_expected, limit_actual, limit_errno); \
   } while (0)
 
@@ -1073,9 +1184,10 @@ TEST(limits_of_int) {
   fastout_file* null_writer = fastout_open("/dev/null", NULL);
   /* Each of the first four makes glibc write 2 GiB (into nothing): a few
    * seconds each. */
-  const char* formats[] = {"%2147483647d", "%2147483647d%d", "%.2147483647d", "%2147483646d%c",
-                           "%2147483648d", "%.2147483648d", "%1$2147483648d", "%1$.2147483648d",
-                           "%99999999999$d", "%*99999999999$d", "%.*99999999999$d"};
+  const char* formats[] = {"%2147483647d",    "%2147483647d%d",  "%.2147483647d",
+                           "%2147483646d%c",  "%2147483648d",    "%.2147483648d",
+                           "%1$2147483648d",  "%1$.2147483648d", "%99999999999$d",
+                           "%*99999999999$d", "%.*99999999999$d"};
   size_t i;
   CHECK(null_writer != NULL);
   if (null_writer == NULL) return;
@@ -1088,11 +1200,14 @@ TEST(limits_of_int) {
   const int c99 = __STDC_VERSION__ < 201112L;
   const int skip_large = emulated || c99;
   if (emulated)
-    fprintf(stderr, "limits_of_int: under %s, the seven cases that print 2 GiB are skipped "
-                    "(too slow emulated; the native run has them)\n", emulator[0]);
+    fprintf(stderr,
+            "limits_of_int: under %s, the seven cases that print 2 GiB are skipped "
+            "(too slow emulated; the native run has them)\n",
+            emulator[0]);
   else if (c99)
-    fprintf(stderr, "limits_of_int: the seven cases that print 2 GiB are skipped in the C99 "
-                    "build (about 100 s; the C11 build runs them)\n");
+    fprintf(stderr,
+            "limits_of_int: the seven cases that print 2 GiB are skipped in the C99 "
+            "build (about 100 s; the C11 build runs them)\n");
   limit_failures = 0;
   for (i = skip_large ? 4 : 0; i < sizeof formats / sizeof formats[0]; ++i) {
     /* Not literals: ISO C's format check knows neither '$' nor these sizes. */
@@ -1136,10 +1251,10 @@ TEST(limits_of_int) {
       int both_expected, both_actual;
       char* text = (char*)malloc(40000000);
       errno = 0;
-      both_expected = snprintf(text, 40000000, width, 9000000, -5, 3000000, 20, "abc", 3000001,
-                               2000, 1e300);
-      both_actual = fastout_fprintf(r.out, width, 9000000, -5, 3000000, 20, "abc", 3000001, 2000,
-                                    1e300);
+      both_expected =
+          snprintf(text, 40000000, width, 9000000, -5, 3000000, 20, "abc", 3000001, 2000, 1e300);
+      both_actual =
+          fastout_fprintf(r.out, width, 9000000, -5, 3000000, 20, "abc", 3000001, 2000, 1e300);
       CHECK_EQ(both_actual, both_expected);
       CHECK_EQ(fastout_close(r.out), 0);
       if (both_expected > 0) CHECK_FILE(c_test_path("wide"), text, (size_t)both_expected);
@@ -1171,8 +1286,8 @@ TEST(utf8_locale) {
  * test's directory): every floating-point and ' directive is glibc's. */
 TEST(decimal_comma_locale) {
   char command[1024];
-  snprintf(command, sizeof command,
-           "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", c_test_dir_path);
+  snprintf(command, sizeof command, "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1",
+           c_test_dir_path);
   if (system(command) != 0) {
     c_test_skip("localedef cannot compile de_DE.UTF-8");
     return;
@@ -1204,16 +1319,16 @@ TEST(decimal_comma_locale) {
   }
 }
 
-#define ALL_TESTS(X)                  \
-  X(every_buffer_size_from_1_to_64)   \
+#define ALL_TESTS(X)                   \
+  X(every_buffer_size_from_1_to_64)    \
   X(long_doubles_and_large_precisions) \
-  X(limits_of_int)                    \
-  X(unbuffered_and_default_buffer)    \
-  X(large_buffers)                    \
-  X(line_buffered)                    \
-  X(errors_match_glibc)               \
-  X(another_rounding_mode)            \
-  X(utf8_locale)                      \
+  X(limits_of_int)                     \
+  X(unbuffered_and_default_buffer)     \
+  X(large_buffers)                     \
+  X(line_buffered)                     \
+  X(errors_match_glibc)                \
+  X(another_rounding_mode)             \
+  X(utf8_locale)                       \
   X(decimal_comma_locale)
 
 C_TEST_MAIN(ALL_TESTS)

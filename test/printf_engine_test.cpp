@@ -28,7 +28,8 @@ using fastout_test::temp_dir;
 // A writer for the test, and what it holds once closed.
 class printed {
  public:
-  explicit printed(const std::string& path) : path_(path), file_(fastout_open(path.c_str(), nullptr)) {
+  explicit printed(const std::string& path)
+      : path_(path), file_(fastout_open(path.c_str(), nullptr)) {
     EXPECT_NE(file_, nullptr) << path;
   }
   ~printed() {
@@ -125,11 +126,11 @@ TEST(printf_engine, many_formats_stay_right_and_the_cache_within_its_bound) {
         // Every argument 0 with precision 0: nothing, but the text.
         int zeros[32] = {};
         fastout_fprintf(out.get(), formats[i].c_str(), zeros[0], zeros[1], zeros[2], zeros[3],
-                       zeros[4], zeros[5], zeros[6], zeros[7], zeros[8], zeros[9], zeros[10],
-                       zeros[11], zeros[12], zeros[13], zeros[14], zeros[15], zeros[16], zeros[17],
-                       zeros[18], zeros[19], zeros[20], zeros[21], zeros[22], zeros[23],
-                       zeros[24], zeros[25], zeros[26], zeros[27], zeros[28], zeros[29],
-                       zeros[30], zeros[31]);
+                        zeros[4], zeros[5], zeros[6], zeros[7], zeros[8], zeros[9], zeros[10],
+                        zeros[11], zeros[12], zeros[13], zeros[14], zeros[15], zeros[16], zeros[17],
+                        zeros[18], zeros[19], zeros[20], zeros[21], zeros[22], zeros[23], zeros[24],
+                        zeros[25], zeros[26], zeros[27], zeros[28], zeros[29], zeros[30],
+                        zeros[31]);
         // The text without its directives.
         const std::string& f = formats[i];
         expected += f.substr(0, f.find('%')) + f.substr(f.rfind('d') + 1);
@@ -180,9 +181,13 @@ TEST(printf_engine, threads_print_at_once) {
     for (int i = 0; i < calls; ++i) {
       switch ((i + t) % 5) {
         case 0: std::snprintf(line, sizeof line, "%d\n", i); break;
-        case 1: std::snprintf(line, sizeof line, "%lld|%s\n", static_cast<long long>(i) * t, "s"); break;
+        case 1:
+          std::snprintf(line, sizeof line, "%lld|%s\n", static_cast<long long>(i) * t, "s");
+          break;
         case 2: std::snprintf(line, sizeof line, "%.3f %e\n", i / 8.0, i * 1.5); break;
-        case 3: std::snprintf(line, sizeof line, "%5x %-4c|\n", static_cast<unsigned>(i), 'a' + t); break;
+        case 3:
+          std::snprintf(line, sizeof line, "%5x %-4c|\n", static_cast<unsigned>(i), 'a' + t);
+          break;
         default: std::snprintf(line, sizeof line, "%s %d\n", "p", i); break;
       }
       expected += line;

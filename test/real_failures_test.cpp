@@ -198,7 +198,8 @@ TEST(broken_pipe, a_pipe_without_reader_is_epipe_when_sigpipe_is_ignored) {
 }
 
 TEST(broken_pipe, a_pipe_without_reader_raises_sigpipe_by_default) {
-  FASTOUT_SKIP_ON_WINDOWS("a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (windows.a_pipe_whose_reader_is_gone_is_epipe)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (windows.a_pipe_whose_reader_is_gone_is_epipe)");
   int status = fastout_test::run_in_child([] {
     ::signal(SIGPIPE, SIG_DFL);
     sigset_t unblock;
@@ -241,7 +242,8 @@ TEST(descriptors, adopting_a_closed_descriptor_is_ebadf) {
 // A non-blocking pipe (as a program may inherit on stdout) fills up: the
 // writer waits in poll() instead of failing with EAGAIN or spinning.
 TEST(nonblocking_pipe, a_pipe_that_fills_up_waits_and_loses_nothing) {
-  FASTOUT_SKIP_ON_WINDOWS("needs a pipe in O_NONBLOCK mode read by a forked child; Windows' anonymous pipes have neither");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "needs a pipe in O_NONBLOCK mode read by a forked child; Windows' anonymous pipes have neither");
   const std::size_t total = 8 << 20;
   std::string data = pattern(total);
   int fds[2];
@@ -347,7 +349,7 @@ TEST(signal_storm, every_byte_arrives_in_order) {
   fastout::file_stats stats;
   try {
     file f = file::adopt(fds[1], with_buffer(buffer), "storm pipe");
-    const std::size_t sizes[] = {1,     2,      7,          100,        4095,      buffer - 1,
+    const std::size_t sizes[] = {1,      2,          7,          100,     4095, buffer - 1,
                                  buffer, buffer + 1, 3 * buffer, 1 << 20, 77777};
     std::mt19937 rng(11);
     std::size_t i = 0;

@@ -63,10 +63,10 @@ using replace_faults = faked_platform;
 struct replace_scenario {
   std::string name;
   bool target_exists;
-  bool named;         // O_TMPFILE refused: a named temporary file
-  bool durable;       // sync and sync_directory
+  bool named;    // O_TMPFILE refused: a named temporary file
+  bool durable;  // sync and sync_directory
   std::uint64_t preallocate;
-  bool commit;        // false: the writer is destroyed without close()
+  bool commit;  // false: the writer is destroyed without close()
 };
 
 std::vector<replace_scenario> replace_scenarios() {
@@ -133,9 +133,8 @@ std::string state_of(const std::string& path) {
 // falls back to a named file, and a failing close of a descriptor only read
 // from is no loss.
 bool failure_is_worked_around(const std::string& step) {
-  return step == "reserve" || step == "read" || step == "random_bytes" ||
-         step == "openat /proc" || step == "fstatat /proc" || step == "fstat" ||
-         step == "close (read-only)";
+  return step == "reserve" || step == "read" || step == "random_bytes" || step == "openat /proc" ||
+         step == "fstatat /proc" || step == "fstat" || step == "close (read-only)";
 }
 
 TEST_F(replace_faults, failing_at_every_step_keeps_the_target_whole) {
@@ -241,7 +240,8 @@ TEST_F(replace_faults, failing_at_every_step_keeps_the_target_whole) {
 }
 
 TEST_F(replace_faults, a_named_temporary_is_private_until_it_is_in_place) {
-  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
   ASSERT_EQ(::chmod(target.c_str(), 0644), 0);
@@ -337,7 +337,8 @@ TEST_F(replace_faults, an_exchange_that_catches_a_directory_is_undone) {
 }
 
 TEST_F(replace_faults, old_content_that_cannot_be_removed_is_named) {
-  FASTOUT_SKIP_ON_WINDOWS("needs an atomic exchange (renameat2, renameatx_np), which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "needs an atomic exchange (renameat2, renameatx_np), which Windows has not");
   std::string target = path("target");
   fastout_test::write_file(target, old_content);
   plan.unlink_error = EBUSY;
@@ -402,7 +403,8 @@ TEST_F(replace_faults, a_directory_sync_that_fails_after_replacing_says_the_cont
 }
 
 TEST_F(replace_faults, an_unreadable_proc_falls_back_to_the_umask) {
-  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   plan.read.error = EIO;
   mode_t mask = static_cast<mode_t>(::umask(027));
   std::string target = path("new");
@@ -455,9 +457,8 @@ TEST_F(replace_faults, opening_failures_name_the_path_and_leave_nothing) {
   const int descriptors = fastout_test::open_descriptors();
   plan.openat.error = EACCES;
   plan.openat.allowed = 1;  // the directory opens; the new file does not
-  expect_failure(
-      [&] { file f = fastout::output_file(target, fastout::open_mode::replace); }, EACCES,
-      target, "open");
+  expect_failure([&] { file f = fastout::output_file(target, fastout::open_mode::replace); },
+                 EACCES, target, "open");
   plan = fake_plan();
   plan.fstatat.error = EIO;
   expect_failure([&] { file f = fastout::output_file(target, fastout::open_mode::replace); }, EIO,
@@ -465,9 +466,8 @@ TEST_F(replace_faults, opening_failures_name_the_path_and_leave_nothing) {
   ASSERT_EQ(::symlink("target", path("link").c_str()), 0);
   plan = fake_plan();
   plan.readlinkat.error = EIO;
-  expect_failure(
-      [&] { file f = fastout::output_file(path("link"), fastout::open_mode::replace); }, EIO,
-      path("link"), "open");
+  expect_failure([&] { file f = fastout::output_file(path("link"), fastout::open_mode::replace); },
+                 EIO, path("link"), "open");
   EXPECT_EQ(read_file(target), old_content);
   EXPECT_EQ(fastout_test::temporaries_in(dir_.path()), std::vector<std::string>());
   EXPECT_EQ(fastout_test::open_descriptors(), descriptors);

@@ -99,7 +99,8 @@ file replacing(const std::string& path, file_options options = {}) {
 // ---------------------------------------------------------------- the lifecycle
 
 TEST(replace, the_target_shows_the_old_content_until_close_then_the_new) {
-  FASTOUT_SKIP_ON_WINDOWS("compares inode numbers, which the C runtime's stat() gives as 0; windows_test checks replacement by content");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "compares inode numbers, which the C runtime's stat() gives as 0; windows_test checks replacement by content");
   temp_dir dir;
   std::string target = dir.file("config");
   write_file(target, "old");
@@ -214,10 +215,10 @@ TEST(replace_messages, say_what_became_of_a_target_that_never_existed) {
       f.close();
       ADD_FAILURE() << "closed";
     } catch (const std::system_error& e) {
-      const std::string expected =
-          "cannot sync the new content of \"" + target +
-          "\" (5 of 5 bytes reached the new file; it was removed, and \"" + target +
-          "\" left as it was" + (existed ? "" : ": it did not exist, and still does not") + ")";
+      const std::string expected = "cannot sync the new content of \"" + target +
+                                   "\" (5 of 5 bytes reached the new file; it was removed, and \"" +
+                                   target + "\" left as it was" +
+                                   (existed ? "" : ": it did not exist, and still does not") + ")";
       EXPECT_EQ(e.what(), expected + ": " + std::strerror(EIO));
     }
     EXPECT_EQ(std::filesystem::exists(target), existed);
@@ -246,8 +247,7 @@ TEST(replace_messages, say_what_became_of_a_target_that_never_existed) {
                   "\" was not created: the writer was canceled, or destroyed without close() or "
                   "commit() (0 of 5 bytes reached the new file); the new file could not be "
                   "removed and is left at \"" +
-                  dir.file(left[0]) + "\" (" + std::strerror(EBUSY) + "): " +
-                  std::strerror(EBUSY));
+                  dir.file(left[0]) + "\" (" + std::strerror(EBUSY) + "): " + std::strerror(EBUSY));
     std::filesystem::remove(dir.file(left[0]));
   }
 }
@@ -418,11 +418,12 @@ TEST(replace, only_a_regular_file_can_be_replaced) {
 // ---------------------------------------------------------------- permissions and owners
 
 TEST(replace, keeps_the_targets_permissions) {
-  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   temp_dir dir;
   scoped_umask mask(077);  // the target's bits win over the umask
-  for (mode_t bits : {mode_t{0644}, mode_t{0600}, mode_t{0640}, mode_t{0755}, mode_t{0444},
-                      mode_t{01644}}) {
+  for (mode_t bits :
+       {mode_t{0644}, mode_t{0600}, mode_t{0640}, mode_t{0755}, mode_t{0444}, mode_t{01644}}) {
     SCOPED_TRACE(bits);
     std::string target = dir.file("t");
     std::filesystem::remove(target);  // 0444 cannot be rewritten by a user in place
@@ -437,7 +438,8 @@ TEST(replace, keeps_the_targets_permissions) {
 }
 
 TEST(replace, a_new_file_gets_the_permissions_asked_for_masked_by_the_umask) {
-  FASTOUT_SKIP_ON_WINDOWS("checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   temp_dir dir;
   struct expectation {
     mode_t umask;
@@ -484,7 +486,8 @@ TEST(replace, an_owner_that_cannot_be_kept_drops_set_id_bits) {
   write_file(target, "old");
   ASSERT_EQ(::chmod(target.c_str(), 04755), 0);
   int status = fastout_test::run_in_child([&] {
-    if (::setgroups(0, nullptr) != 0 || ::setgid(nobody_group) != 0 || ::setuid(nobody) != 0) return 10;
+    if (::setgroups(0, nullptr) != 0 || ::setgid(nobody_group) != 0 || ::setuid(nobody) != 0)
+      return 10;
     file f = replacing(target);
     f.write("new");
     f.close();
@@ -637,7 +640,8 @@ TEST(replace, a_target_removed_mid_write_is_created) {
 // is writable by anyone, so a plain writer could write it; a replacement
 // cannot create its new file.
 TEST(replace, a_read_only_directory_refuses_at_open) {
-  FASTOUT_SKIP_ON_WINDOWS("needs POSIX permission bits on a directory (and another user, as root); a Windows directory has only its read-only attribute");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "needs POSIX permission bits on a directory (and another user, as root); a Windows directory has only its read-only attribute");
   temp_dir dir;
   std::string locked = dir.file("locked");
   ASSERT_EQ(::mkdir(locked.c_str(), 0755), 0);
@@ -652,7 +656,8 @@ TEST(replace, a_read_only_directory_refuses_at_open) {
     ASSERT_EQ(::chmod(locked.c_str(), 0555), 0);
   }
   int status = fastout_test::run_in_child([&] {
-    if (root && (::setgroups(0, nullptr) != 0 || ::setgid(nobody_group) != 0 || ::setuid(nobody) != 0))
+    if (root &&
+        (::setgroups(0, nullptr) != 0 || ::setgid(nobody_group) != 0 || ::setuid(nobody) != 0))
       return 10;
     try {
       file f = replacing(target);
@@ -709,7 +714,8 @@ int run_with_small_tmpfs(const std::string& where, const char* options,
 // target keeps its old content. On a small tmpfs where the machine allows
 // mounting one; otherwise RLIMIT_FSIZE (EFBIG) stands in, and says so.
 TEST(replace, a_full_filesystem_leaves_the_old_file) {
-  FASTOUT_SKIP_ON_WINDOWS("needs a small tmpfs in a mount namespace, or RLIMIT_FSIZE, which Windows has not");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "needs a small tmpfs in a mount namespace, or RLIMIT_FSIZE, which Windows has not");
   temp_dir dir;
   std::string mount_point = dir.file("small");
   ASSERT_EQ(::mkdir(mount_point.c_str(), 0755), 0);
@@ -833,7 +839,8 @@ TEST(replace, a_write_error_is_reported_at_the_call_and_at_close) {
 // ---------------------------------------------------------------- durability options
 
 TEST(durability, sync_and_sync_directory_write_the_same_bytes) {
-  FASTOUT_SKIP_ON_WINDOWS("sync_directory is refused on Windows, where NTFS has no directory sync (windows.sync_directory_is_refused_not_claimed)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "sync_directory is refused on Windows, where NTFS has no directory sync (windows.sync_directory_is_refused_not_claimed)");
   temp_dir dir;
   std::string data(300000, 'd');
   for (open_mode mode : {open_mode::truncate, open_mode::append, open_mode::replace}) {
@@ -866,7 +873,8 @@ TEST(durability, sync_directory_follows_links_to_the_files_directory) {
 }
 
 TEST(durability, sync_on_something_that_cannot_sync_is_an_error) {
-  FASTOUT_SKIP_ON_WINDOWS("FlushFileBuffers on a pipe waits until its reader has read everything: syncing a pipe is no error on Windows");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "FlushFileBuffers on a pipe waits until its reader has read everything: syncing a pipe is no error on Windows");
   int fds[2];
   ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
   file_options options;
@@ -899,7 +907,8 @@ TEST(durability, preallocation_is_reserved_then_trimmed) {
       std::printf("this filesystem did not preallocate: nothing to trim\n");
       continue;
     }
-    EXPECT_LT(static_cast<std::uint64_t>(fastout_test::allocated_bytes(st)), expected_size + (1 << 20))
+    EXPECT_LT(static_cast<std::uint64_t>(fastout_test::allocated_bytes(st)),
+              expected_size + (1 << 20))
         << "the unused reservation was not released";
   }
 }

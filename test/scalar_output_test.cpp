@@ -16,18 +16,23 @@ using print_test::point;
 
 template <typename T>
 void add_scalar(std::vector<piece_case>& cases, const char* type, T value) {
-  cases.push_back({std::string("<< ") + type, reference_into([value](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{}", value); }),
+  cases.push_back({std::string("<< ") + type, reference_into([value](fmt::memory_buffer& out) {
+                     fmt::format_to(fmt::appender(out), "{}", value);
+                   }),
                    [value](file& f) { f << value; }, false});
 }
 
 template <typename T>
 void add_hex(std::vector<piece_case>& cases, const char* type, T value) {
-  cases.push_back({std::string("<< hex ") + type, reference_into([value](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{:x}", value); }),
+  cases.push_back({std::string("<< hex ") + type, reference_into([value](fmt::memory_buffer& out) {
+                     fmt::format_to(fmt::appender(out), "{:x}", value);
+                   }),
                    [value](file& f) { f << fastout::hex(value); }, false});
 }
 
 template <typename T>
-void add_integers(std::vector<piece_case>& cases, random_source& r, const char* type, std::size_t count) {
+void add_integers(std::vector<piece_case>& cases, random_source& r, const char* type,
+                  std::size_t count) {
   using limits = std::numeric_limits<T>;
   for (T value : {limits::min(), limits::max(), T(0), T(1), static_cast<T>(limits::min() + 1),
                   static_cast<T>(limits::max() - 1), static_cast<T>(-1)}) {
@@ -71,14 +76,27 @@ std::vector<piece_case> scalar_cases(std::size_t count) {
     add_scalar(cases, "__int128", static_cast<int128>(r.chance(50) ? u : ~u));
   }
 #endif
-  for (double d : {0.0, -0.0, std::numeric_limits<double>::infinity(),
-                   -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+  for (double d : {0.0,
+                   -0.0,
+                   std::numeric_limits<double>::infinity(),
+                   -std::numeric_limits<double>::infinity(),
+                   std::numeric_limits<double>::quiet_NaN(),
                    std::copysign(std::numeric_limits<double>::quiet_NaN(), -1.0),
-                   std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::denorm_min(),
-                   std::numeric_limits<double>::min(), -2.2250738585072014e-308,
-                   -2.2250738585072009e-308, std::numeric_limits<double>::max(),
-                   std::numeric_limits<double>::lowest(), -1.2345678901234567e-5, 1e15, 1e16, 1e-4,
-                   1e-5, 0.1, 1.0 / 3.0, 9007199254740993.0}) {
+                   std::numeric_limits<double>::denorm_min(),
+                   -std::numeric_limits<double>::denorm_min(),
+                   std::numeric_limits<double>::min(),
+                   -2.2250738585072014e-308,
+                   -2.2250738585072009e-308,
+                   std::numeric_limits<double>::max(),
+                   std::numeric_limits<double>::lowest(),
+                   -1.2345678901234567e-5,
+                   1e15,
+                   1e16,
+                   1e-4,
+                   1e-5,
+                   0.1,
+                   1.0 / 3.0,
+                   9007199254740993.0}) {
     add_scalar(cases, "double", d);
   }
   for (float f : {0.0f, -0.0f, std::numeric_limits<float>::infinity(),
@@ -111,28 +129,58 @@ std::vector<piece_case> scalar_cases(std::size_t count) {
     add_scalar(cases, "char", static_cast<char>(c));
     add_hex(cases, "char", static_cast<char>(c));
   }
-  static const std::string strings[] = {"", "a", "hello, world", "line\n", "tab\there\n\n",
-                                        std::string(100, 'L'), std::string(3000, 'H'), "\xe6\x97\xa5"};
+  static const std::string strings[] = {"",
+                                        "a",
+                                        "hello, world",
+                                        "line\n",
+                                        "tab\there\n\n",
+                                        std::string(100, 'L'),
+                                        std::string(3000, 'H'),
+                                        "\xe6\x97\xa5"};
   for (const std::string& s : strings) {
     cases.push_back({"<< std::string", {false, s}, [&s](file& f) { f << s; }, false});
-    cases.push_back({"<< string_view", {false, s}, [&s](file& f) { f << std::string_view(s); }, false});
+    cases.push_back(
+        {"<< string_view", {false, s}, [&s](file& f) { f << std::string_view(s); }, false});
     cases.push_back({"<< const char*", {false, s}, [&s](file& f) { f << s.c_str(); }, false});
   }
   cases.push_back({"<< char array", {false, "literal"}, [](file& f) { f << "literal"; }, false});
-  cases.push_back({"<< point", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{}", point{-3, 4}); }),
-                   [](file& f) { f << point{-3, 4}; }, false});
+  cases.push_back({"<< point", reference_into([](fmt::memory_buffer& out) {
+                     fmt::format_to(fmt::appender(out), "{}", point{-3, 4});
+                   }),
+                   [](file& f) {
+                     f << point{-3, 4};
+                   },
+                   false});
   cases.push_back({"<< label", {false, "lbl"}, [](file& f) { f << label{"lbl"}; }, false});
-  cases.push_back({"<< loud", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{}", loud{"ab"}); }),
+  cases.push_back({"<< loud", reference_into([](fmt::memory_buffer& out) {
+                     fmt::format_to(fmt::appender(out), "{}", loud{"ab"});
+                   }),
                    [](file& f) { f << loud{"ab"}; }, false});
-  cases.push_back({"<< nullptr", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{}", nullptr); }),
+  cases.push_back({"<< nullptr", reference_into([](fmt::memory_buffer& out) {
+                     fmt::format_to(fmt::appender(out), "{}", nullptr);
+                   }),
                    [](file& f) { f << nullptr; }, false});
-  cases.push_back({"<< big_text", {false, std::string(100, 'g')}, [](file& f) { f << big_text{100, 'g', false}; }, false});
-  cases.push_back({"<< path", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{}", std::filesystem::path("a b/c")); }),
+  cases.push_back({"<< big_text",
+                   {false, std::string(100, 'g')},
+                   [](file& f) {
+                     f << big_text{100, 'g', false};
+                   },
+                   false});
+  cases.push_back({"<< path", reference_into([](fmt::memory_buffer& out) {
+                     fmt::format_to(fmt::appender(out), "{}", std::filesystem::path("a b/c"));
+                   }),
                    [](file& f) { f << std::filesystem::path("a b/c"); }, false});
-  cases.push_back({"<< void*", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{}", static_cast<const void*>(strings)); }),
+  cases.push_back({"<< void*", reference_into([](fmt::memory_buffer& out) {
+                     fmt::format_to(fmt::appender(out), "{}", static_cast<const void*>(strings));
+                   }),
                    [](file& f) { f << static_cast<const void*>(strings); }, false});
-  cases.push_back({"<< vector", reference_into([](fmt::memory_buffer& out) { fmt::format_to(fmt::appender(out), "{}", std::vector<int>{1, 2, 3}); }),
-                   [](file& f) { f << std::vector<int>{1, 2, 3}; }, false});
+  cases.push_back({"<< vector", reference_into([](fmt::memory_buffer& out) {
+                     fmt::format_to(fmt::appender(out), "{}", std::vector<int>{1, 2, 3});
+                   }),
+                   [](file& f) {
+                     f << std::vector<int>{1, 2, 3};
+                   },
+                   false});
   return cases;
 }
 
@@ -165,8 +213,9 @@ TEST(scalar_output, floating_point_is_the_shortest_round_trip) {
 TEST(scalar_output, chars_and_small_integers_as_fmt_formats_them) {
   temp_dir dir;
   file f(dir.file("out"), with_buffer(16));
-  f << 'A' << static_cast<signed char>(65) << static_cast<unsigned char>(200) << static_cast<std::int8_t>(-128)
-    << true << false << fastout::hex(-255) << fastout::hex(static_cast<std::uint8_t>(0xab))
+  f << 'A' << static_cast<signed char>(65) << static_cast<unsigned char>(200)
+    << static_cast<std::int8_t>(-128) << true << false << fastout::hex(-255)
+    << fastout::hex(static_cast<std::uint8_t>(0xab))
     << fastout::hex(std::numeric_limits<std::int64_t>::min());
   f.close();
   EXPECT_EQ(read_file(dir.file("out")), "A65200-128truefalse-ffab-8000000000000000");

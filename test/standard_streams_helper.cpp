@@ -224,8 +224,8 @@ int run(const std::string& scenario, long n, int status) {
   if (scenario == "cout-endl") {
     // std::endl n times through std::cout synced with fastout, with the
     // flush policy named by argv[2]: "standard" or "on_close".
-    fastout::sync_with_stdio(true, n == 0 ? fastout::flush_policy::standard
-                                          : fastout::flush_policy::on_close);
+    fastout::sync_with_stdio(
+        true, n == 0 ? fastout::flush_policy::standard : fastout::flush_policy::on_close);
     for (int i = 0; i < 5; ++i) std::cout << "line " << i << std::endl;
     report_stats("stdout", out);
     return 0;

@@ -41,10 +41,10 @@ using fastout_test::temp_dir;
 // How the helper is started. Descriptors the test made are given to it as
 // its fd 0, 1 and 2; -1 leaves that descriptor to the defaults below.
 struct helper_setup {
-  int stdin_fd = -1;        // default: /dev/null
-  int stdout_fd = -1;       // default: the file `out` in the test's directory
+  int stdin_fd = -1;   // default: /dev/null
+  int stdout_fd = -1;  // default: the file `out` in the test's directory
   bool close_stdout = false;
-  int stderr_fd = -1;       // default: the file `err` in the test's directory
+  int stderr_fd = -1;  // default: the file `err` in the test's directory
   bool ignore_sigpipe = false;
   rlim_t file_size_limit = RLIM_INFINITY;
 };
@@ -194,18 +194,21 @@ TEST(standard_streams, one_writer_for_stdout_and_one_for_stderr) {
   EXPECT_EQ(err.buffer_capacity(), 0u);
   // stdout_file() still makes a writer of its own, with its own buffer.
   fastout::file own = fastout::stdout_file();
-  EXPECT_NE(fastout::detail::writer_of(own).buffer_begin(), fastout::detail::writer_of(out).buffer_begin());
+  EXPECT_NE(fastout::detail::writer_of(own).buffer_begin(),
+            fastout::detail::writer_of(out).buffer_begin());
 }
 
 TEST(standard_streams, buffering_on_a_file_and_on_a_terminal_is_stdios) {
   FASTOUT_SKIP_ON_WINDOWS("needs a pseudo-terminal, which Windows has not");
   helper_result file_run = run_helper({"describe"});
   EXPECT_TRUE(exited_with(file_run, 0)) << describe_status(file_run.status);
-  EXPECT_TRUE(contains(file_run.err, "helper: stdout write calls 0, pending 0, line-buffered 0, "
-                                     "buffer 262144"))
+  EXPECT_TRUE(contains(file_run.err,
+                       "helper: stdout write calls 0, pending 0, line-buffered 0, "
+                       "buffer 262144"))
       << file_run.err;
-  EXPECT_TRUE(contains(file_run.err, "helper: stderr write calls 0, pending 0, line-buffered 0, "
-                                     "buffer 0"))
+  EXPECT_TRUE(contains(file_run.err,
+                       "helper: stderr write calls 0, pending 0, line-buffered 0, "
+                       "buffer 0"))
       << file_run.err;
   EXPECT_TRUE(contains(file_run.err, "helper: same 1")) << file_run.err;
 
@@ -231,8 +234,7 @@ TEST(standard_streams, set_options_works_as_setvbuf) {
   helper_result r = run_helper({"line-mode"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "a\nb\nc\npartial");
-  EXPECT_TRUE(contains(r.err, "helper: stdout write calls 2, pending 7, line-buffered 1"))
-      << r.err;
+  EXPECT_TRUE(contains(r.err, "helper: stdout write calls 2, pending 7, line-buffered 1")) << r.err;
 }
 
 // ------------------------------------------------------------ flushed at exit
@@ -283,11 +285,11 @@ TEST(exit, text_written_by_destructors_is_not_lost) {
 // posix layer then takes the status as 0, so that no loss goes unreported:
 // a failing status becomes 1, and an error thrown to the program, which it
 // may have answered with a failing status, is reported again.
-#define FASTOUT_SKIP_UNLESS_STATUS_AT_EXIT(consequence)                                        \
+#define FASTOUT_SKIP_UNLESS_STATUS_AT_EXIT(consequence)                                       \
   do {                                                                                        \
     if (!fastout_test::platform_is("linux"))                                                  \
-      GTEST_SKIP() << "needs the exit status in the exit handler: atexit() passes none "     \
-                      "(glibc's on_exit() does), so on the "                                   \
+      GTEST_SKIP() << "needs the exit status in the exit handler: atexit() passes none "      \
+                      "(glibc's on_exit() does), so on the "                                  \
                    << fastout::detail::platform_name() << " platform layer " << (consequence) \
                    << " (docs/platforms.md)";                                                 \
   } while (false)
@@ -401,9 +403,10 @@ TEST(standard_output, write_error_is_readable_and_later_output_is_dropped_withou
   FASTOUT_SKIP_UNLESS_DEV_FULL();
   helper_result r = run_into_dev_full({"print-bytes-stats", ten_megabytes, "0"});
   EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
-  EXPECT_EQ(r.err, "helper: error " + std::to_string(ENOSPC) +
-                       ", accepted 10000000, written 0, write calls 1\n"
-                       "fastout: lost 10000000 bytes writing \"<stdout>\": No space left on device\n");
+  EXPECT_EQ(r.err,
+            "helper: error " + std::to_string(ENOSPC) +
+                ", accepted 10000000, written 0, write calls 1\n"
+                "fastout: lost 10000000 bytes writing \"<stdout>\": No space left on device\n");
 }
 
 TEST(standard_output, program_that_asked_for_exceptions_gets_one) {
@@ -413,8 +416,9 @@ TEST(standard_output, program_that_asked_for_exceptions_gets_one) {
   // 2621 lines fill the 256 KiB buffer; the print that finds it full meets
   // the error and counts none of its own text. Thrown, and answered with a
   // failing status: not reported again at exit.
-  EXPECT_EQ(r.err, "helper: caught cannot write to \"<stdout>\" (0 of 262100 bytes reached the "
-                   "file): No space left on device\n");
+  EXPECT_EQ(r.err,
+            "helper: caught cannot write to \"<stdout>\" (0 of 262100 bytes reached the "
+            "file): No space left on device\n");
 }
 
 // ------------------------------------------------------------ | head
@@ -463,7 +467,8 @@ helper_result run_into_pipe(const std::vector<std::string>& args, bool ignore_si
 }
 
 TEST(broken_pipe, head_with_sigpipe_default_kills_the_writer_as_stdio) {
-  FASTOUT_SKIP_ON_WINDOWS("a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (windows.a_pipe_whose_reader_is_gone_is_epipe)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (windows.a_pipe_whose_reader_is_gone_is_epipe)");
   std::string first;
   helper_result r = run_into_pipe({"lines", "2000000"}, false, 1, &first);
   EXPECT_TRUE(killed_by(r, SIGPIPE)) << describe_status(r.status);
@@ -472,7 +477,8 @@ TEST(broken_pipe, head_with_sigpipe_default_kills_the_writer_as_stdio) {
 }
 
 TEST(broken_pipe, reader_gone_before_the_exit_flush_with_sigpipe_default_kills) {
-  FASTOUT_SKIP_ON_WINDOWS("a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (windows.a_pipe_whose_reader_is_gone_is_epipe)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (windows.a_pipe_whose_reader_is_gone_is_epipe)");
   helper_result r = run_into_pipe({"hello"}, false, -1);
   EXPECT_TRUE(killed_by(r, SIGPIPE)) << describe_status(r.status);
   EXPECT_EQ(r.err, "");
@@ -509,7 +515,8 @@ TEST(standard_output, pipe_without_reader_keeps_the_failing_status_main_returned
 }
 
 TEST(standard_output, head_with_sigpipe_ignored_ends_with_one_report_and_status_1) {
-  FASTOUT_SKIP_ON_WINDOWS("reads the pipe in a forked child, as head does, and Windows has no fork()");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "reads the pipe in a forked child, as head does, and Windows has no fork()");
   // The reader takes a line and goes, as `| head -1` does: how much reached
   // it depends on the pipe, but the program ends the same way.
   std::string first;
@@ -524,7 +531,8 @@ TEST(standard_output, head_with_sigpipe_ignored_ends_with_one_report_and_status_
 }
 
 TEST(standard_output, head_with_sigpipe_default_kills_a_program_that_never_catches) {
-  FASTOUT_SKIP_ON_WINDOWS("a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (windows.a_pipe_whose_reader_is_gone_is_epipe)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "a write to a pipe without a reader kills with SIGPIPE on Linux; Windows has no SIGPIPE (windows.a_pipe_whose_reader_is_gone_is_epipe)");
   std::string first;
   helper_result r = run_into_pipe({"print-bytes", ten_megabytes, "0"}, false, 1, &first);
   EXPECT_TRUE(killed_by(r, SIGPIPE)) << describe_status(r.status);
@@ -532,8 +540,10 @@ TEST(standard_output, head_with_sigpipe_default_kills_a_program_that_never_catch
 }
 
 TEST(broken_pipe, cout_through_fastout_stops_writing_at_the_first_epipe) {
-  FASTOUT_SKIP_ON_WINDOWS("needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
-  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
+  FASTOUT_SKIP_UNLESS_LINUX(
+      "stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   // std::cout synced with fastout never throws: badbit stops it, the loop
   // runs on, and one error is reported at exit.
   std::string first;
@@ -551,8 +561,10 @@ TEST(broken_pipe, cout_through_fastout_stops_writing_at_the_first_epipe) {
 }
 
 TEST(broken_pipe, printf_through_fastout_stops_writing_at_the_first_epipe) {
-  FASTOUT_SKIP_ON_WINDOWS("needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
-  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
+  FASTOUT_SKIP_UNLESS_LINUX(
+      "stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   std::string first;
   helper_result r = run_into_pipe({"printf-lines", "1000000"}, true, 1, &first);
   EXPECT_TRUE(exited_with(r, 1)) << describe_status(r.status);
@@ -566,13 +578,16 @@ TEST(broken_pipe, printf_through_fastout_stops_writing_at_the_first_epipe) {
 // ------------------------------------------------------------ order with stdio
 
 TEST(stdio_order, sync_with_stdio_keeps_everything_in_order) {
-  FASTOUT_SKIP_ON_WINDOWS("needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
-  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
+  FASTOUT_SKIP_UNLESS_LINUX(
+      "stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   helper_result r = run_helper({"mixed-synced"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
-  EXPECT_EQ(r.out, "1 printf\n2 fastout\n3 cout 3.5\n4 puts\n5 fastout print\n6\n7 fputs\n"
-                   "8 cout endl\n9 fwrite\n" +
-                       std::string(300000, 'x') + "\n10 " + std::string(5000, 'y') + "\n");
+  EXPECT_EQ(r.out,
+            "1 printf\n2 fastout\n3 cout 3.5\n4 puts\n5 fastout print\n6\n7 fputs\n"
+            "8 cout endl\n9 fwrite\n" +
+                std::string(300000, 'x') + "\n10 " + std::string(5000, 'y') + "\n");
   EXPECT_EQ(r.err, "e1 fprintf\ne2 fastout\ne3 cerr\ne4 clog\ne5 fputs\n");
 }
 
@@ -583,16 +598,20 @@ TEST(stdio_order, without_sync_flushing_at_each_switch_keeps_the_order) {
 }
 
 TEST(stdio_order, unsync_puts_the_streams_back_after_flushing) {
-  FASTOUT_SKIP_ON_WINDOWS("needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
-  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
+  FASTOUT_SKIP_UNLESS_LINUX(
+      "stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   helper_result r = run_helper({"sync-unsync"});
   EXPECT_TRUE(exited_with(r, 0)) << describe_status(r.status);
   EXPECT_EQ(r.out, "1 printf synced\n2 cout synced\n3 printf 1\n4 cout\n5 fastout\n");
 }
 
 TEST(stdio_order, the_flush_policy_of_cout_through_fastout_is_kept) {
-  FASTOUT_SKIP_ON_WINDOWS("needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
-  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
+  FASTOUT_SKIP_ON_WINDOWS(
+      "needs sync_with_stdio(), whose cookie streams the Windows C runtime has not");
+  FASTOUT_SKIP_UNLESS_LINUX(
+      "stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   const std::string lines = "line 0\nline 1\nline 2\nline 3\nline 4\n";
   helper_result standard = run_helper({"cout-endl", "0"});
   EXPECT_TRUE(exited_with(standard, 0)) << describe_status(standard.status);
@@ -606,7 +625,8 @@ TEST(stdio_order, the_flush_policy_of_cout_through_fastout_is_kept) {
 
 TEST(stdio_order, a_prompt_on_a_terminal_is_visible_at_once) {
   FASTOUT_SKIP_ON_WINDOWS("needs a pseudo-terminal, which Windows has not");
-  FASTOUT_SKIP_UNLESS_LINUX("stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
+  FASTOUT_SKIP_UNLESS_LINUX(
+      "stdio streams that hand their writes to fastout (sync_with_stdio: glibc's fopencookie; the BSDs' and Apple's funopen)");
   terminal tty;
   if (!tty.ok()) GTEST_SKIP() << "no pseudo-terminals here";
   helper_setup setup;

@@ -83,8 +83,8 @@ class temp_dir {
 #else
     const char* base = std::getenv("TMPDIR");
 #endif
-    std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
-                          "/fastout-test-XXXXXX";
+    std::string pattern =
+        std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/fastout-test-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr)
       throw std::system_error(errno, std::system_category(), "mkdtemp " + pattern);
     path_ = pattern;
@@ -288,22 +288,23 @@ inline std::vector<bool> named_variants() {
 // full disk runs there; on Windows itself it skips, saying why.
 inline bool dev_full_is_here() {
 #if defined(_WIN32)
-  const HANDLE device = ::CreateFileA("/dev/full", GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
-                                      nullptr, OPEN_EXISTING, 0, nullptr);
+  const HANDLE device =
+      ::CreateFileA("/dev/full", GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
+                    OPEN_EXISTING, 0, nullptr);
   if (device == INVALID_HANDLE_VALUE) return false;
   DWORD written = 0;
-  const bool full = !::WriteFile(device, "x", 1, &written, nullptr) &&
-                    ::GetLastError() == ERROR_DISK_FULL;
+  const bool full =
+      !::WriteFile(device, "x", 1, &written, nullptr) && ::GetLastError() == ERROR_DISK_FULL;
   ::CloseHandle(device);
   return full;
 #else
   return true;
 #endif
 }
-#define FASTOUT_SKIP_UNLESS_DEV_FULL()                                                     \
-  do {                                                                                   \
-    if (!fastout_test::dev_full_is_here())                                               \
-      GTEST_SKIP() << "not on Windows: needs /dev/full, which Windows has not (under "   \
+#define FASTOUT_SKIP_UNLESS_DEV_FULL()                                                      \
+  do {                                                                                      \
+    if (!fastout_test::dev_full_is_here())                                                  \
+      GTEST_SKIP() << "not on Windows: needs /dev/full, which Windows has not (under "      \
                    << "Wine, whose drive Z: is the Unix root, the tests use the real one)"; \
   } while (false)
 
@@ -317,9 +318,7 @@ inline long long allocated_bytes(const struct stat& st) {
 #endif
 }
 
-inline const fastout::detail::platform_calls& real() {
-  return fastout::detail::real_platform;
-}
+inline const fastout::detail::platform_calls& real() { return fastout::detail::real_platform; }
 
 // Restores the real system-call table (or whatever was in use) on scope exit,
 // so a test can install fakes in fastout::detail::platform.
@@ -419,9 +418,10 @@ int run_in_child(Body&& body) {
   // The replay would make each temp_dir again, under another random name:
   // the child's files would not be where the parent looks.
   if (temp_dirs_in_this_test() != 0)
-    throw std::logic_error("run_in_child() on Windows replays the test in a new process, where "
-                           "a temp_dir made before the call gets another name: make it in the "
-                           "body, or skip the test on Windows");
+    throw std::logic_error(
+        "run_in_child() on Windows replays the test in a new process, where "
+        "a temp_dir made before the call gets another name: make it in the "
+        "body, or skip the test on Windows");
   const int call = ++child_calls_in_this_test();
   const char* target = std::getenv("FASTOUT_TEST_CHILD");
   if (target != nullptr && *target != '\0') {
@@ -436,8 +436,8 @@ int run_in_child(Body&& body) {
     ::_exit(code);
   }
   const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string filter = std::string("--gtest_filter=") + info->test_suite_name() + "." +
-                             info->name();
+  const std::string filter =
+      std::string("--gtest_filter=") + info->test_suite_name() + "." + info->name();
   char self[MAX_PATH];
   const DWORD self_size = ::GetModuleFileNameA(nullptr, self, sizeof self);
   if (self_size == 0 || self_size >= sizeof self)

@@ -43,8 +43,8 @@ using fastout_test::temp_dir;
 
 std::wstring wide(const std::string& utf8) {
   if (utf8.empty()) return {};
-  const int size = ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()),
-                                         nullptr, 0);
+  const int size =
+      ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
   std::wstring out(static_cast<std::size_t>(size), L'\0');
   ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), &out[0], size);
   return out;
@@ -156,8 +156,8 @@ TEST(windows, a_filesystem_path_is_taken_as_utf16) {
   // page, and a lone surrogate, which a Windows name may hold and UTF-8
   // cannot, comes through as the same unit (WTF-8 inside fastout).
   const std::filesystem::path base(wide(dir.path()));
-  const std::wstring names[] = {L"\u00e9t\u00e9-\u65e5\u672c.txt", std::wstring(L"lone-") +
-                                                                        wchar_t(0xD800) + L".txt"};
+  const std::wstring names[] = {L"\u00e9t\u00e9-\u65e5\u672c.txt",
+                                std::wstring(L"lone-") + wchar_t(0xD800) + L".txt"};
   std::vector<std::wstring> expected;
   for (const std::wstring& name : names) {
     // Wine keeps names in UTF-8 on a Unix filesystem, where a lone
@@ -350,8 +350,8 @@ TEST(windows, replace_gives_up_on_a_target_held_for_good) {
 TEST(windows, sync_directory_is_refused_not_claimed) {
   temp_dir dir;
   const std::string path = dir.file("target.txt");
-  fastout::file f = fastout::output_file(path, fastout::open_mode::replace,
-                                         fastout::sync_directory = true);
+  fastout::file f =
+      fastout::output_file(path, fastout::open_mode::replace, fastout::sync_directory = true);
   f.print("new\n");
   try {
     f.close();
@@ -420,15 +420,17 @@ TEST_F(windows_console, a_character_is_never_split_between_two_calls) {
   for (char byte : text) {
     ASSERT_EQ(platform.write(console_fd, &byte, 1), 1);
     // Each call sends whole characters only: no lone surrogate ever.
-    for (char16_t unit : console_text) EXPECT_FALSE(unit >= 0xD800 && unit <= 0xDBFF &&
-                                                    &unit == &console_text.back());
+    for (char16_t unit : console_text)
+      EXPECT_FALSE(unit >= 0xD800 && unit <= 0xDBFF && &unit == &console_text.back());
   }
   EXPECT_EQ(console_text, u"\U0001F600\u65e5");
   EXPECT_EQ(console_calls, 2);  // one per character, once it was whole
 }
 
 TEST_F(windows_console, bytes_that_are_not_utf8_show_as_replacement_characters) {
-  const std::string text = "a\xff" "b\xc3(\xe6\x97";
+  const std::string text =
+      "a\xff"
+      "b\xc3(\xe6\x97";
   ASSERT_EQ(platform.write(console_fd, text.data(), text.size()),
             static_cast<ssize_t>(text.size()));
   // The incomplete "\xe6\x97" at the end waits for the rest.
@@ -491,8 +493,7 @@ TEST(windows, errors_carry_errno_and_say_what_windows_said) {
     EXPECT_STREQ(e.code().category().name(), "fastout");
     const std::string what = e.what();
     EXPECT_NE(what.find("missing/file.txt"), std::string::npos) << what;
-    EXPECT_NE(what.find("No such file or directory (Windows error 3"), std::string::npos)
-        << what;
+    EXPECT_NE(what.find("No such file or directory (Windows error 3"), std::string::npos) << what;
   }
 }
 
@@ -503,22 +504,36 @@ TEST(windows, the_error_table_is_stable) {
   };
   // docs/platforms.md lists the same table.
   const mapping table[] = {
-      {ERROR_FILE_NOT_FOUND, ENOENT},      {ERROR_PATH_NOT_FOUND, ENOENT},
-      {ERROR_INVALID_NAME, ENOENT},        {ERROR_TOO_MANY_OPEN_FILES, EMFILE},
-      {ERROR_ACCESS_DENIED, EACCES},       {ERROR_SHARING_VIOLATION, EACCES},
-      {ERROR_LOCK_VIOLATION, EACCES},      {ERROR_INVALID_HANDLE, EBADF},
-      {ERROR_NOT_ENOUGH_MEMORY, ENOMEM},   {ERROR_WRITE_PROTECT, EROFS},
-      {ERROR_HANDLE_DISK_FULL, ENOSPC},    {ERROR_DISK_FULL, ENOSPC},
+      {ERROR_FILE_NOT_FOUND, ENOENT},
+      {ERROR_PATH_NOT_FOUND, ENOENT},
+      {ERROR_INVALID_NAME, ENOENT},
+      {ERROR_TOO_MANY_OPEN_FILES, EMFILE},
+      {ERROR_ACCESS_DENIED, EACCES},
+      {ERROR_SHARING_VIOLATION, EACCES},
+      {ERROR_LOCK_VIOLATION, EACCES},
+      {ERROR_INVALID_HANDLE, EBADF},
+      {ERROR_NOT_ENOUGH_MEMORY, ENOMEM},
+      {ERROR_WRITE_PROTECT, EROFS},
+      {ERROR_HANDLE_DISK_FULL, ENOSPC},
+      {ERROR_DISK_FULL, ENOSPC},
       {1295 /* ERROR_DISK_QUOTA_EXCEEDED */, ENOSPC},
-      {ERROR_NOT_SUPPORTED, ENOTSUP},      {ERROR_CALL_NOT_IMPLEMENTED, ENOSYS},
-      {ERROR_FILE_EXISTS, EEXIST},         {ERROR_ALREADY_EXISTS, EEXIST},
-      {ERROR_INVALID_PARAMETER, EINVAL},   {ERROR_BROKEN_PIPE, EPIPE},
-      {ERROR_NO_DATA, EPIPE},              {233 /* ERROR_PIPE_NOT_CONNECTED */, EPIPE},
+      {ERROR_NOT_SUPPORTED, ENOTSUP},
+      {ERROR_CALL_NOT_IMPLEMENTED, ENOSYS},
+      {ERROR_FILE_EXISTS, EEXIST},
+      {ERROR_ALREADY_EXISTS, EEXIST},
+      {ERROR_INVALID_PARAMETER, EINVAL},
+      {ERROR_BROKEN_PIPE, EPIPE},
+      {ERROR_NO_DATA, EPIPE},
+      {233 /* ERROR_PIPE_NOT_CONNECTED */, EPIPE},
       {ERROR_FILENAME_EXCED_RANGE, ENAMETOOLONG},
-      {ERROR_DIR_NOT_EMPTY, ENOTEMPTY},    {ERROR_DIRECTORY, ENOTDIR},
-      {ERROR_NOT_SAME_DEVICE, EXDEV},      {ERROR_OPERATION_ABORTED, ECANCELED},
-      {ERROR_CRC, EIO},                    {ERROR_IO_DEVICE, EIO},
-      {ERROR_FILE_TOO_LARGE, EFBIG},       {ERROR_PRIVILEGE_NOT_HELD, EPERM},
+      {ERROR_DIR_NOT_EMPTY, ENOTEMPTY},
+      {ERROR_DIRECTORY, ENOTDIR},
+      {ERROR_NOT_SAME_DEVICE, EXDEV},
+      {ERROR_OPERATION_ABORTED, ECANCELED},
+      {ERROR_CRC, EIO},
+      {ERROR_IO_DEVICE, EIO},
+      {ERROR_FILE_TOO_LARGE, EFBIG},
+      {ERROR_PRIVILEGE_NOT_HELD, EPERM},
       {ERROR_NO_UNICODE_TRANSLATION, EILSEQ},
       {99999, EIO},  // a code the table does not name
   };

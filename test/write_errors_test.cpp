@@ -157,7 +157,10 @@ void write_mixed_with_prints(file& f, const std::string& data, std::uint32_t see
   while (i < data.size()) {
     std::size_t n = std::min<std::size_t>(1 + rng() % 300, data.size() - i);
     switch (rng() % 4) {
-      case 0: f.put(data[i]); n = 1; break;
+      case 0:
+        f.put(data[i]);
+        n = 1;
+        break;
       case 1: f.write(data.data() + i, n); break;
       case 2: f.print("{}", std::string_view(data.data() + i, n)); break;
       default: {

@@ -442,26 +442,57 @@ TEST(error_accounting, message_stats_and_handler_agree_on_every_path) {
   const std::string long_text(200, 'L');
   const std::vector<failing_path> paths = {
       {"write() loop", 4096, buffering::full,
-       [](file& f) { for (;;) f.write("0123456789"); }, 4100},
-      {"put() loop", 64, buffering::full, [](file& f) { for (;;) f.put('p'); }, 65},
+       [](file& f) {
+         for (;;) f.write("0123456789");
+       },
+       4100},
+      {"put() loop", 64, buffering::full,
+       [](file& f) {
+         for (;;) f.put('p');
+       },
+       65},
       {"large write() after buffered text", 64, buffering::full,
-       [](file& f) { f.write("0123456789"); f.write(std::string(100, 'w')); }, 110},
+       [](file& f) {
+         f.write("0123456789");
+         f.write(std::string(100, 'w'));
+       },
+       110},
       {"write() straddling a full buffer", 64, buffering::full,
-       [&](file& f) { f.write(sixty); f.write("0123456789"); }, 70},
+       [&](file& f) {
+         f.write(sixty);
+         f.write("0123456789");
+       },
+       70},
       {"unbuffered write()", 0, buffering::full, [](file& f) { f.write("0123456789"); }, 10},
       {"line-buffered write()", 64, buffering::line, [](file& f) { f.write("ab\ncd"); }, 5},
       {"cursor put() loop", 64, buffering::full,
-       [](file& f) { fastout::cursor c = f.make_cursor(); for (;;) c.put('c'); }, 65},
+       [](file& f) {
+         fastout::cursor c = f.make_cursor();
+         for (;;) c.put('c');
+       },
+       65},
       {"print() that needs room", 64, buffering::full,
-       [&](file& f) { f.write(sixty); f.print("{}", "0123456789"); }, 60},
+       [&](file& f) {
+         f.write(sixty);
+         f.print("{}", "0123456789");
+       },
+       60},
       {"compiled print() that needs room", 64, buffering::full,
-       [&](file& f) { f.write(sixty); f.println(FMT_COMPILE("{}-{}"), 12345, "abc"); }, 60},
+       [&](file& f) {
+         f.write(sixty);
+         f.println(FMT_COMPILE("{}-{}"), 12345, "abc");
+       },
+       60},
       {"print() larger than the buffer", 64, buffering::full,
        [&](file& f) { f.print("{}", long_text); }, 200},
       {"unbuffered print()", 0, buffering::full, [](file& f) { f.print("{}|", 42); }, 3},
       {"line-buffered print()", 64, buffering::line, [](file& f) { f.print("ab\n{}", 7); }, 4},
       {"<< that needs room", 64, buffering::full,
-       [&](file& f) { f.write(sixty); f << 1234567; }, 67},
+       [&](file& f) {
+         f.write(sixty);
+         f << 1234567;
+       },
+       67},
   };
   for (const failing_path& p : paths) {
     SCOPED_TRACE(p.name);

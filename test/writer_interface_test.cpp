@@ -49,7 +49,8 @@ ssize_t recording_writev(int fd, const struct iovec* iov, int count) {
     return -1;
   }
   std::string chunk;
-  for (int i = 0; i < count; ++i) chunk.append(static_cast<const char*>(iov[i].iov_base), iov[i].iov_len);
+  for (int i = 0; i < count; ++i)
+    chunk.append(static_cast<const char*>(iov[i].iov_base), iov[i].iov_len);
   chunks.push_back(chunk);
   return static_cast<ssize_t>(chunk.size());
 }
@@ -88,7 +89,7 @@ TEST(writer_interface, a_whole_piece_moves_to_the_front_of_the_buffer_unsplit) {
   fastout::detail::writer_of(f).end_piece(p, at);
   f.flush();
   ASSERT_EQ(chunks.size(), 2u);
-  EXPECT_EQ(chunks[0], "abcde");  // the text before it, alone
+  EXPECT_EQ(chunks[0], "abcde");   // the text before it, alone
   EXPECT_EQ(chunks[1], "123456");  // the piece, whole
   EXPECT_EQ(f.stats().bytes_accepted, 11u);
 }

@@ -104,17 +104,18 @@ typedef struct fastout_file fastout_file;
 
 /** What happens to an existing file (fastout_options.mode). */
 enum fastout_open_mode {
-  FASTOUT_TRUNCATE = 0,  /**< create, or empty an existing file: fopen's "w" (default) */
-  FASTOUT_APPEND = 1,    /**< create, or write at the end: "a" */
-  FASTOUT_EXCLUSIVE = 2  /**< create; fail with -EEXIST if it exists: "wx" */
+  FASTOUT_TRUNCATE = 0, /**< create, or empty an existing file: fopen's "w" (default) */
+  FASTOUT_APPEND = 1,   /**< create, or write at the end: "a" */
+  FASTOUT_EXCLUSIVE = 2 /**< create; fail with -EEXIST if it exists: "wx" */
 };
 
 /** When the buffer goes to the file besides fastout_flush() and
  * fastout_close() (fastout_options.buffering). */
 enum fastout_buffering {
-  FASTOUT_BUFFERING_AUTOMATIC = 0, /**< line-buffered on a terminal, else full: stdio's rule (default) */
-  FASTOUT_BUFFERING_FULL = 1,      /**< only when the buffer is full */
-  FASTOUT_BUFFERING_LINE = 2       /**< also after every call whose text holds a '\n' */
+  FASTOUT_BUFFERING_AUTOMATIC =
+      0,                      /**< line-buffered on a terminal, else full: stdio's rule (default) */
+  FASTOUT_BUFFERING_FULL = 1, /**< only when the buffer is full */
+  FASTOUT_BUFFERING_LINE = 2  /**< also after every call whose text holds a '\n' */
 };
 
 /** Whether fastout_close() closes a descriptor given to fastout_fdopen(). */
@@ -354,7 +355,8 @@ FASTOUT_C_INLINE int fastout_puts(const char* text) FASTOUT_C_NOEXCEPT {
   /* size < room: the text and its newline fit. An empty buffer (full,
    * line-buffered, closed, failed: pos == limit) goes out of line. */
   if (FASTOUT_LIKELY(state != FASTOUT_C_NULL && text != FASTOUT_C_NULL &&
-                     (size = strlen(text)) < FASTOUT_C_CONVERT(size_t, state->limit - state->pos))) {
+                     (size = strlen(text)) <
+                         FASTOUT_C_CONVERT(size_t, state->limit - state->pos))) {
     memcpy(state->pos, text, size);
     state->pos[size] = '\n';
     state->pos += size + 1;
@@ -395,7 +397,8 @@ FASTOUT_API fastout_buffer_state fastout_cursor_begin_slow(fastout_file* file,
                                                            int* error) FASTOUT_C_NOEXCEPT;
 FASTOUT_API fastout_buffer_state fastout_cursor_putc_slow(int c, fastout_file* file, char* pos,
                                                           int* error) FASTOUT_C_NOEXCEPT;
-FASTOUT_API int fastout_cursor_end_slow(fastout_file* file, char* pos, int error) FASTOUT_C_NOEXCEPT;
+FASTOUT_API int fastout_cursor_end_slow(fastout_file* file, char* pos,
+                                        int error) FASTOUT_C_NOEXCEPT;
 
 /** Lends the writer's free space to a new cursor. If it cannot (a NULL
  * handle: -EINVAL; a closed or failed writer; another cursor alive: -EBUSY),
@@ -445,8 +448,8 @@ FASTOUT_API int fastout_fprintf(fastout_file* file, const char* format, ...) FAS
 
 /** fastout_fprintf() with a va_list, as vfprintf(). `args` is used as by
  * vfprintf: call va_end() on it afterwards, and do not use it again. */
-FASTOUT_API int fastout_vfprintf(fastout_file* file, const char* format, va_list args)
-    FASTOUT_C_NOEXCEPT FASTOUT_PRINTF_FORMAT(2, 0);
+FASTOUT_API int fastout_vfprintf(fastout_file* file, const char* format,
+                                 va_list args) FASTOUT_C_NOEXCEPT FASTOUT_PRINTF_FORMAT(2, 0);
 
 /** Formats to standard output, as printf(format, ...):
  * fastout_fprintf(fastout_stdout(), format, ...). */
@@ -517,7 +520,8 @@ typedef struct fastout_stats {
 /** Fills `stats`; they stay readable after an error and after the C++
  * writer behind a handle is closed. Returns 0, or -EINVAL for NULL. After
  * an error, bytes_accepted - bytes_delivered is what was lost. */
-FASTOUT_API int fastout_get_stats(const fastout_file* file, fastout_stats* stats) FASTOUT_C_NOEXCEPT;
+FASTOUT_API int fastout_get_stats(const fastout_file* file,
+                                  fastout_stats* stats) FASTOUT_C_NOEXCEPT;
 
 /** The path the writer was opened with, or its name ("<stdout>", "<fd 5>"),
  * for messages; valid until fastout_close(). NULL for a NULL handle. */
@@ -563,14 +567,14 @@ FASTOUT_API file& from_c_handle(fastout_file* handle) FASTOUT_C_NOEXCEPT;
  * (fastout_puts)(text) and &fastout_puts name the function itself. In C++
  * the old forms are overloads. The macros and overloads go with the old
  * forms. */
-#define FASTOUT_PUTS_DEPRECATION_                                              \
-  "fastout_puts(text, file) is 0.2's name for fputs and writes no newline: "   \
+#define FASTOUT_PUTS_DEPRECATION_                                            \
+  "fastout_puts(text, file) is 0.2's name for fputs and writes no newline: " \
   "call fastout_fputs(text, file); fastout_puts(text) is puts"
-#define FASTOUT_PRINTF_DEPRECATION_                                             \
-  "fastout_printf(file, format, ...) is 0.2's name for fprintf: call "         \
+#define FASTOUT_PRINTF_DEPRECATION_                                    \
+  "fastout_printf(file, format, ...) is 0.2's name for fprintf: call " \
   "fastout_fprintf(file, format, ...); fastout_printf(format, ...) is printf"
-#define FASTOUT_VPRINTF_DEPRECATION_                                            \
-  "fastout_vprintf(file, format, args) is 0.2's name for vfprintf: call "      \
+#define FASTOUT_VPRINTF_DEPRECATION_                                      \
+  "fastout_vprintf(file, format, args) is 0.2's name for vfprintf: call " \
   "fastout_vfprintf(file, format, args); fastout_vprintf(format, args) is vprintf"
 
 #ifdef __cplusplus
@@ -592,10 +596,10 @@ inline int fastout_printf(fastout_file* file, const char* format, ...) FASTOUT_C
 }
 
 FASTOUT_DEPRECATED(FASTOUT_VPRINTF_DEPRECATION_)
-inline int fastout_vprintf(fastout_file* file, const char* format, va_list args)
-    FASTOUT_C_NOEXCEPT FASTOUT_PRINTF_FORMAT(2, 0);
-inline int fastout_vprintf(fastout_file* file, const char* format, va_list args)
-    FASTOUT_C_NOEXCEPT {
+inline int fastout_vprintf(fastout_file* file, const char* format, va_list args) FASTOUT_C_NOEXCEPT
+    FASTOUT_PRINTF_FORMAT(2, 0);
+inline int fastout_vprintf(fastout_file* file, const char* format,
+                           va_list args) FASTOUT_C_NOEXCEPT {
   return fastout_vfprintf(file, format, args);
 }
 
@@ -616,25 +620,25 @@ FASTOUT_C_INLINE int fastout_vprintf_with_handle(fastout_file* file, const char*
 
 /* The argument in a given place; `~` fills the places a short list lacks,
  * so that `...` is never empty (which C99 and C11 do not allow). */
-#define FASTOUT_FIRST_(first, ...) first
-#define FASTOUT_THIRD_(first, second, third, ...) third
-#define FASTOUT_FOURTH_(first, second, third, fourth, ...) fourth
+#  define FASTOUT_FIRST_(first, ...) first
+#  define FASTOUT_THIRD_(first, second, third, ...) third
+#  define FASTOUT_FOURTH_(first, second, third, fourth, ...) fourth
 
-#define fastout_puts(...) \
-  FASTOUT_THIRD_(__VA_ARGS__, fastout_puts_with_handle, fastout_puts, ~)(__VA_ARGS__)
-#define fastout_vprintf(...) \
-  FASTOUT_FOURTH_(__VA_ARGS__, fastout_vprintf_with_handle, fastout_vprintf, ~)(__VA_ARGS__)
+#  define fastout_puts(...) \
+    FASTOUT_THIRD_(__VA_ARGS__, fastout_puts_with_handle, fastout_puts, ~)(__VA_ARGS__)
+#  define fastout_vprintf(...) \
+    FASTOUT_FOURTH_(__VA_ARGS__, fastout_vprintf_with_handle, fastout_vprintf, ~)(__VA_ARGS__)
 
 /* fastout_printf: the expression `if_handle` if `x` is a fastout_file*,
  * else `otherwise`. Only `x`'s type is looked at: it is not evaluated. */
 #  if defined(__GNUC__) || defined(__clang__)
 #    if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #      define FASTOUT_IF_HANDLE_(x, if_handle, otherwise) \
-         _Generic((x), fastout_file*: if_handle, default: otherwise)
+        _Generic((x), fastout_file * : if_handle, default : otherwise)
 #    else
-#      define FASTOUT_IF_HANDLE_(x, if_handle, otherwise)                                  \
-         __builtin_choose_expr(__builtin_types_compatible_p(__typeof__(x), fastout_file*), \
-                               if_handle, otherwise)
+#      define FASTOUT_IF_HANDLE_(x, if_handle, otherwise)                                 \
+        __builtin_choose_expr(__builtin_types_compatible_p(__typeof__(x), fastout_file*), \
+                              if_handle, otherwise)
 #    endif
 /* The compilers warn of a deprecated function named in either branch of a
  * choice, the one not taken included. A member is named only in the branch
@@ -645,18 +649,19 @@ struct fastout_printf_old_form {
 struct fastout_printf_new_form {
   int fastout_printf_with_handle;
 };
-#    define fastout_printf(...)                                                      \
-       ((void)sizeof(FASTOUT_IF_HANDLE_(FASTOUT_FIRST_(__VA_ARGS__, ~),              \
-                                        (struct fastout_printf_old_form*)0,          \
-                                        (struct fastout_printf_new_form*)0)          \
-                         ->fastout_printf_with_handle),                              \
-        FASTOUT_IF_HANDLE_(FASTOUT_FIRST_(__VA_ARGS__, ~), fastout_fprintf,          \
-                           fastout_printf)(__VA_ARGS__))
+#    define fastout_printf(...)                                            \
+      ((void)sizeof(FASTOUT_IF_HANDLE_(FASTOUT_FIRST_(__VA_ARGS__, ~),     \
+                                       (struct fastout_printf_old_form*)0, \
+                                       (struct fastout_printf_new_form*)0) \
+                        ->fastout_printf_with_handle),                     \
+       FASTOUT_IF_HANDLE_(FASTOUT_FIRST_(__VA_ARGS__, ~), fastout_fprintf, \
+                          fastout_printf)(__VA_ARGS__))
 #  elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 /* Another C11 compiler: the old form works, without the warning. */
-#    define fastout_printf(...)                                                          \
-       _Generic((FASTOUT_FIRST_(__VA_ARGS__, ~)), fastout_file*: fastout_fprintf,        \
-                default: fastout_printf)(__VA_ARGS__)
+#    define fastout_printf(...)                                 \
+      _Generic((FASTOUT_FIRST_(__VA_ARGS__, ~)), fastout_file * \
+               : fastout_fprintf, default                       \
+               : fastout_printf)(__VA_ARGS__)
 #  endif
 /* Elsewhere (C99 without GCC's builtins) only the new form compiles: a
  * fastout_file* where a format belongs is a constraint violation the

@@ -25,10 +25,10 @@
 #  error "fastout's C++ API needs C++17 or later: compile with -std=c++17 (or newer)"
 #else
 
-#include <string_view>
-#include <type_traits>
+#  include <string_view>
+#  include <type_traits>
 
-#include <fastout/config.h>
+#  include <fastout/config.h>
 
 namespace fastout {
 
@@ -109,7 +109,7 @@ struct compression_options {
   /// compression_workers = n may in output_file(). Assigning a whole
   /// compression_options (`= {}` included) replaces everything, workers too.
   template <typename Format,
-            typename = std::enable_if_t<detail::is_compression_choice<Format>::value>>
+            typename = std::enable_if_t<detail::is_compression_choice<Format>::value> >
   constexpr compression_options& operator=(const Format& choice) noexcept {
     const unsigned kept = workers;
     *this = compression_options(choice);
@@ -123,8 +123,7 @@ struct compression_options {
 /// their output); anything else is none.
 constexpr compression_format format_for_path(std::string_view path) noexcept {
   auto ends_with = [path](std::string_view suffix) {
-    return path.size() > suffix.size() &&
-           path.substr(path.size() - suffix.size()) == suffix &&
+    return path.size() > suffix.size() && path.substr(path.size() - suffix.size()) == suffix &&
            path[path.size() - suffix.size() - 1] != '/';
   };
   if (ends_with(".zst")) return compression_format::zstd;
@@ -176,7 +175,7 @@ struct compression_key {
   constexpr compression_options operator=(compression_options options) const noexcept {
     return options;
   }
-  template <typename Format, typename = std::enable_if_t<is_compression_choice<Format>::value>>
+  template <typename Format, typename = std::enable_if_t<is_compression_choice<Format>::value> >
   constexpr compression_choice_param operator=(const Format& choice) const noexcept {
     return {compression_options(choice)};
   }

@@ -8,8 +8,8 @@
 
 #if __cplusplus >= 201703L
 
-#include <cstddef>
-#include <string_view>
+#  include <cstddef>
+#  include <string_view>
 
 namespace fastout {
 namespace detail {

@@ -17,20 +17,20 @@
 #  error "fastout's C++ API needs C++17 or later: compile with -std=c++17 (or newer)"
 #else
 
-#include <cstddef>
-#include <cstdint>
-#include <string>
-#include <string_view>
-#include <system_error>
-#include <type_traits>
-#include <utility>
+#  include <cstddef>
+#  include <cstdint>
+#  include <string>
+#  include <string_view>
+#  include <system_error>
+#  include <type_traits>
+#  include <utility>
 
-#include <fastout/config.h>
-#include <fastout/detail/fmt_compat.h>
-#include <fastout/detail/hot_path.h>
-#include <fastout/detail/stand_ins.h>
-#include <fastout/detail/writer.h>
-#include <fastout/options.h>
+#  include <fastout/config.h>
+#  include <fastout/detail/fmt_compat.h>
+#  include <fastout/detail/hot_path.h>
+#  include <fastout/detail/stand_ins.h>
+#  include <fastout/detail/writer.h>
+#  include <fastout/options.h>
 
 namespace fastout {
 
@@ -160,11 +160,13 @@ inline std::string utf8_of_wide(const wchar_t* text) {
 class cstring_view {
  public:
   cstring_view(const char* s) noexcept : str_(s) {}
-  template <typename S, typename = decltype(static_cast<const char*>(
-                            std::declval<const S&>().c_str())), int = 0>
+  template <typename S,
+            typename = decltype(static_cast<const char*>(std::declval<const S&>().c_str())),
+            int = 0>
   cstring_view(const S& s) noexcept : str_(s.c_str()) {}
-  template <typename S, typename = decltype(static_cast<const wchar_t*>(
-                            std::declval<const S&>().c_str())), long = 0>
+  template <typename S,
+            typename = decltype(static_cast<const wchar_t*>(std::declval<const S&>().c_str())),
+            long = 0>
   cstring_view(const S& s) : utf8_(utf8_of_wide(s.c_str())), owned_(true) {
     str_ = utf8_.c_str();
   }
@@ -225,12 +227,21 @@ class FASTOUT_API file : private detail::writer {
   /// file must exist, and CREATE without TRUNC or APPEND overwrites it from
   /// the start. Unlike {fmt}, write access is implied, so file::APPEND alone
   /// appends instead of opening read-only.
-#if defined(_WIN32)
+#  if defined(_WIN32)
   // {fmt}'s are the C runtime's _O_* values on Windows.
-  enum { RDONLY = 0, WRONLY = 1, RDWR = 2, CREATE = 0x100, EXCL = 0x400, TRUNC = 0x200, APPEND = 0x8 };
-#else
-  enum { RDONLY = 0, WRONLY = 01, RDWR = 02, CREATE = 0100, EXCL = 0200, TRUNC = 01000, APPEND = 02000 };
-#endif
+  enum {RDONLY = 0,   WRONLY = 1,    RDWR = 2,    CREATE = 0x100,
+        EXCL = 0x400, TRUNC = 0x200, APPEND = 0x8};
+#  else
+  enum {
+    RDONLY = 0,
+    WRONLY = 01,
+    RDWR = 02,
+    CREATE = 0100,
+    EXCL = 0200,
+    TRUNC = 01000,
+    APPEND = 02000
+  };
+#  endif
 
   /// A closed writer; every write to it throws.
   file() noexcept = default;
@@ -315,9 +326,9 @@ class FASTOUT_API file : private detail::writer {
     return *this;
   }
 
-#ifdef FASTOUT_FMT_HAS_WRITER
+#  ifdef FASTOUT_FMT_HAS_WRITER
   operator fmt::writer() { return as_fmt_writer(); }
-#endif
+#  endif
 
   /// Sends everything buffered to the file. Throws on error (sticky; with
   /// write_errors::report it does not throw, and error() says). On a closed

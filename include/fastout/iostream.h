@@ -22,13 +22,13 @@
 
 #if __cplusplus >= 201703L
 
-#include <cstddef>
-#include <ios>
-#include <ostream>
-#include <streambuf>
-#include <string>
-#include <system_error>
-#include <type_traits>
+#  include <cstddef>
+#  include <ios>
+#  include <ostream>
+#  include <streambuf>
+#  include <string>
+#  include <system_error>
+#  include <type_traits>
 
 namespace fastout {
 

@@ -10,10 +10,10 @@
 #  error "fastout's C++ API needs C++17 or later: compile with -std=c++17 (or newer)"
 #else
 
-#include <cstddef>
-#include <cstdint>
+#  include <cstddef>
+#  include <cstdint>
 
-#include <fastout/compression.h>
+#  include <fastout/compression.h>
 
 namespace fastout {
 

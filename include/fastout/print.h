@@ -35,15 +35,15 @@
 
 #if __cplusplus >= 201703L
 
-#include <cstddef>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <utility>
+#  include <cstddef>
+#  include <string>
+#  include <string_view>
+#  include <type_traits>
+#  include <utility>
 
-#include <fastout/detail/bounded_format.h>
-#include <fastout/detail/fmt_compat.h>
-#include <fastout/detail/format_cache.h>
+#  include <fastout/detail/bounded_format.h>
+#  include <fastout/detail/fmt_compat.h>
+#  include <fastout/detail/format_cache.h>
 
 namespace fastout {
 namespace detail {
@@ -132,8 +132,7 @@ FASTOUT_ALWAYS_INLINE void format_with(file& f, F& format) {
 // reference, they would live in memory that every char the fast path writes
 // might change, for all the compiler knows.
 template <bool Newline, typename S, typename... V>
-FASTOUT_ALWAYS_INLINE void print_bounded(file& f, std::size_t bound, const S& format,
-                                         V... values) {
+FASTOUT_ALWAYS_INLINE void print_bounded(file& f, std::size_t bound, const S& format, V... values) {
   writer& w = writer_of(f);
   const buffer_state room = w.room();
   const auto space = static_cast<std::size_t>(room.limit - room.pos);

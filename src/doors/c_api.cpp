@@ -139,9 +139,7 @@ struct exit_flush {
 
 // Registered with the first writer, so it runs at exit after any atexit()
 // handler registered later, which may still write.
-void register_exit_flush() {
-  static exit_flush flush_at_exit;
-}
+void register_exit_flush() { static exit_flush flush_at_exit; }
 
 // Makes a writer the C API owns: `make(memory)` constructs it in place. The
 // memory is listed before the writer is made, so that nothing can fail after
@@ -216,7 +214,8 @@ int convert(const fastout_options* in, file_options& out, std::string* name) {
   if (in->size != options_size_0_2 && in->size < sizeof(fastout_options))
     return EINVAL;  // not initialized, or a layout no release had
   if (in->size > sizeof(fastout_options)) {
-    const unsigned char* extra = reinterpret_cast<const unsigned char*>(in) + sizeof(fastout_options);
+    const unsigned char* extra =
+        reinterpret_cast<const unsigned char*>(in) + sizeof(fastout_options);
     for (std::size_t i = 0; i < in->size - sizeof(fastout_options); ++i)
       if (extra[i] != 0) return EINVAL;
   }
@@ -287,8 +286,7 @@ fastout_file* fastout_open(const char* path, const fastout_options* options) noe
   // thrown to catch, and what the program writes after an error is counted
   // as lost.
   file_options.errors = fastout::write_errors::report;
-  return fastout::make_owned(
-      [&](void* memory) { return new (memory) file(path, file_options); });
+  return fastout::make_owned([&](void* memory) { return new (memory) file(path, file_options); });
 }
 
 fastout_file* fastout_fdopen(int fd, int ownership, const fastout_options* options) noexcept {
@@ -310,16 +308,15 @@ fastout_file* fastout_fdopen(int fd, int ownership, const fastout_options* optio
   }
   file_options.errors = fastout::write_errors::report;  // as fastout_open()
   return fastout::make_owned([&](void* memory) {
-    return new (memory) file(ownership == FASTOUT_ADOPT
-                                 ? file::adopt(fd, file_options, std::move(name))
-                                 : file::borrow(fd, file_options, std::move(name)));
+    return new (memory)
+        file(ownership == FASTOUT_ADOPT ? file::adopt(fd, file_options, std::move(name))
+                                        : file::borrow(fd, file_options, std::move(name)));
   });
 }
 
 fastout_file* fastout_open_stdout(const fastout_options* options) noexcept {
   return fastout::open_standard(options, fastout::standard_output,
-                                fastout::set_standard_output_options,
-                                fastout::default_buffer_size);
+                                fastout::set_standard_output_options, fastout::default_buffer_size);
 }
 
 fastout_file* fastout_open_stderr(const fastout_options* options) noexcept {

@@ -12,7 +12,6 @@
 #include <iostream>
 #include <new>
 
-
 #include <fastout/standard_streams.h>
 
 #include "platform/platform_internal.h"
@@ -269,9 +268,8 @@ int open_flags(std::ios_base::openmode mode) {
 std::string describe_mode(std::ios_base::openmode mode) {
   std::string text;
   const std::pair<std::ios_base::openmode, const char*> names[] = {
-      {std::ios_base::in, "in"},   {std::ios_base::out, "out"},
-      {std::ios_base::trunc, "trunc"}, {std::ios_base::app, "app"},
-      {std::ios_base::ate, "ate"}, {std::ios_base::binary, "binary"},
+      {std::ios_base::in, "in"},   {std::ios_base::out, "out"}, {std::ios_base::trunc, "trunc"},
+      {std::ios_base::app, "app"}, {std::ios_base::ate, "ate"}, {std::ios_base::binary, "binary"},
   };
   for (const auto& [bit, name] : names) {
     if ((mode & bit) == 0) continue;
@@ -339,8 +337,7 @@ filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
     // end or, as libstdc++, does not open a file that has none (a pipe).
     const bool append_only = (flags & file::APPEND) != 0 && (flags & file::RDWR) == 0;
     const bool at_end = (mode & std::ios_base::ate) != 0;
-    if ((append_only || at_end) &&
-        detail::platform.lseek(opened.descriptor(), 0, SEEK_END) < 0 &&
+    if ((append_only || at_end) && detail::platform.lseek(opened.descriptor(), 0, SEEK_END) < 0 &&
         (at_end || errno != ESPIPE)) {
       int error_number = errno;
       opened.close();
@@ -412,8 +409,8 @@ void ofstream::open_with(detail::cstring_view path, std::ios_base::openmode mode
                          const stream_options& options) {
   if (buf_.is_open()) {
     set_failbit(std::error_code(EBUSY, detail::error_category()),
-         "cannot open " + quoted(path.c_str()) + ": the stream is already open on " +
-             quoted(buf_.writer().path().c_str()));
+                "cannot open " + quoted(path.c_str()) + ": the stream is already open on " +
+                    quoted(buf_.writer().path().c_str()));
     return;
   }
   if (buf_.open(path, mode | std::ios_base::out, options) != nullptr) {
@@ -426,7 +423,7 @@ void ofstream::open_with(detail::cstring_view path, std::ios_base::openmode mode
 void ofstream::close() {
   if (!buf_.is_open()) {
     set_failbit(std::error_code(EBADF, detail::error_category()),
-         "cannot close the stream: it is not open");
+                "cannot close the stream: it is not open");
     return;
   }
   if (buf_.close() == nullptr) set_failbit();

@@ -247,13 +247,10 @@ class call {
   char* floating(const directive& d, Args& args, char* pos, int width, int precision,
                  std::uint16_t flags);
   char* put_string(char* pos, const char* s, int width, int precision, std::uint16_t flags);
-  char* put_wide_string(char* pos, const wchar_t* s, int width, int precision,
-                        std::uint16_t flags);
+  char* put_wide_string(char* pos, const wchar_t* s, int width, int precision, std::uint16_t flags);
   char* put_wide_char(char* pos, wchar_t c, int width, std::uint16_t flags);
-  char* put_unknown(char* pos, const directive& d, int width, int precision,
-                    std::uint16_t flags);
-  char* put_padded(char* pos, const char* text, std::size_t size, int width,
-                   std::uint16_t flags);
+  char* put_unknown(char* pos, const directive& d, int width, int precision, std::uint16_t flags);
+  char* put_padded(char* pos, const char* text, std::size_t size, int width, std::uint16_t flags);
   template <typename Args>
   void store_count(const directive& d, Args& args, char* pos);
   // The locale, asked at most once per call.
@@ -284,7 +281,7 @@ class call {
   output out_;
   const char* const text_;  // the plan's copy of the format
   const plan& plan_;
-  const int saved_errno_;  // for %m
+  const int saved_errno_;         // for %m
   signed char plain_point_ = -1;  // -1: not asked yet
   signed char groups_ = -1;
   signed char plain_digits_ = -1;
@@ -319,7 +316,8 @@ int call::run_from(std::size_t index, char* pos, std::va_list& args, const char*
 // first), or a failure.
 int call::run_first(std::size_t index, char* pos, std::va_list& args, std::va_list* original) {
   sequential_args in_order{&args};
-  for (const directive *d = plan_.first.data() + index, *end = plan_.first.data() + plan_.first.size();
+  for (const directive *d = plan_.first.data() + index,
+                       *end = plan_.first.data() + plan_.first.size();
        d != end; ++d) {
     pos = directive_text(*d, in_order, pos);
     if (FASTOUT_UNLIKELY(out_.error != 0)) return out_.fail(pos, out_.error);
@@ -443,8 +441,7 @@ char* call::directive_text(const directive& d, Args& args, char* pos) {
       }
     case action::string:
       if ((d.length & length_long) || d.conversion == 'S')
-        return put_wide_string(pos, args.template get<const wchar_t*>(d), width, precision,
-                               flags);
+        return put_wide_string(pos, args.template get<const wchar_t*>(d), width, precision, flags);
       return put_string(pos, args.template get<const char*>(d), width, precision, flags);
     case action::pointer: {
       const void* pointer = args.template get<void*>(d);
@@ -465,14 +462,13 @@ char* call::directive_text(const directive& d, Args& args, char* pos) {
         directive number = d;
         number.base = 10;
         const bool negative = saved_errno_ < 0;
-        const unsigned long long magnitude =
-            negative ? 0 - static_cast<unsigned long long>(saved_errno_)
-                     : static_cast<unsigned long long>(saved_errno_);
+        const unsigned long long magnitude = negative
+                                                 ? 0 - static_cast<unsigned long long>(saved_errno_)
+                                                 : static_cast<unsigned long long>(saved_errno_);
         return put_number(pos, number, width, precision, flags, negative, magnitude, 'm');
       }
       char text[1024];
-      return put_string(pos, errno_text(saved_errno_, text, sizeof text), width, precision,
-                        flags);
+      return put_string(pos, errno_text(saved_errno_, text, sizeof text), width, precision, flags);
     }
     case action::unknown: return put_unknown(pos, d, width, precision, flags);
   }
@@ -532,8 +528,7 @@ char* call::integer(const directive& d, Args& args, char* pos, int width, int pr
   if (FASTOUT_UNLIKELY((flags & flag_group) || ((flags & flag_i18n) && d.base == 10))) {
     if (((flags & flag_group) && groups()) ||
         ((flags & flag_i18n) && d.base == 10 && !plain_digits())) {
-      const int result =
-          locale_integer(out_, pos, d, flags, width, precision, negative, magnitude);
+      const int result = locale_integer(out_, pos, d, flags, width, precision, negative, magnitude);
       if (result < 0) out_.error = -result;
       return pos;
     }
@@ -545,9 +540,8 @@ char* call::integer(const directive& d, Args& args, char* pos, int width, int pr
 // zeros from the precision, or from the width with the '0' flag (which a
 // precision turns off); '#' puts "0x" (or "0X", "0b", "0B": `spec`) before
 // a nonzero hexadecimal or binary number, and a leading 0 on octal.
-char* call::put_number(char* pos, const directive& d, int width, int precision,
-                       std::uint16_t flags, bool negative, unsigned long long magnitude,
-                       char spec) {
+char* call::put_number(char* pos, const directive& d, int width, int precision, std::uint16_t flags,
+                       bool negative, unsigned long long magnitude, char spec) {
   bool pad_zero = (flags & flag_pad_zero) != 0;
   if (precision < 0)
     precision = 1;
@@ -567,13 +561,14 @@ char* call::put_number(char* pos, const directive& d, int width, int precision,
     *--digits = '0';
     ++length;
   }
-  const std::size_t zeros =
-      static_cast<std::size_t>(precision) > length ? static_cast<std::size_t>(precision) - length : 0;
+  const std::size_t zeros = static_cast<std::size_t>(precision) > length
+                                ? static_cast<std::size_t>(precision) - length
+                                : 0;
   const bool prefix = magnitude != 0 && alt && (d.base == 16 || d.base == 2);
-  const char sign = negative                      ? '-'
-                    : (flags & flag_showsign)     ? '+'
-                    : (flags & flag_space)        ? ' '
-                                                  : '\0';
+  const char sign = negative                  ? '-'
+                    : (flags & flag_showsign) ? '+'
+                    : (flags & flag_space)    ? ' '
+                                              : '\0';
   // What is left of the width once the number is laid out.
   const std::size_t padding =
       output::padding(width, length + zeros + (prefix ? 2 : 0) + (sign != '\0' ? 1 : 0));
@@ -690,8 +685,7 @@ char* call::put_padded(char* pos, const char* text, std::size_t size, int width,
   return pos;
 }
 
-char* call::put_string(char* pos, const char* s, int width, int precision,
-                       std::uint16_t flags) {
+char* call::put_string(char* pos, const char* s, int width, int precision, std::uint16_t flags) {
   std::size_t size;
   if (s == nullptr) {
     // "(null)" if the precision lets all of it through, else nothing.
@@ -953,8 +947,8 @@ namespace {
 // Hands a call over to the general executor: from the start (index ==
 // SIZE_MAX), or from directive `index`, the text so far ending at `pos`.
 // (`args` by value: the arguments from where the fast executor stopped.)
-FASTOUT_NOINLINE int continue_in_general(file& writer, const plan& p, std::size_t index,
-                                         char* pos, std::va_list args) {
+FASTOUT_NOINLINE int continue_in_general(file& writer, const plan& p, std::size_t index, char* pos,
+                                         std::va_list args) {
   std::va_list rest;
   va_copy(rest, args);
   call c(writer, p);
@@ -963,9 +957,8 @@ FASTOUT_NOINLINE int continue_in_general(file& writer, const plan& p, std::size_
   va_end(rest);
   return result;
 }
-FASTOUT_NOINLINE int continue_with_string(file& writer, const plan& p, std::size_t index,
-                                          char* pos, std::va_list args, const char* s,
-                                          int precision) {
+FASTOUT_NOINLINE int continue_with_string(file& writer, const plan& p, std::size_t index, char* pos,
+                                          std::va_list args, const char* s, int precision) {
   std::va_list rest;
   va_copy(rest, args);
   call c(writer, p);
@@ -1067,9 +1060,7 @@ FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
         if (FASTOUT_UNLIKELY(plain_floats == 0)) return continue_in_general(writer, p, i, pos, ap);
         pos = put_plain_double(pos, d.conversion, d.precision, va_arg(ap, double));
         break;
-      case fast_kind::count:
-        *va_arg(ap, int*) = static_cast<int>(pos - room.pos);
-        break;
+      case fast_kind::count: *va_arg(ap, int*) = static_cast<int>(pos - room.pos); break;
       case fast_kind::none: return continue_in_general(writer, p, i, pos, ap);
     }
     pos = literal(pos, d.end, d.next);
@@ -1129,8 +1120,7 @@ int (*one_number_runner(const plan& p))(file&, const plan&, std::va_list) {
     case fast_kind::int_value: return &run_one<fast_kind::int_value>;
     case fast_kind::long_long_value: return &run_one<fast_kind::long_long_value>;
     case fast_kind::unsigned_value: return &run_one<fast_kind::unsigned_value>;
-    case fast_kind::unsigned_long_long_value:
-      return &run_one<fast_kind::unsigned_long_long_value>;
+    case fast_kind::unsigned_long_long_value: return &run_one<fast_kind::unsigned_long_long_value>;
     case fast_kind::double_value: return &run_one<fast_kind::double_value>;
     default: return nullptr;
   }
@@ -1147,7 +1137,8 @@ FASTOUT_NOINLINE int run_general(file& writer, const char* format, const plan* p
                                  std::va_list args) {
   std::unique_ptr<plan> local;
   if (p == nullptr) p = &new_plan(format, local);
-  if (p->fast && writer_of(writer).room().pos != writer_of(writer).room().limit) return run_fast(writer, *p, args);
+  if (p->fast && writer_of(writer).room().pos != writer_of(writer).room().limit)
+    return run_fast(writer, *p, args);
   std::va_list in_order;
   va_copy(in_order, args);
   call c(writer, *p);
@@ -1161,7 +1152,8 @@ FASTOUT_NOINLINE int run_general(file& writer, const char* format, const plan* p
 int vprintf_to(file& writer, const char* format, std::va_list args) {
   using namespace printf_engine;
   const plan* p = cached_plan(format);
-  if (FASTOUT_LIKELY(p != nullptr && writer_of(writer).room().pos != writer_of(writer).room().limit)) {
+  if (FASTOUT_LIKELY(p != nullptr &&
+                     writer_of(writer).room().pos != writer_of(writer).room().limit)) {
     if (FASTOUT_LIKELY(p->run_one != nullptr)) return p->run_one(writer, *p, args);
     if (FASTOUT_LIKELY(p->fast)) return run_fast(writer, *p, args);
   }

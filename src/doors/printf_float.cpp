@@ -84,7 +84,7 @@ struct binary_value {
   bool negative = false;
   bool zero = false;
   // For %a.
-  bool hex_zero = false;  // printf_fphex's zero_mantissa
+  bool hex_zero = false;       // printf_fphex's zero_mantissa
   std::uint64_t hex_bits = 0;  // x87: the mantissa's bits as they are
   char leading = '0';
   int fraction_bits = 0;  // how many bits of (hi, lo) are the fraction's
@@ -255,8 +255,7 @@ class big {
   void subtract(const big& other) {
     std::int64_t borrow = 0;
     for (std::size_t i = 0; i < size_; ++i) {
-      std::int64_t difference =
-          static_cast<std::int64_t>(limb_[i]) - other.limb(i) - borrow;
+      std::int64_t difference = static_cast<std::int64_t>(limb_[i]) - other.limb(i) - borrow;
       borrow = difference < 0 ? 1 : 0;
       limb_[i] = static_cast<std::uint32_t>(difference + (borrow << 32));
     }
@@ -347,8 +346,7 @@ class exact_digits {
     const std::size_t n = den_.size();
     // num < 10 * den: its top 64 bits over den's top limb plus one is the
     // quotient or one less (den's top limb is at least 2^31).
-    const std::uint64_t top =
-        std::uint64_t{num_.limb(n)} << 32 | num_.limb(n - 1);
+    const std::uint64_t top = std::uint64_t{num_.limb(n)} << 32 | num_.limb(n - 1);
     auto q = static_cast<std::uint32_t>(top / (std::uint64_t{den_.limb(n - 1)} + 1));
     if (q != 0) num_.subtract_multiple(den_, q);
     while (num_.compare(den_) >= 0) {
@@ -481,11 +479,10 @@ void exact(const binary_value& v, bool fixed, int last, std::size_t significant,
 }
 
 // {fmt}'s digits for a double, to nearest: as exact() would make them.
-void from_fmt(double magnitude, bool fixed, int precision, std::size_t significant,
-              decimal& out) {
+void from_fmt(double magnitude, bool fixed, int precision, std::size_t significant, decimal& out) {
   fmt::memory_buffer buffer;
-  const int last = float_digits(magnitude, fixed ? precision : static_cast<int>(significant),
-                                fixed, buffer);
+  const int last =
+      float_digits(magnitude, fixed ? precision : static_cast<int>(significant), fixed, buffer);
   const char* d = buffer.data();
   std::size_t n = buffer.size();
   while (n > 0 && *d == '0') {  // a fixed value that rounds to zero, or "0..."
@@ -546,13 +543,13 @@ char* emit(output& out, char* pos, const parts& p) {
 
 // [spaces][sign][zeros]body[padding], as printf_fp and printf_fphex pad:
 // `zero_pad` is whether the '0' flag pads this body (not inf or nan).
-char* pad_and_emit(output& out, char* pos, const float_spec& spec, bool negative,
-                   const parts& body, bool zero_pad, bool hex) {
+char* pad_and_emit(output& out, char* pos, const float_spec& spec, bool negative, const parts& body,
+                   bool zero_pad, bool hex) {
   const std::uint16_t flags = spec.flags;
-  const char sign = negative                   ? '-'
-                    : (flags & flag_showsign)  ? '+'
-                    : (flags & flag_space)     ? ' '
-                                               : '\0';
+  const char sign = negative                  ? '-'
+                    : (flags & flag_showsign) ? '+'
+                    : (flags & flag_space)    ? ' '
+                                              : '\0';
   const std::size_t padding = output::padding(spec.width, (sign != '\0' ? 1 : 0) + body.size);
   const bool left = (flags & flag_left) != 0;
   const bool pad_zero = (flags & flag_pad_zero) != 0;

@@ -195,7 +195,8 @@ void choose_fast(directive& d) {
       if (length == 0)
         d.fast = d.base == 10 ? fast_kind::unsigned_value : fast_kind::hex_value;
       else if (wide_integer)
-        d.fast = d.base == 10 ? fast_kind::unsigned_long_long_value : fast_kind::hex_long_long_value;
+        d.fast =
+            d.base == 10 ? fast_kind::unsigned_long_long_value : fast_kind::hex_long_long_value;
       else
         return;
       content = 21;
@@ -348,9 +349,8 @@ stop parse_first(const char* format, const char* percent, directive& d) {
   length_of_type_for_floats(d, length_of_a_type);
   // After "h" only integers, %n and %% (and %b); everything the tables take
   // after "l", "ll" and the others.
-  if (step == after::h && d.what != action::signed_number &&
-      d.what != action::unsigned_number && d.what != action::count &&
-      d.what != action::percent)
+  if (step == after::h && d.what != action::signed_number && d.what != action::unsigned_number &&
+      d.what != action::count && d.what != action::percent)
     return stop::positional;
   (void)after::l;
   d.end = static_cast<std::uint32_t>(f + 1 - format);
@@ -468,8 +468,8 @@ std::size_t parse_second(const char* format, const char* percent, std::size_t ne
   length_of_type_for_floats(d, length_of_a_type);
   // %m, %%, the end of the format and what glibc does not know take no
   // argument.
-  const bool takes_argument = d.what != action::percent && d.what != action::strerror &&
-                              d.what != action::unknown;
+  const bool takes_argument =
+      d.what != action::percent && d.what != action::strerror && d.what != action::unknown;
   if (takes_argument && d.data_arg == -1) {
     d.data_arg = static_cast<std::int32_t>(next_arg);
     ++taken;
@@ -481,7 +481,8 @@ std::size_t parse_second(const char* format, const char* percent, std::size_t ne
   } else {
     d.end = static_cast<std::uint32_t>(f - format);
     const char* next = std::strchr(f, '%');
-    d.next = static_cast<std::uint32_t>(next != nullptr ? next - format : f + std::strlen(f) - format);
+    d.next =
+        static_cast<std::uint32_t>(next != nullptr ? next - format : f + std::strlen(f) - format);
   }
   return taken;
 }
@@ -548,8 +549,8 @@ void parse(const char* format, std::size_t size, plan& p) {
   p.text.append(17, '\0');  // the null, and room for 16-byte copies
   p.size = static_cast<std::uint32_t>(size);
   const char* percent = std::strchr(format, '%');
-  p.lead = static_cast<std::uint32_t>(percent != nullptr ? static_cast<std::size_t>(percent - format)
-                                                         : size);
+  p.lead = static_cast<std::uint32_t>(
+      percent != nullptr ? static_cast<std::size_t>(percent - format) : size);
   p.after_first = stop::at_end;
   std::size_t bound = p.lead;
   bool bounded = true;
@@ -562,7 +563,7 @@ void parse(const char* format, std::size_t size, plan& p) {
     }
     const char* next = std::strchr(format + d.end, '%');
     d.next = static_cast<std::uint32_t>(next != nullptr ? static_cast<std::size_t>(next - format)
-                                                         : size);
+                                                        : size);
     d.bound = bound_of(d);
     choose_fast(d);
     if (d.what == action::floating || d.what == action::hex_floating) p.has_floats = true;
@@ -574,7 +575,8 @@ void parse(const char* format, std::size_t size, plan& p) {
     f = next;
   }
   p.bound = bounded && p.after_first == stop::at_end ? bound : 0;
-  p.fast = p.after_first == stop::at_end && p.lead <= std::numeric_limits<std::uint32_t>::max() - 16;
+  p.fast =
+      p.after_first == stop::at_end && p.lead <= std::numeric_limits<std::uint32_t>::max() - 16;
   for (const directive& d : p.first)
     if (d.fast == directive::fast_kind::none) p.fast = false;
   if (p.after_first == stop::positional) {

@@ -85,17 +85,17 @@ enum : std::uint8_t {
 
 // What a directive does.
 enum class action : std::uint8_t {
-  percent,         // %%
-  signed_number,   // %d %i
-  unsigned_number, // %u %o %x %X %b %B
-  floating,        // %f %F %e %E %g %G
-  hex_floating,    // %a %A
-  character,       // %c %C
-  string,          // %s %S
-  pointer,         // %p
-  count,           // %n
-  strerror,        // %m
-  unknown,         // anything else: glibc prints the directive back
+  percent,          // %%
+  signed_number,    // %d %i
+  unsigned_number,  // %u %o %x %X %b %B
+  floating,         // %f %F %e %E %g %G
+  hex_floating,     // %a %A
+  character,        // %c %C
+  string,           // %s %S
+  pointer,          // %p
+  count,            // %n
+  strerror,         // %m
+  unknown,          // anything else: glibc prints the directive back
 };
 
 // The type of an argument, as the second parser (positional arguments)
@@ -114,8 +114,8 @@ struct directive {
   std::uint32_t begin = 0;  // offset of its '%' in the format
   std::uint32_t end = 0;    // after it: the literal text after it is [end, next)
   std::uint32_t next = 0;
-  int width = 0;            // 0: none
-  int precision = -1;       // -1: none
+  int width = 0;       // 0: none
+  int precision = -1;  // -1: none
   // Positional arguments (the second parser): the arguments' indexes, -1
   // where there is none.
   std::int32_t width_arg = -1;
@@ -123,7 +123,7 @@ struct directive {
   std::int32_t data_arg = -1;
   std::uint16_t flags = 0;
   std::uint8_t length = 0;
-  char conversion = 0;      // glibc's spec: '\0' where the format ended
+  char conversion = 0;  // glibc's spec: '\0' where the format ended
   action what = action::unknown;
   // For a number, the base (2, 8, 10 or 16) and upper-case digits.
   std::uint8_t base = 10;
@@ -143,12 +143,12 @@ struct directive {
     long_long_value,  // %ld %lld %jd %zd ... where they are 64 bits
     unsigned_value,   // %u
     unsigned_long_long_value,
-    hex_value,        // %x %X
+    hex_value,  // %x %X
     hex_long_long_value,
-    character,        // %c
-    string,           // %s %.Ns %.*s
-    double_value,     // %f %e %g and upper case, a precision up to 128
-    count,            // %n
+    character,     // %c
+    string,        // %s %.Ns %.*s
+    double_value,  // %f %e %g and upper case, a precision up to 128
+    count,         // %n
   } fast = fast_kind::none;
   std::uint32_t fast_room = 0;
 };
@@ -210,9 +210,9 @@ constexpr std::size_t cache_plans = 64;
 constexpr std::size_t longest_cached_format = 256;
 constexpr std::size_t most_cached_directives = 32;
 constexpr std::size_t most_cached_arguments = 64;
-constexpr std::size_t largest_cached_plan =
-    sizeof(plan) + longest_cached_format + 18 + 2 * most_cached_directives * sizeof(directive) +
-    most_cached_arguments * sizeof(arg_type);
+constexpr std::size_t largest_cached_plan = sizeof(plan) + longest_cached_format + 18 +
+                                            2 * most_cached_directives * sizeof(directive) +
+                                            most_cached_arguments * sizeof(arg_type);
 constexpr std::size_t cache_memory_bound =
     cache_plans * (largest_cached_plan + 2 * sizeof(void*)) + 64;
 /// The memory the calling thread's cache holds now (for tests).
@@ -235,9 +235,7 @@ class output {
 
   char* start() const noexcept { return start_; }
   char* limit() const noexcept { return end_; }
-  std::size_t room(const char* pos) const noexcept {
-    return static_cast<std::size_t>(end_ - pos);
-  }
+  std::size_t room(const char* pos) const noexcept { return static_cast<std::size_t>(end_ - pos); }
   /// Bytes of the call's text so far.
   std::size_t count(const char* pos) const noexcept {
     return sent_ + static_cast<std::size_t>(pos - start_);
@@ -277,8 +275,8 @@ class output {
   /// "*" that was -INT_MIN, leaves a huge padding and EOVERFLOW); none if
   /// that is not positive.
   static std::size_t padding(long long width, std::size_t size) noexcept {
-    const auto rest = static_cast<int>(
-        static_cast<std::uint32_t>(static_cast<unsigned long long>(width) - size));
+    const auto rest =
+        static_cast<int>(static_cast<std::uint32_t>(static_cast<unsigned long long>(width) - size));
     return rest > 0 ? static_cast<std::size_t>(rest) : 0;
   }
 

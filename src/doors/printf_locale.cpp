@@ -51,8 +51,8 @@ bool locale_groups_digits() noexcept {
 #endif
   // glibc groups when there is a separator and a first group size that is
   // neither 0 nor CHAR_MAX (nor negative).
-  return separator != nullptr && separator[0] != '\0' && grouping != nullptr &&
-         grouping[0] > 0 && grouping[0] != CHAR_MAX;
+  return separator != nullptr && separator[0] != '\0' && grouping != nullptr && grouping[0] > 0 &&
+         grouping[0] != CHAR_MAX;
 }
 
 bool locale_digits_are_ascii() noexcept {
@@ -141,8 +141,8 @@ template <typename T>
 int locale_float(output& out, char*& pos, const float_spec& spec, const char* length, T value) {
   const int width = spec.width < 0 ? 0 : spec.width;
   // (inf and nan are padded with spaces whatever the flags.)
-  const bool zeros_after = (spec.flags & flag_left) && (spec.flags & flag_pad_zero) &&
-                           value - value == 0;
+  const bool zeros_after =
+      (spec.flags & flag_left) && (spec.flags & flag_pad_zero) && value - value == 0;
   if (!zeros_after)
     return format_one(out, pos,
                       directive_text(spec.flags, width, spec.precision, length, spec.conversion),

@@ -48,8 +48,10 @@ struct standard_stream {
   bool options_given;
 };
 
-standard_stream output{detail::standard_output_descriptor, "<stdout>", default_buffer_size, {}, {nullptr}, false};
-standard_stream error_output{detail::standard_error_descriptor, "<stderr>", 0, {}, {nullptr}, false};
+standard_stream output{
+    detail::standard_output_descriptor, "<stdout>", default_buffer_size, {}, {nullptr}, false};
+standard_stream error_output{
+    detail::standard_error_descriptor, "<stderr>", 0, {}, {nullptr}, false};
 
 // Once the exit handler has run, a writer made or remade after it (by a
 // destructor that runs later) is unbuffered: nothing would flush it.
@@ -63,8 +65,8 @@ file_options default_options(const standard_stream& stream) {
 }
 
 file& make(standard_stream& stream) {
-  file* writer = new (stream.storage)
-      file(file::borrow(stream.fd, default_options(stream), stream.name));
+  file* writer =
+      new (stream.storage) file(file::borrow(stream.fd, default_options(stream), stream.name));
   stream.writer.store(writer);
   return *writer;
 }

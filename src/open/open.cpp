@@ -44,8 +44,8 @@ int open_flags(const file_options& options) {
     }
     return -1;
   }
-  constexpr int known = file::WRONLY | file::RDWR | file::CREATE | file::EXCL | file::TRUNC |
-                        file::APPEND;
+  constexpr int known =
+      file::WRONLY | file::RDWR | file::CREATE | file::EXCL | file::TRUNC | file::APPEND;
   // The system's own flags that pass through, but none with the value of
   // one of file's, which are {fmt}'s and so Linux's: on macOS O_SYNC is
   // 0200, file::EXCL (there, use fastout::sync = true).
@@ -85,8 +85,10 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   const std::string& name = writer::path();
   if (options.mode == open_mode::replace && options.flags != -1)
     throw std::system_error(EINVAL, detail::error_category(),
-                            "cannot open " + quoted(name) + " to replace it: {fmt}-style open "
-                            "flags " + fmt::format("{:#o}", options.flags) +
+                            "cannot open " + quoted(name) +
+                                " to replace it: {fmt}-style open "
+                                "flags " +
+                                fmt::format("{:#o}", options.flags) +
                                 " cannot be combined with open_mode::replace (for O_SYNC, "
                                 "use fastout::sync = true)");
   int flags = open_flags(options);
@@ -137,8 +139,7 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   if (steps != nullptr) steps->preallocate();
 }
 
-file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name)
-    : file() {
+file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name) : file() {
   set_path(name.empty() ? "<fd " + std::to_string(fd) + ">" : std::move(name));
   const std::string& shown = writer::path();
   if (fd < 0)

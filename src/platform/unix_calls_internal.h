@@ -60,8 +60,7 @@ inline int fsync(int fd) { return ::fsync(fd); }
 inline int renameat(int old_dir, const char* old_path, int new_dir, const char* new_path) {
   return ::renameat(old_dir, old_path, new_dir, new_path);
 }
-inline int linkat(int old_dir, const char* old_path, int new_dir, const char* new_path,
-                  int flags) {
+inline int linkat(int old_dir, const char* old_path, int new_dir, const char* new_path, int flags) {
   return ::linkat(old_dir, old_path, new_dir, new_path, flags);
 }
 inline int unlinkat(int dir, const char* path, int flags) { return ::unlinkat(dir, path, flags); }

@@ -19,14 +19,14 @@ namespace {
 // A gzip member header with FEXTRA: the BGZF subfield 'B' 'C' of 2 bytes
 // holds the block's size less one (bytes 16 and 17, filled per block).
 // MTIME 0 and OS 255 (unknown), as htslib writes.
-constexpr unsigned char block_header[18] = {0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff,
-                                            6,    0,    'B', 'C', 2, 0, 0, 0};
+constexpr unsigned char block_header[18] = {0x1f, 0x8b, 8, 4,   0,   0, 0, 0, 0,
+                                            0xff, 6,    0, 'B', 'C', 2, 0, 0, 0};
 constexpr std::size_t header_size = sizeof block_header;
-constexpr std::size_t trailer_size = 8;  // CRC32 and ISIZE
+constexpr std::size_t trailer_size = 8;       // CRC32 and ISIZE
 constexpr std::size_t largest_block = 65536;  // BSIZE is 16 bits
 // An empty block: what readers take for a proper end of the file.
-constexpr unsigned char eof_marker[28] = {0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff, 6, 0, 'B', 'C',
-                                          2,    0,    0x1b, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+constexpr unsigned char eof_marker[28] = {0x1f, 0x8b, 8,    4, 0, 0, 0, 0, 0, 0xff, 6, 0, 'B', 'C',
+                                          2,    0,    0x1b, 0, 3, 0, 0, 0, 0, 0,    0, 0, 0,   0};
 
 void put_le32(unsigned char* at, std::uint32_t value) {
   for (int i = 0; i < 4; ++i) at[i] = static_cast<unsigned char>(value >> (8 * i));
@@ -66,9 +66,9 @@ class bgzf_encoder final : public encoder {
       std::size_t input = size - done < per_block ? size - done : per_block;
       auto* block = reinterpret_cast<unsigned char*>(out.end());
       std::memcpy(block, block_header, header_size);
-      std::size_t deflated = libdeflate_deflate_compress(
-          compressor_, data + done, input, block + header_size,
-          block_bound - header_size - trailer_size);
+      std::size_t deflated =
+          libdeflate_deflate_compress(compressor_, data + done, input, block + header_size,
+                                      block_bound - header_size - trailer_size);
       if (deflated == 0) {
         // Cannot happen for 0xff00 bytes (stored blocks fit): a broken
         // libdeflate, not bad input.

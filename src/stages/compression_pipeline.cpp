@@ -18,7 +18,6 @@
 #include <new>
 #include <system_error>
 
-
 namespace fastout {
 
 bool compression_available(compression_format format) noexcept {
@@ -171,13 +170,13 @@ compressed_output::compressed_output(const compression_settings& settings, outpu
   if (settings_.format == compression_format::none)
     refuse(EINVAL, "cannot compress " + quoted(name) + ": no compression format was chosen");
   if (!compression_available(settings_.format))
-    refuse(ENOTSUP, "cannot write " + quoted(name) + " compressed with " + format +
-                        ": this fastout was built without " +
-                        (settings_.format == compression_format::zstd ? "libzstd" : "libdeflate") +
-                        " (install it, e.g. Debian's " +
-                        (settings_.format == compression_format::zstd ? "libzstd-dev"
-                                                                      : "libdeflate-dev") +
-                        ", and rebuild fastout)");
+    refuse(ENOTSUP,
+           "cannot write " + quoted(name) + " compressed with " + format +
+               ": this fastout was built without " +
+               (settings_.format == compression_format::zstd ? "libzstd" : "libdeflate") +
+               " (install it, e.g. Debian's " +
+               (settings_.format == compression_format::zstd ? "libzstd-dev" : "libdeflate-dev") +
+               ", and rebuild fastout)");
   if (capacity_ == 0)
     refuse(EINVAL, "cannot write " + quoted(name) + " compressed with " + format +
                        ": compression needs a buffer (buffer_size 0 means unbuffered)");
@@ -206,8 +205,8 @@ compressed_output::compressed_output(const compression_settings& settings, outpu
                              ": the compressor could not be set up");
   first_buffer_ = static_cast<char*>(compression_system.allocate(capacity_));
   if (first_buffer_ == nullptr)
-    refuse(ENOMEM, "cannot allocate a " + std::to_string(capacity_) + "-byte buffer for " +
-                       quoted(name));
+    refuse(ENOMEM,
+           "cannot allocate a " + std::to_string(capacity_) + "-byte buffer for " + quoted(name));
   filling_buffer_ = first_buffer_;
 }
 
@@ -240,8 +239,7 @@ void compressed_output::release() noexcept {
   helper_encoder_.reset();
 }
 
-int compressed_output::fail(int error_number, compression_step stage,
-                            const char* detail) noexcept {
+int compressed_output::fail(int error_number, compression_step stage, const char* detail) noexcept {
   if (error_ == 0) {
     error_ = error_number;
     stage_ = stage;
@@ -481,8 +479,8 @@ char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
   if (error_ == 0 && process_id() != owner_) fail(EPERM, compression_step::fork);
   bytes_in_ += size;
   if (!usable()) return nullptr;
-  const bool ours = shared_ != nullptr ? filling_ != nullptr && full == filling_->input
-                                       : full == filling_buffer_;
+  const bool ours =
+      shared_ != nullptr ? filling_ != nullptr && full == filling_->input : full == filling_buffer_;
   if (!ours || size > capacity_) {
     fail(EINVAL, compression_step::none,
          !ours ? "a buffer that is not the one last handed out" : "more bytes than a buffer holds");

@@ -29,16 +29,16 @@ compression_settings settings_for(const compression_options& chosen, std::size_t
 
 }  // namespace
 
-compression_stage::compression_stage(const compression_options& chosen,
-                                     std::size_t buffer_bytes, const std::string& path)
+compression_stage::compression_stage(const compression_options& chosen, std::size_t buffer_bytes,
+                                     const std::string& path)
     : stage(nullptr), options_(chosen), engine_(settings_for(chosen, buffer_bytes, path), *this) {}
 
 std::unique_ptr<compression_stage> compression_stage::make(const file_options& options,
                                                            const std::string& path) {
   const compression_options chosen = resolve_compression(options.compression, path);
   if (chosen.format == compression_format::none) return nullptr;
-  std::unique_ptr<compression_stage> made(
-      new (std::nothrow) compression_stage(chosen, options.buffer_size, path));
+  std::unique_ptr<compression_stage> made(new (std::nothrow)
+                                              compression_stage(chosen, options.buffer_size, path));
   if (made == nullptr)
     throw std::system_error(ENOMEM, detail::error_category(),
                             "cannot allocate the compressor for " + quoted(path));
@@ -128,8 +128,8 @@ int compression_stage::write(struct iovec* iov, int count, std::uint64_t& writte
 // " (N zstd-compressed bytes reached the file)", for the next stages'
 // messages.
 std::string compression_stage::compressed_counts() const {
-  return " (" + std::to_string(next_->counts().bytes_written) + " " +
-         format_name(options_.format) + "-compressed bytes reached the file)";
+  return " (" + std::to_string(next_->counts().bytes_written) + " " + format_name(options_.format) +
+         "-compressed bytes reached the file)";
 }
 
 std::string compression_stage::message(const char* action, const std::string& path,

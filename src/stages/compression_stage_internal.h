@@ -56,8 +56,7 @@ class compression_stage final : public stage, public output_sink {
   compression_stage(const compression_options& chosen, std::size_t buffer_bytes,
                     const std::string& path);
   int failed(char*& buffer, char* failing) noexcept;
-  std::string message(const char* action, const std::string& path,
-                      std::uint64_t accepted) const;
+  std::string message(const char* action, const std::string& path, std::uint64_t accepted) const;
   std::string compressed_counts() const;
 
   compression_options options_;  // resolved: by_extension settled

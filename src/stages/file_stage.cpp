@@ -119,8 +119,10 @@ std::string file_stage::describe_failure(const char* action, const std::string& 
 
 std::string file_stage::describe_close_failure(const std::string& path, std::uint64_t,
                                                std::uint64_t accepted, bool sync_failed) const {
-  return describe_failure(closing_failed_ ? "close" : sync_failed ? "sync" : "write to", path,
-                          accepted);
+  return describe_failure(closing_failed_ ? "close"
+                          : sync_failed   ? "sync"
+                                          : "write to",
+                          path, accepted);
 }
 
 void file_stage::complete_report(error_report& report, std::uint64_t) const noexcept {

@@ -156,8 +156,7 @@ resolved_path resolve(const std::string& path, bool follow, int directory_flags,
     throw_error(errno, prefix + ": cannot open its directory " + quoted(directory));
   result.shown = path;
   for (;;) {
-    if (platform.fstatat(dir.get(), result.name.c_str(), &result.st, AT_SYMLINK_NOFOLLOW) !=
-        0) {
+    if (platform.fstatat(dir.get(), result.name.c_str(), &result.st, AT_SYMLINK_NOFOLLOW) != 0) {
       if (errno != ENOENT) throw_error(errno, prefix + ": cannot look at " + quoted(result.shown));
       result.exists = false;
       break;
@@ -199,10 +198,10 @@ std::uint64_t random_u64() noexcept {
   // No entropy yet (early boot) or no such call here: O_EXCL keeps the name
   // safe; this only has to differ from one attempt to the next.
   static std::atomic<std::uint64_t> counter{0};
-  const auto now = static_cast<std::uint64_t>(
-      std::chrono::steady_clock::now().time_since_epoch().count());
-  std::uint64_t x = (now << 20) ^ (now >> 44) ^
-                    (static_cast<std::uint64_t>(process_id()) << 40) ^ ++counter;
+  const auto now =
+      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  std::uint64_t x =
+      (now << 20) ^ (now >> 44) ^ (static_cast<std::uint64_t>(process_id()) << 40) ^ ++counter;
   x += 0x9E3779B97F4A7C15ull;  // splitmix64's finalizer
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
@@ -390,8 +389,8 @@ std::unique_ptr<sync_and_replace_stage> sync_and_replace_stage::for_descriptor(
   return plan;
 }
 
-void sync_and_replace_stage::open_replacement(const std::string& path,
-                                              const file_options& options, int& fd) {
+void sync_and_replace_stage::open_replacement(const std::string& path, const file_options& options,
+                                              int& fd) {
   const std::string prefix = "cannot open " + quoted(path) + " to replace it";
   const int directory_flags = directory_open_flags(options.sync_directory);
   resolved_path target = resolve(path, follow_links_, directory_flags, prefix);
@@ -442,7 +441,7 @@ void sync_and_replace_stage::create_temporary(const std::string& prefix, int& fd
   for (int attempt = 0; attempt < 100; ++attempt) {
     temporary_ = temporary_name(random_u64(), name_);
     created = platform.openat(directory_, temporary_.c_str(),
-                                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+                              O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (created < 0) {
       error_number = errno;
       if (error_number == EEXIST) continue;
@@ -571,7 +570,8 @@ void sync_and_replace_stage::preallocate() noexcept {
 
 // ----------------------------------------------------------------- closing
 
-int sync_and_replace_stage::fail(close_stage failed, int error_number, std::string detail) noexcept {
+int sync_and_replace_stage::fail(close_stage failed, int error_number,
+                                 std::string detail) noexcept {
   stage_ = failed;
   detail_ = std::move(detail);
   return error_number;
@@ -634,11 +634,9 @@ int sync_and_replace_stage::finish(int error_number, bool error_from_sync, bool 
   return result;
 }
 
-int sync_and_replace_stage::finish_plain(int fd, int error_number,
-                                         close_stage earlier) noexcept {
+int sync_and_replace_stage::finish_plain(int fd, int error_number, close_stage earlier) noexcept {
   int result = error_number != 0 ? fail(earlier, error_number) : trim(fd);
-  if (result == 0 && sync_ && sync_file(fd, false) != 0)
-    result = fail(close_stage::sync, errno);
+  if (result == 0 && sync_ && sync_file(fd, false) != 0) result = fail(close_stage::sync, errno);
   if (int close_error = close_file()) {
     if (result == 0) result = fail(close_stage::close, close_error);
   }
@@ -772,8 +770,7 @@ int sync_and_replace_stage::finish_replacement(int fd) noexcept {
   int result = trim(fd);
   if (result == 0) result = check_target(exists, now);
   if (result == 0) result = set_owner_and_mode(fd, exists ? &now : nullptr);
-  if (result == 0 && sync_ && sync_file(fd, true) != 0)
-    result = fail(close_stage::sync, errno);
+  if (result == 0 && sync_ && sync_file(fd, true) != 0) result = fail(close_stage::sync, errno);
   if (result == 0 && unnamed_) {
     if (!exists) {
       // No target: link straight to its name; EEXIST if one has appeared.
@@ -818,8 +815,7 @@ int sync_and_replace_stage::finish_replacement(int fd) noexcept {
   // locks: let go at once.
   const int unlock_error = release_lock();
   int sync_error = 0;
-  if (sync_directory_ && detail::sync_directory(directory_) != 0)
-    sync_error = errno;
+  if (sync_directory_ && detail::sync_directory(directory_) != 0) sync_error = errno;
   if (unlock_error != 0) return fail(close_stage::close, unlock_error);
   if (sync_error != 0) return fail(close_stage::directory_sync, sync_error);
   return 0;
@@ -845,15 +841,15 @@ void sync_and_replace_stage::discard() noexcept {
 void sync_and_replace_stage::complete_report(error_report& report,
                                              std::uint64_t accepted) const noexcept {
   report.close_failed = stage_ == close_stage::close;
-  report.sync_failed = report.sync_failed || stage_ == close_stage::sync ||
-                       stage_ == close_stage::directory_sync;
+  report.sync_failed =
+      report.sync_failed || stage_ == close_stage::sync || stage_ == close_stage::directory_sync;
   report.not_replaced = not_replaced();
   if (report.not_replaced) report.bytes_lost = accepted;  // none of it reached the target
 }
 
 std::string sync_and_replace_stage::describe_close_failure(const std::string& path,
-                                                          std::uint64_t written,
-                                                          std::uint64_t accepted, bool) const {
+                                                           std::uint64_t written,
+                                                           std::uint64_t accepted, bool) const {
   const std::string target =
       quoted(path) + (shown_.empty() ? std::string() : " (a link to " + quoted(shown_) + ")");
   std::string counts = std::to_string(written) + " of " + std::to_string(accepted) +
@@ -899,8 +895,8 @@ std::string sync_and_replace_stage::describe_close_failure(const std::string& pa
              quoted(leftover_);
     case close_stage::canceled:
       message = quoted(path) + (target_exists_ ? " was not replaced" : " was not created") +
-                ": the writer was canceled, or destroyed without close() or commit() (" +
-                counts + ")";
+                ": the writer was canceled, or destroyed without close() or commit() (" + counts +
+                ")";
       break;
   }
   if (!leftover_.empty() && !placed_)

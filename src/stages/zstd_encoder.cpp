@@ -38,8 +38,8 @@ class zstd_encoder final : public encoder {
   int setup(int level) noexcept {
     context_ = ZSTD_createCCtx_advanced(ZSTD_customMem{zstd_allocate, zstd_release, nullptr});
     if (context_ == nullptr) return ENOMEM;
-    for (auto [parameter, value] : {std::pair{ZSTD_c_compressionLevel, level},
-                                    std::pair{ZSTD_c_checksumFlag, 1}}) {
+    for (auto [parameter, value] :
+         {std::pair{ZSTD_c_compressionLevel, level}, std::pair{ZSTD_c_checksumFlag, 1}}) {
       std::size_t result = ZSTD_CCtx_setParameter(context_, parameter, value);
       if (ZSTD_isError(result)) return note(result);
     }

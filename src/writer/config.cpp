@@ -9,9 +9,10 @@
 // its include path (the system's, beside a parent project's own) stops now,
 // instead of building a library that fails to link or misbehaves later.
 #ifdef FASTOUT_EXPECTED_FMT_VERSION
-static_assert(FMT_VERSION == FASTOUT_EXPECTED_FMT_VERSION,
-              "the {fmt} headers fastout compiles with are not fmt::fmt's ("
-              FASTOUT_EXPECTED_FMT_HEADER "): another {fmt} comes first on the include path");
+static_assert(
+    FMT_VERSION == FASTOUT_EXPECTED_FMT_VERSION,
+    "the {fmt} headers fastout compiles with are not fmt::fmt's (" FASTOUT_EXPECTED_FMT_HEADER
+    "): another {fmt} comes first on the include path");
 #endif
 
 extern "C" {

@@ -56,14 +56,13 @@ void default_error_handler(const error_report& report) noexcept {
     const int saved_errno = errno;
     struct stat st;
     const bool exists =
-        platform.fstatat(AT_FDCWD, report.path, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
-        errno != ENOENT;
+        platform.fstatat(AT_FDCWD, report.path, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
     errno = saved_errno;
-    length = std::snprintf(
-        line, sizeof line,
-        "fastout: discarded %llu bytes meant to replace \"%s\": %s (\"%s\" %s)\n",
-        static_cast<unsigned long long>(report.bytes_lost), report.path, cause, report.path,
-        exists ? "is as it was" : "did not exist, and still does not");
+    length =
+        std::snprintf(line, sizeof line,
+                      "fastout: discarded %llu bytes meant to replace \"%s\": %s (\"%s\" %s)\n",
+                      static_cast<unsigned long long>(report.bytes_lost), report.path, cause,
+                      report.path, exists ? "is as it was" : "did not exist, and still does not");
   } else if (report.bytes_lost > 0) {
     length = std::snprintf(line, sizeof line, "fastout: lost %llu bytes writing \"%s\": %s\n",
                            static_cast<unsigned long long>(report.bytes_lost), report.path, cause);
@@ -77,8 +76,8 @@ void default_error_handler(const error_report& report) noexcept {
                            "fastout: closing \"%s\" failed: %s (everything accepted was written)\n",
                            report.path, cause);
   } else {
-    length = std::snprintf(line, sizeof line, "fastout: error writing \"%s\": %s\n", report.path,
-                           cause);
+    length =
+        std::snprintf(line, sizeof line, "fastout: error writing \"%s\": %s\n", report.path, cause);
   }
   if (length <= 0) return;
   size_t size = std::min(static_cast<size_t>(length), sizeof line - 1);
@@ -116,9 +115,9 @@ void writer::allocate_buffer(std::size_t size) {
   if (size == 0) return;  // unbuffered: buffer_ stays the shared empty spot
   char* buffer = new (std::nothrow) char[size];
   if (buffer == nullptr)
-    throw std::system_error(ENOMEM, detail::error_category(),
-                            "cannot allocate a " + std::to_string(size) + "-byte buffer for " +
-                                quoted(path_));
+    throw std::system_error(
+        ENOMEM, detail::error_category(),
+        "cannot allocate a " + std::to_string(size) + "-byte buffer for " + quoted(path_));
   buffer_ = buffer;
   buffer_end_ = buffer + size;
 }
@@ -242,11 +241,13 @@ void writer::throw_unusable() const {
                             failure_message("write to") + " after an earlier error");
   std::string why;
   if (moved_from_) {
-    why = "cannot write through a fastout::file that was moved from: it is closed, and its file "
-          "belongs to the writer it was moved to";
+    why =
+        "cannot write through a fastout::file that was moved from: it is closed, and its file "
+        "belongs to the writer it was moved to";
   } else if (path_.empty()) {
-    why = "cannot write through a fastout::file that was never opened: a default-constructed "
-          "writer is closed";
+    why =
+        "cannot write through a fastout::file that was never opened: a default-constructed "
+        "writer is closed";
   } else {
     why = "cannot write to " + quoted(path_) + ": the writer is closed";
   }
@@ -432,8 +433,8 @@ void writer::end_piece(piece& p, char* at) {
 
 piece writer::lend(buffer_borrower& borrower, char* spare, std::size_t spare_size) {
   piece p = begin_piece(spare, spare_size);
-  p.place = p.place == piece_place::spare ? piece_place::side_streaming
-                                                  : piece_place::buffer_streaming;
+  p.place =
+      p.place == piece_place::spare ? piece_place::side_streaming : piece_place::buffer_streaming;
   borrower_ = &borrower;
   limit = pos;  // the writer's own calls go out of line, to take_back_and_check()
   return p;

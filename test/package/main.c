@@ -68,8 +68,7 @@ int main(int argc, char** argv) {
   fclose(in);
   if (actual_size != expected_size || memcmp(actual, expected, expected_size) != 0)
     return failed("wrong contents in ", argv[1]);
-  printf("C consumer: fastout %s wrote %lu bytes correctly\n", version,
-         (unsigned long)actual_size);
+  printf("C consumer: fastout %s wrote %lu bytes correctly\n", version, (unsigned long)actual_size);
   /* The codecs a static libfastout brings must link too: run.cmake checks
    * the list, and decodes OUTPUT_PATH.zst and .gz, written here by
    * extension with the same text. */

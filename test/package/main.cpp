@@ -101,8 +101,8 @@ int main(int argc, char** argv) {
   for (auto format : {fastout::compression_format::zstd, fastout::compression_format::gzip}) {
     if (!fastout::compression_available(format)) continue;
     codecs += std::string(codecs.empty() ? "" : ",") + fastout::format_name(format);
-    std::string path = std::string(argv[1]) +
-                       (format == fastout::compression_format::zstd ? ".zst" : ".gz");
+    std::string path =
+        std::string(argv[1]) + (format == fastout::compression_format::zstd ? ".zst" : ".gz");
     try {
       auto compressed = fastout::output_file(path, fastout::compression = fastout::by_extension{},
                                              fastout::buffer_size = 1 << 12);
@@ -114,9 +114,10 @@ int main(int argc, char** argv) {
       return failed(e.what());
     }
   }
-  std::printf("consumer: fastout %s, compiled with {fmt} %d as this program, wrote %zu bytes "
-              "correctly\n",
-              version.c_str(), fastout_fmt_version(), actual.size());
+  std::printf(
+      "consumer: fastout %s, compiled with {fmt} %d as this program, wrote %zu bytes "
+      "correctly\n",
+      version.c_str(), fastout_fmt_version(), actual.size());
   std::printf("consumer: compression: [%s]\n", codecs.c_str());
   return 0;
 }

@@ -96,11 +96,11 @@ FASTOUT_SHIM int setenv(const char* name, const char* value, int overwrite) {
 FASTOUT_SHIM int unsetenv(const char* name) { return _putenv_s(name, "") == 0 ? 0 : -1; }
 #define WNOHANG 1
 #define WUNTRACED 2
-#define WIFEXITED(status) (((status) & 0x7f) == 0)
+#define WIFEXITED(status) (((status)&0x7f) == 0)
 #define WEXITSTATUS(status) (((status) >> 8) & 0xff)
-#define WIFSIGNALED(status) (((status) & 0x7f) != 0 && ((status) & 0x7f) != 0x7f)
-#define WTERMSIG(status) ((status) & 0x7f)
-#define WIFSTOPPED(status) (((status) & 0xff) == 0x7f)
+#define WIFSIGNALED(status) (((status)&0x7f) != 0 && ((status)&0x7f) != 0x7f)
+#define WTERMSIG(status) ((status)&0x7f)
+#define WIFSTOPPED(status) (((status)&0xff) == 0x7f)
 
 // -------------------------------------------------------------- signals
 #ifndef SIGKILL

@@ -60,12 +60,9 @@ const bar_spec bar_specs[] = {
     {"W8", bar_kind::at_most_times, "fastout_compile", "fmt_compile_limit", 1.1},
     {"W1f", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2,
      "fmt_compile_limit"},
-    {"W6", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2,
-     "fmt_compile_limit"},
-    {"W7", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2,
-     "fmt_compile_limit"},
-    {"W8", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2,
-     "fmt_compile_limit"},
+    {"W6", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2, "fmt_compile_limit"},
+    {"W7", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2, "fmt_compile_limit"},
+    {"W8", bar_kind::faster_at_least, "fastout_compile", "fmt_output_file", 2, "fmt_compile_limit"},
     {"W6", bar_kind::faster_at_least, "fastout", "fmt_output_file", 1.2},
     {"W8", bar_kind::faster_at_least, "fastout", "fmt_output_file", 1.2},
     {"W6", bar_kind::at_most_times, "fastout_shift", "fastout_compile", 1.1},
@@ -155,9 +152,8 @@ std::vector<std::string> split(const std::string& list) {
 
 std::string describe(const bar_spec& spec) {
   std::vector<std::string> names = split(spec.contenders);
-  std::string who = names.size() == 1
-                        ? names[0]
-                        : fmt::format("the fastest of {}", fmt::join(names, ", "));
+  std::string who =
+      names.size() == 1 ? names[0] : fmt::format("the fastest of {}", fmt::join(names, ", "));
   switch (spec.kind) {
     case bar_kind::at_most_times:
       return fmt::format("{} takes at most {}x the time of {}", who, spec.threshold, spec.rival);
@@ -169,10 +165,9 @@ std::string describe(const bar_spec& spec) {
     case bar_kind::size_at_most:
       who = names.size() == 1 ? names[0]
                               : fmt::format("the largest output of {}", fmt::join(names, ", "));
-      return spec.threshold == 1
-                 ? fmt::format("{} is no larger than {}'s", who, spec.rival)
-                 : fmt::format("{} is at most {}x the size of {}'s", who, spec.threshold,
-                               spec.rival);
+      return spec.threshold == 1 ? fmt::format("{} is no larger than {}'s", who, spec.rival)
+                                 : fmt::format("{} is at most {}x the size of {}'s", who,
+                                               spec.threshold, spec.rival);
   }
   return {};
 }
@@ -216,8 +211,8 @@ bool check_absent(const bar_spec& spec, const workload_result& w, bar_result& ba
   const std::string* rival_why = spec.rival != nullptr ? w.absence_of(spec.rival) : nullptr;
   if (absent < names.size() && rival_why == nullptr) return false;
   bar.status = "ABSENT";
-  bar.note = absent == names.size() ? missing
-                                    : std::string(spec.rival) + " is absent: " + *rival_why;
+  bar.note =
+      absent == names.size() ? missing : std::string(spec.rival) + " is absent: " + *rival_why;
   return true;
 }
 
@@ -241,8 +236,8 @@ void check_size(const bar_spec& spec, const workload_result& w, bar_result& bar)
   }
   bar.note = judged->name;
   bar.value = static_cast<double>(judged->bytes) / static_cast<double>(rival->bytes);
-  bar.measured = fmt::format("{:.3f}x ({} bytes against {})", bar.value, judged->bytes,
-                             rival->bytes);
+  bar.measured =
+      fmt::format("{:.3f}x ({} bytes against {})", bar.value, judged->bytes, rival->bytes);
   bar.status = bar.value <= spec.threshold ? "PASS" : "FAIL";
 }
 
@@ -260,8 +255,7 @@ void check(const bar_spec& spec, const workload_result& w, bar_result& bar) {
     const contender_result* c = w.find(name);
     if (c == nullptr || !c->ok() || c->differs_as_expected()) {
       if (bar.note.empty())
-        bar.note = name + (c == nullptr || (c->seconds.empty() && c->error.empty())
-                               ? " did not run"
+        bar.note = name + (c == nullptr || (c->seconds.empty() && c->error.empty()) ? " did not run"
                            : c->differs_as_expected() ? " writes other bytes"
                                                       : " failed");
       continue;
@@ -319,9 +313,10 @@ void check(const bar_spec& spec, const workload_result& w, bar_result& bar) {
   note_reference(spec, w, bar);
   if (spec.needs_dontcache && last_dontcache_support() != dontcache_support::taken) {
     bar.status = "SKIP";
-    bar.note += "; RWF_DONTCACHE is not supported by this kernel or filesystem (Linux 6.14 and "
-                "later, on ext4, xfs, btrfs...), so " +
-                bar.note.substr(0, bar.note.find(';')) + " wrote as fastout_sync does";
+    bar.note +=
+        "; RWF_DONTCACHE is not supported by this kernel or filesystem (Linux 6.14 and "
+        "later, on ext4, xfs, btrfs...), so " +
+        bar.note.substr(0, bar.note.find(';')) + " wrote as fastout_sync does";
   }
 }
 

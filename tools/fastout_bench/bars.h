@@ -18,14 +18,14 @@ struct bar_result {
   /// apply on this machine) or "ABSENT" (a contender it names is not in
   /// this build: it was not judged, and it did not pass)
   std::string status;
-  std::string measured;     ///< the figure, as printed: "1.21x", "39 calls"
-  double value = 0;         ///< the figure as a number (0 if there is none), from medians
+  std::string measured;  ///< the figure, as printed: "1.21x", "39 calls"
+  double value = 0;      ///< the figure as a number (0 if there is none), from medians
   /// The same ratio from each contender's fastest run: noise from other
   /// processes only ever adds time, so a bar that passes on medians but not
   /// here (or the reverse) was decided by the noise.
   double value_from_min = 0;
   double threshold = 0;
-  std::string note;         ///< which contender was judged, or why it failed
+  std::string note;  ///< which contender was judged, or why it failed
   /// For a speed bar with a reference (the hand-written limit): its name and
   /// its own ratio to the same rival, the most the bar could show.
   std::string reference;

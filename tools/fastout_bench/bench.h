@@ -28,24 +28,25 @@
 /// The workloads, in the order they run: X(id, name, summary). The summary
 /// is the one line --help, --list and the table show: what every contender
 /// writes, and the --quick size where it differs.
-#define FASTOUT_BENCH_WORKLOADS(X)                                                          \
-  X(W1, lines, "1,000,000 lines of \"test data\\n\", also to a redirected stdout")         \
-  X(W2, bytes, "256 MiB one byte at a time (32 MiB with --quick)")                         \
-  X(W3, results, "524,288 classifier result lines through iostreams' <<, with std::endl")  \
-  X(W4, echo, "1 MiB one char at a time, with one write() per char, and as echo does")     \
-  X(W5, sweep, "W1 through fastout with buffers of 1 KiB to 8 MiB, plotted")               \
-  X(W1f, lines_print, "W1 through print(\"{}\\n\", s), runtime and FMT_COMPILE")           \
-  X(W6, ints, "10,000,000 int64, one per line (2,000,000 --quick), also to stdout")        \
-  X(W7, doubles, "2,000,000 doubles, shortest round trip (500,000 --quick)")               \
-  X(W8, csv, "1,000,000 rows of id,price,name,qty (500,000 --quick)")                      \
-  X(W9, patch, "20,000,000 binary writes of 1 to 16 bytes (4,000,000 --quick)")            \
-  X(W10, big, "1 GiB in 1 MiB pieces (256 MiB with --quick)")                              \
-  X(W11, replace, "an existing 256 MiB file rewritten 3 times (64 MiB with --quick)")      \
-  X(W12, durable, "1 GiB made durable before close (256 MiB with --quick)")                \
+#define FASTOUT_BENCH_WORKLOADS(X)                                                             \
+  X(W1, lines, "1,000,000 lines of \"test data\\n\", also to a redirected stdout")             \
+  X(W2, bytes, "256 MiB one byte at a time (32 MiB with --quick)")                             \
+  X(W3, results, "524,288 classifier result lines through iostreams' <<, with std::endl")      \
+  X(W4, echo, "1 MiB one char at a time, with one write() per char, and as echo does")         \
+  X(W5, sweep, "W1 through fastout with buffers of 1 KiB to 8 MiB, plotted")                   \
+  X(W1f, lines_print, "W1 through print(\"{}\\n\", s), runtime and FMT_COMPILE")               \
+  X(W6, ints, "10,000,000 int64, one per line (2,000,000 --quick), also to stdout")            \
+  X(W7, doubles, "2,000,000 doubles, shortest round trip (500,000 --quick)")                   \
+  X(W8, csv, "1,000,000 rows of id,price,name,qty (500,000 --quick)")                          \
+  X(W9, patch, "20,000,000 binary writes of 1 to 16 bytes (4,000,000 --quick)")                \
+  X(W10, big, "1 GiB in 1 MiB pieces (256 MiB with --quick)")                                  \
+  X(W11, replace, "an existing 256 MiB file rewritten 3 times (64 MiB with --quick)")          \
+  X(W12, durable, "1 GiB made durable before close (256 MiB with --quick)")                    \
   X(W12f, durable_table, "W6's 10,000,000 int64 made durable before close, also with --quick") \
-  X(W14, log, "1,000,000 log lines (500,000 --quick), compressed: zstd -3, gzip -6")       \
-  X(W15, table, "W6's int64 in 10 tab-separated columns, 1,000,000 rows (100,000 --quick), " \
-                "compressed")                                                               \
+  X(W14, log, "1,000,000 log lines (500,000 --quick), compressed: zstd -3, gzip -6")           \
+  X(W15, table,                                                                                \
+    "W6's int64 in 10 tab-separated columns, 1,000,000 rows (100,000 --quick), "               \
+    "compressed")                                                                              \
   X(W16, flush, "200,000 records flushed one at a time, as seqtk comp does (50,000 --quick)")
 
 namespace fastout_bench {

@@ -53,8 +53,8 @@ void add_fastout_compressed(contender_list& c, fastout::compression_format forma
   for (unsigned workers : {0u, 1u, 2u}) {
     std::string row = fmt::format("fastout_{}_w{}", name, workers);
     if (!fastout::compression_available(format)) {
-      c.add_absent(row, fmt::format("this fastout was built without {}",
-                                    zstd ? "libzstd" : "libdeflate"));
+      c.add_absent(
+          row, fmt::format("this fastout was built without {}", zstd ? "libzstd" : "libdeflate"));
       continue;
     }
     sink_options options;

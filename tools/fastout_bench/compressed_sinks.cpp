@@ -180,8 +180,8 @@ constexpr std::size_t bgzf_largest_block = 65536;
 constexpr std::size_t bgzf_chunk_blocks = 4;
 
 // An empty block: what BGZF readers take for the end of the file.
-constexpr unsigned char bgzf_eof[28] = {0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff, 6, 0, 'B', 'C',
-                                        2,    0,    0x1b, 0, 3, 0, 0, 0, 0, 0, 0,    0, 0, 0};
+constexpr unsigned char bgzf_eof[28] = {0x1f, 0x8b, 8,    4, 0, 0, 0, 0, 0, 0xff, 6, 0, 'B', 'C',
+                                        2,    0,    0x1b, 0, 3, 0, 0, 0, 0, 0,    0, 0, 0,   0};
 
 void put_le16(unsigned char* p, std::size_t value) {
   p[0] = static_cast<unsigned char>(value);
@@ -226,12 +226,12 @@ void bgzf_limit_sink::consume(const char* data, std::size_t size) {
   while (size > 0) {
     const std::size_t input = size < bgzf_block_input ? size : bgzf_block_input;
     unsigned char* block = out + used;
-    static constexpr unsigned char header[16] = {0x1f, 0x8b, 8,    4, 0, 0,   0,   0,
-                                                 0,    0xff, 6,    0, 'B', 'C', 2, 0};
+    static constexpr unsigned char header[16] = {0x1f, 0x8b, 8, 4, 0,   0,   0, 0,
+                                                 0,    0xff, 6, 0, 'B', 'C', 2, 0};
     std::memcpy(block, header, sizeof header);
-    std::size_t compressed = libdeflate_deflate_compress(
-        compressor_, data, input, block + bgzf_header_size,
-        bgzf_largest_block - bgzf_header_size - bgzf_footer_size);
+    std::size_t compressed =
+        libdeflate_deflate_compress(compressor_, data, input, block + bgzf_header_size,
+                                    bgzf_largest_block - bgzf_header_size - bgzf_footer_size);
     if (compressed == 0) throw_failure("compress a BGZF block (libdeflate) for", path_);
     const std::size_t block_size = bgzf_header_size + compressed + bgzf_footer_size;
     put_le16(block + 16, block_size - 1);
@@ -298,8 +298,7 @@ void gzfile_sink::close() {
 // htslib ---------------------------------------------------------------------
 
 #if FASTOUT_BENCH_HAVE_HTSLIB
-htslib_bgzf_sink::htslib_bgzf_sink(const char* path, const sink_options& options)
-    : path_(path) {
+htslib_bgzf_sink::htslib_bgzf_sink(const char* path, const sink_options& options) : path_(path) {
   const std::string mode = "w" + std::to_string(gzip_level);
   file_ = bgzf_open(path, mode.c_str());
   if (file_ == nullptr) throw_errno("open (bgzf_open)", path);
@@ -315,10 +314,10 @@ htslib_bgzf_sink::~htslib_bgzf_sink() {
 }
 
 void htslib_bgzf_sink::fail(BGZF* file, const char* path) {
-  throw std::runtime_error(fmt::format("cannot write (bgzf_write) \"{}\": errcode {:#x}{}", path,
-                                       static_cast<unsigned>(file->errcode),
-                                       errno != 0 ? std::string(": ") + std::strerror(errno)
-                                                  : std::string()));
+  throw std::runtime_error(
+      fmt::format("cannot write (bgzf_write) \"{}\": errcode {:#x}{}", path,
+                  static_cast<unsigned>(file->errcode),
+                  errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()));
 }
 
 void htslib_bgzf_sink::close() {

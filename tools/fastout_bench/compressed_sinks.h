@@ -36,17 +36,17 @@
 #include "sinks.h"
 
 #if FASTOUT_BENCH_HAVE_ZLIB
-#include <zlib.h>
+#  include <zlib.h>
 #endif
 #if FASTOUT_BENCH_HAVE_HTSLIB
-#include <htslib/bgzf.h>
+#  include <htslib/bgzf.h>
 #endif
 
 #if FASTOUT_BENCH_HAVE_ZSTD
-#include <zstd.h>
+#  include <zstd.h>
 #endif
 #if FASTOUT_BENCH_HAVE_LIBDEFLATE
-#include <libdeflate.h>
+#  include <libdeflate.h>
 #endif
 
 namespace fastout_bench {
@@ -70,12 +70,12 @@ inline constexpr std::size_t bgzf_block_input = 0xff00;
 
 /// What a contender needs that a build or a machine may lack.
 enum class dependency {
-  zlib,         ///< gzwrite; also reading back every gzip output
-  zstd,         ///< zstd_limit; also reading back every zstd output
-  libdeflate,   ///< bgzf_limit
-  htslib,       ///< htslib_bgzf_w1, htslib_bgzf_w2
-  gzip_program, ///< popen_gzip: `gzip` on PATH
-  zstd_program, ///< popen_zstd: `zstd` on PATH
+  zlib,          ///< gzwrite; also reading back every gzip output
+  zstd,          ///< zstd_limit; also reading back every zstd output
+  libdeflate,    ///< bgzf_limit
+  htslib,        ///< htslib_bgzf_w1, htslib_bgzf_w2
+  gzip_program,  ///< popen_gzip: `gzip` on PATH
+  zstd_program,  ///< popen_zstd: `zstd` on PATH
 };
 
 /// Why a contender that needs `needs` cannot run here, for the table (the

@@ -225,8 +225,8 @@ void add_standard_output(contender_list& c, PrintfRow printf_row, StreamRow stre
 
 /// The names add_standard_output() adds, for without().
 inline const std::initializer_list<const char*> standard_output_contenders = {
-    "stdout_printf", "cout", "cout_unsynced", "cout_fastout", "stdout_printf_fastout",
-    "fastout_stdout"};
+    "stdout_printf",         "cout",          "cout_unsynced", "cout_fastout",
+    "stdout_printf_fastout", "fastout_stdout"};
 
 }  // namespace fastout_bench
 

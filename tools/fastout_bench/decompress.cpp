@@ -17,10 +17,10 @@
 #include "libraries.h"
 
 #if FASTOUT_BENCH_HAVE_ZSTD
-#include <zstd.h>
+#  include <zstd.h>
 #endif
 #if FASTOUT_BENCH_HAVE_ZLIB
-#include <zlib.h>
+#  include <zlib.h>
 #endif
 
 namespace fastout_bench {
@@ -89,15 +89,15 @@ class reference_text {
         end_ = file_.read(buffer_.get(), read_size);
         pos_ = 0;
         if (end_ == 0)
-          throw wrong(fmt::format("it decompresses to more than the reference's {} bytes",
-                                  offset_));
+          throw wrong(
+              fmt::format("it decompresses to more than the reference's {} bytes", offset_));
       }
       std::size_t n = std::min(size, end_ - pos_);
       if (std::memcmp(data, buffer_.get() + pos_, n) != 0) {
         std::size_t i = 0;
         while (data[i] == buffer_[pos_ + i]) ++i;
-        throw wrong(fmt::format("decompressed, it differs from the reference at byte {}",
-                                offset_ + i));
+        throw wrong(
+            fmt::format("decompressed, it differs from the reference at byte {}", offset_ + i));
       }
       data += n;
       size -= n;
@@ -113,8 +113,8 @@ class reference_text {
       pos_ = 0;
     }
     if (pos_ != end_)
-      throw wrong(fmt::format("it decompresses to {} bytes, fewer than the reference's {}",
-                              offset_, file_.size()));
+      throw wrong(fmt::format("it decompresses to {} bytes, fewer than the reference's {}", offset_,
+                              file_.size()));
   }
 
  private:
@@ -128,7 +128,7 @@ class reference_text {
 #if FASTOUT_BENCH_HAVE_ZSTD
 void check_zstd(reference_text& reference, input_file& file) {
   std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> stream(ZSTD_createDStream(),
-                                                                        ZSTD_freeDStream);
+                                                                       ZSTD_freeDStream);
   if (stream == nullptr) throw wrong("cannot create a zstd decompressor");
   std::unique_ptr<char[]> in_buffer(new char[read_size]);
   const std::size_t out_size = ZSTD_DStreamOutSize();
@@ -206,8 +206,9 @@ void check_gzip(reference_text& reference, input_file& file) {
 // BGZF on top of gzip: the first block carries the BC field, and the file
 // ends with the empty block BGZF readers take for its end.
 void check_bgzf_frame(input_file& file) {
-  static constexpr unsigned char eof[28] = {0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff, 6, 0, 'B', 'C',
-                                            2,    0,    0x1b, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  static constexpr unsigned char eof[28] = {0x1f, 0x8b, 8,   4,   0, 0, 0,    0, 0, 0xff,
+                                            6,    0,    'B', 'C', 2, 0, 0x1b, 0, 3, 0,
+                                            0,    0,    0,   0,   0, 0, 0,    0};
   unsigned char header[16];
   if (!file.read_at(0, header, sizeof header) || header[0] != 0x1f || header[1] != 0x8b ||
       (header[3] & 4) == 0 || header[12] != 'B' || header[13] != 'C')
@@ -234,9 +235,7 @@ std::string check_decompressed(const std::string& reference_path, const std::str
 #else
         return "the driver was built without libzstd, which reads zstd output back";
 #endif
-      case output_format::bgzf:
-        check_bgzf_frame(file);
-        [[fallthrough]];
+      case output_format::bgzf: check_bgzf_frame(file); [[fallthrough]];
       case output_format::gzip:
 #if FASTOUT_BENCH_HAVE_ZLIB
         check_gzip(reference, file);
@@ -245,8 +244,7 @@ std::string check_decompressed(const std::string& reference_path, const std::str
         return "the driver was built without zlib, which reads gzip output back";
 #endif
       case output_format::plain:
-      case output_format::none:
-        return "not a compressed format";
+      case output_format::none: return "not a compressed format";
     }
     reference.finish();
   } catch (const wrong& e) {

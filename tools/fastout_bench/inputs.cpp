@@ -15,8 +15,7 @@ std::shared_ptr<const lines_input> make_lines_input() {
 }
 
 std::shared_ptr<const bytes_input> make_bytes_input(std::size_t count) {
-  static const char pattern[] =
-      "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_\n";
+  static const char pattern[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_\n";
   static_assert(sizeof pattern == 64 + 1, "64 bytes and a NUL");
   auto input = std::make_shared<bytes_input>();
   std::memcpy(input->pattern, pattern, 64);

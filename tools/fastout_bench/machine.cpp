@@ -152,8 +152,8 @@ machine_info collect_machine_info(const std::string& directory) {
 
   struct utsname names;
   if (::uname(&names) == 0)
-    info.kernel = fmt::format("{} {} {} {}", names.sysname, names.release, names.version,
-                              names.machine);
+    info.kernel =
+        fmt::format("{} {} {} {}", names.sysname, names.release, names.version, names.machine);
 
   info.directory = directory;
   struct statfs fs;
@@ -174,10 +174,10 @@ machine_info collect_machine_info(const std::string& directory) {
 #ifdef __OPTIMIZE__
   info.optimized = true;
 #endif
-  info.fmt_version = fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100,
-                                 FMT_VERSION % 100);
-  info.fastout_version = fmt::format("{}.{}.{}", FASTOUT_VERSION_MAJOR, FASTOUT_VERSION_MINOR,
-                                     FASTOUT_VERSION_PATCH);
+  info.fmt_version =
+      fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100);
+  info.fastout_version =
+      fmt::format("{}.{}.{}", FASTOUT_VERSION_MAJOR, FASTOUT_VERSION_MINOR, FASTOUT_VERSION_PATCH);
   info.fastout_buffer = fastout::default_buffer_size;
 
   std::time_t now = std::time(nullptr);

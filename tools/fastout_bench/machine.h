@@ -14,17 +14,17 @@ struct machine_field {
   const char* key;    ///< the JSON key
   const char* label;  ///< the header's label; nullptr to leave it out there
   std::string value;
-  bool is_number;     ///< written to the JSON without quotes
+  bool is_number;  ///< written to the JSON without quotes
 };
 
 struct machine_info {
-  std::string cpu;             ///< "model name" from /proc/cpuinfo
-  unsigned cpus = 0;           ///< online logical CPUs
-  std::uint64_t memory = 0;    ///< MemTotal, bytes
-  std::string kernel;          ///< uname: sysname release version machine
-  std::string directory;       ///< where the outputs were written
-  std::string filesystem;      ///< statfs() f_type as a name ("ext4", "tmpfs", ...)
-  std::string mount_point;     ///< from /proc/mounts, the longest match
+  std::string cpu;           ///< "model name" from /proc/cpuinfo
+  unsigned cpus = 0;         ///< online logical CPUs
+  std::uint64_t memory = 0;  ///< MemTotal, bytes
+  std::string kernel;        ///< uname: sysname release version machine
+  std::string directory;     ///< where the outputs were written
+  std::string filesystem;    ///< statfs() f_type as a name ("ext4", "tmpfs", ...)
+  std::string mount_point;   ///< from /proc/mounts, the longest match
   std::string mount_source;
   std::string mount_type;
   std::string mount_options;
@@ -32,13 +32,13 @@ struct machine_info {
   /// page_cache::drop, W12's fastout_durable) are taken: "yes", "no" or
   /// "unknown" (the probe could not write there).
   std::string dontcache;
-  std::string load_average;    ///< /proc/loadavg at the start: others' work skews times
+  std::string load_average;  ///< /proc/loadavg at the start: others' work skews times
   std::string compiler;
-  bool optimized = false;      ///< the driver was built with optimization
+  bool optimized = false;  ///< the driver was built with optimization
   std::string fmt_version;
   std::string fastout_version;
   std::size_t fastout_buffer = 0;  ///< fastout::default_buffer_size
-  std::string date;            ///< UTC, ISO 8601
+  std::string date;                ///< UTC, ISO 8601
 
   /// Every field in display order, shared by the header and the JSON.
   std::vector<struct machine_field> fields() const;

@@ -38,7 +38,7 @@ enum exit_code {
   exit_ok = 0,
   exit_output_differs = 1,  // or a contender or workload failed
   exit_usage = 2,
-  exit_bar_failed = 3,      // only with --strict
+  exit_bar_failed = 3,  // only with --strict
   exit_interrupted = 130,
 };
 
@@ -54,7 +54,8 @@ struct options {
 };
 
 void print_usage(std::FILE* out) {
-  std::fprintf(out,
+  std::fprintf(
+      out,
       "Usage: fastout-bench [options]\n"
       "\n"
       "Times fastout against stdio, iostreams, {fmt} and a hand-written limit, each\n"
@@ -84,11 +85,11 @@ void print_usage(std::FILE* out) {
     std::fprintf(out, "  %-*s  %s\n", static_cast<int>(width), label.c_str(), entry.summary);
   }
   std::fprintf(out,
-      "\n"
-      "Exit status: 0 when every output is identical to the reference (and, with\n"
-      "--strict, every bar passes); 1 when an output differs or a contender fails;\n"
-      "2 on a bad command line; 3 when a bar fails (or is ABSENT) under --strict;\n"
-      "130 when interrupted.\n");
+               "\n"
+               "Exit status: 0 when every output is identical to the reference (and, with\n"
+               "--strict, every bar passes); 1 when an output differs or a contender fails;\n"
+               "2 on a bad command line; 3 when a bar fails (or is ABSENT) under --strict;\n"
+               "130 when interrupted.\n");
 }
 
 [[noreturn]] void usage_error(const std::string& message) {

@@ -222,10 +222,9 @@ void progress::round(const std::string& workload, int round, int rounds) {
 void progress::step(const std::string& workload, const std::string& what) {
   if (terminal_) {
     auto elapsed = static_cast<unsigned>(now_seconds() - start_);
-    std::string line = fmt::format("[{:3}%] {:<18} {:<24} {}:{:02}", 
-                                   total_ > 0 ? 100 * done_ / total_ : 0,
-                                   last_round_.empty() ? workload : last_round_, what,
-                                   elapsed / 60, elapsed % 60);
+    std::string line =
+        fmt::format("[{:3}%] {:<18} {:<24} {}:{:02}", total_ > 0 ? 100 * done_ / total_ : 0,
+                    last_round_.empty() ? workload : last_round_, what, elapsed / 60, elapsed % 60);
     std::fprintf(stderr, "\r%s\033[K", line.c_str());
     std::fflush(stderr);
   }
@@ -277,8 +276,7 @@ workload_result run_workload(const workload& w, work_dir& dir, int runs, progres
 
   // The reference's own untimed run: a warm-up, and the file every output
   // is compared with. Its size must be what the workload promises.
-  bar.step(label, (w.write_reference ? std::string("the reference") : w.reference) +
-                      " (untimed)");
+  bar.step(label, (w.write_reference ? std::string("the reference") : w.reference) + " (untimed)");
   const std::string reference_path = dir.file(file_name(w, "reference"));
   try {
     if (w.prepare) w.prepare(reference_path);
@@ -341,10 +339,9 @@ workload_result run_workload(const workload& w, work_dir& dir, int runs, progres
       if (r.error.empty()) {
         r.seconds.push_back(end - start);
         r.write_calls.push_back(calls_before >= 0 && calls_after >= 0 ? calls_after - calls_before
-                                                                       : -1);
-        r.page_faults.push_back(faults_before >= 0 && faults_after >= 0
-                                    ? faults_after - faults_before
-                                    : -1);
+                                                                      : -1);
+        r.page_faults.push_back(
+            faults_before >= 0 && faults_after >= 0 ? faults_after - faults_before : -1);
         if (!r.checked && c.output == output_format::none) {
           // No file: its run checked that it formatted the reference's size.
           r.checked = true;

@@ -45,19 +45,19 @@ std::int64_t page_faults_so_far();
 /// What one contender did on one workload.
 struct contender_result {
   std::string name;
-  std::size_t buffer_size = 0;          ///< see contender::buffer_size
-  std::vector<double> seconds;          ///< one per timed run
+  std::size_t buffer_size = 0;            ///< see contender::buffer_size
+  std::vector<double> seconds;            ///< one per timed run
   std::vector<std::int64_t> write_calls;  ///< one per timed run; -1 if unknown
   /// Page faults (minor and major) per timed run: fresh buffer memory and
   /// page-cache pages cost a fault each, which on a virtual machine can
   /// be a large part of a run.
   std::vector<std::int64_t> page_faults;
-  std::uint64_t bytes = 0;              ///< the size of its output file (compressed)
+  std::uint64_t bytes = 0;                      ///< the size of its output file (compressed)
   output_format format = output_format::plain;  ///< what its file holds
-  bool identical = false;               ///< its output matched the reference
-  bool checked = false;                 ///< its output was compared at all
-  bool may_differ = false;              ///< see contender::may_differ
-  std::string error;                    ///< why it failed, if it did
+  bool identical = false;                       ///< its output matched the reference
+  bool checked = false;                         ///< its output was compared at all
+  bool may_differ = false;                      ///< see contender::may_differ
+  std::string error;                            ///< why it failed, if it did
   /// How its output differs from the reference, where the check can say
   /// (a compressed output: where the decompressed text first differs).
   std::string difference;
@@ -85,7 +85,7 @@ struct workload_result {
   std::string baseline;
   std::vector<contender_result> contenders;  ///< in the workload's order
   std::vector<absent_contender> absent;      ///< see workload::absent
-  std::string error;        ///< why the workload could not be measured
+  std::string error;                         ///< why the workload could not be measured
   bool interrupted = false;
 
   /// The contender of that name, or nullptr.

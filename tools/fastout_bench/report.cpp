@@ -84,9 +84,7 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
-std::string json_number(double x) {
-  return std::isfinite(x) ? fmt::format("{}", x) : "null";
-}
+std::string json_number(double x) { return std::isfinite(x) ? fmt::format("{}", x) : "null"; }
 
 std::string json_ratio(double r) { return r > 0 ? json_number(r) : "null"; }
 
@@ -134,9 +132,9 @@ void print_workload(const workload_result& w, int runs) {
     std::string fastest = c.seconds.empty() ? "-" : format_time(c.min_seconds());
     std::int64_t calls = c.median_write_calls();
     std::string speed =
-        c.ok() ? fmt::format("{:.0f}", static_cast<double>(w.bytes_per_run > 0 ? w.bytes_per_run
-                                                                                : w.bytes) /
-                                           c.median_seconds() / 1e6)
+        c.ok() ? fmt::format("{:.0f}",
+                             static_cast<double>(w.bytes_per_run > 0 ? w.bytes_per_run : w.bytes) /
+                                 c.median_seconds() / 1e6)
                : "-";
     std::string size;
     if (compressed)
@@ -151,13 +149,15 @@ void print_workload(const workload_result& w, int runs) {
                 output_status(c).c_str());
   }
   for (const auto& c : w.contenders) {
-    if (!c.error.empty()) std::printf("  %s failed: %s\n", c.name.c_str(), c.error.c_str());
+    if (!c.error.empty())
+      std::printf("  %s failed: %s\n", c.name.c_str(), c.error.c_str());
     else if (c.differs_as_expected())
-      std::printf("  %s differs, as it may: %s; its figures are kept, and no bar is judged "
-                  "against it\n",
-                  c.name.c_str(),
-                  c.difference.empty() ? fmt::format("its bytes are not {}'s", w.reference).c_str()
-                                       : c.difference.c_str());
+      std::printf(
+          "  %s differs, as it may: %s; its figures are kept, and no bar is judged "
+          "against it\n",
+          c.name.c_str(),
+          c.difference.empty() ? fmt::format("its bytes are not {}'s", w.reference).c_str()
+                               : c.difference.c_str());
     else if (c.checked && !c.identical && !c.difference.empty())
       std::printf("  %s wrote %llu bytes: %s\n", c.name.c_str(),
                   static_cast<unsigned long long>(c.bytes), c.difference.c_str());
@@ -189,8 +189,8 @@ void print_bars(const std::vector<bar_result>& bars) {
   for (const auto& b : bars) {
     std::string figure = b.measured.empty() ? "" : ": " + b.measured;
     std::string note = b.note.empty() ? "" : " [" + b.note + "]";
-    std::printf("  %-4s %-4s %s%s%s\n", b.status.c_str(), b.workload.c_str(),
-                b.description.c_str(), figure.c_str(), note.c_str());
+    std::printf("  %-4s %-4s %s%s%s\n", b.status.c_str(), b.workload.c_str(), b.description.c_str(),
+                figure.c_str(), note.c_str());
   }
   std::fflush(stdout);
 }
@@ -224,8 +224,8 @@ std::string write_json(const std::string& path, const machine_info& machine,
         "\"error\": {}, \"absent\": [{}]}}",
         first ? "" : ",", json_string(w.id), json_string(w.name), json_string(w.summary), w.bytes,
         w.bytes_per_run > 0 ? w.bytes_per_run : w.bytes, json_string(w.reference),
-        w.baseline.empty() ? "null" : json_string(w.baseline),
-        w.interrupted, w.error.empty() ? "null" : json_string(w.error), absent);
+        w.baseline.empty() ? "null" : json_string(w.baseline), w.interrupted,
+        w.error.empty() ? "null" : json_string(w.error), absent);
     first = false;
   }
   out += "\n  ],\n  \"results\": [";
@@ -249,8 +249,8 @@ std::string write_json(const std::string& path, const machine_info& machine,
           c.seconds.empty() ? "null" : json_number(c.max_seconds()), times,
           calls >= 0 ? std::to_string(calls) : "null",
           c.median_page_faults() >= 0 ? std::to_string(c.median_page_faults()) : "null", c.bytes,
-          c.checked && c.identical, c.may_differ,
-          json_ratio(ratio(w, c, w.baseline)), json_ratio(ratio(w, c, w.reference)),
+          c.checked && c.identical, c.may_differ, json_ratio(ratio(w, c, w.baseline)),
+          json_ratio(ratio(w, c, w.reference)),
           c.buffer_size > 0 ? std::to_string(c.buffer_size) : "null",
           json_string(format_label(c.format)),
           is_compressed(c.format) && c.checked ? std::to_string(c.bytes) : "null",

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #if defined(__GLIBCXX__)
-#include <ext/stdio_filebuf.h>
+#  include <ext/stdio_filebuf.h>
 #endif
 
 namespace fastout_bench {
@@ -187,8 +187,7 @@ void unbuffered_sink::close() {
 
 limit_sink::limit_sink(const char* path, const sink_options& options)
     : path_(path), sync_(options.sync), sync_data_only_(options.sync_data_only) {
-  const std::size_t size =
-      options.buffer_size > 0 ? options.buffer_size : buffer_1m.buffer_size;
+  const std::size_t size = options.buffer_size > 0 ? options.buffer_size : buffer_1m.buffer_size;
   storage_.reset(new char[size]);
   buffer_ = storage_.get();
   end_ = buffer_ + size;
@@ -260,8 +259,8 @@ fastout_ostream_sink::fastout_ostream_sink(const char* path, const sink_options&
     : path_(path) {
   fastout::stream_options stream;
   if (options.buffer_size > 0) stream.buffer_size = options.buffer_size;
-  stream.flush = options.deferred_flushes ? fastout::flush_policy::on_close
-                                          : fastout::flush_policy::standard;
+  stream.flush =
+      options.deferred_flushes ? fastout::flush_policy::on_close : fastout::flush_policy::standard;
   out_.open(path, std::ios::binary | std::ios::trunc, stream);
   if (!out_.is_open()) throw std::runtime_error(out_.error_message());
 }
@@ -327,8 +326,7 @@ void stdout_redirect::restore() {
   }
 }
 
-stdout_stdio_sink::stdout_stdio_sink(const char* path, const sink_options&)
-    : redirect_(path) {}
+stdout_stdio_sink::stdout_stdio_sink(const char* path, const sink_options&) : redirect_(path) {}
 
 void stdout_stdio_sink::close() {
   bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
@@ -350,8 +348,7 @@ void cout_sink::close() {
 }
 
 #if defined(__GLIBCXX__)
-cout_unsynced_sink::cout_unsynced_sink(const char* path, const sink_options&)
-    : redirect_(path) {
+cout_unsynced_sink::cout_unsynced_sink(const char* path, const sink_options&) : redirect_(path) {
   std::cout.flush();
   buffer_.reset(new __gnu_cxx::stdio_filebuf<char>(stdout, std::ios::out));
   saved_ = std::cout.rdbuf(buffer_.get());

@@ -273,8 +273,7 @@ class limit_sink {
 /// hand-written loop with a `char* pos` local compiles to.
 class limit_sink::cursor {
  public:
-  explicit cursor(limit_sink& sink) noexcept
-      : sink_(&sink), pos_(sink.pos_), end_(sink.end_) {}
+  explicit cursor(limit_sink& sink) noexcept : sink_(&sink), pos_(sink.pos_), end_(sink.end_) {}
   ~cursor() { sink_->pos_ = pos_; }
   cursor(const cursor&) = delete;
   cursor& operator=(const cursor&) = delete;
@@ -358,7 +357,6 @@ class fastout_cursor_sink : public fastout_sink {
 
   fastout::cursor out() noexcept { return file_.make_cursor(); }
 };
-
 
 /// fastout's iostream adapter: a fastout::ofstream(path), with
 /// fastout::buffer_size if options.buffer_size is not 0 and

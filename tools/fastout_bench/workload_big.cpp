@@ -35,10 +35,10 @@ std::vector<contender> big_contenders(const std::shared_ptr<const pieces_input>&
   c.add<stdio_sink>("fwrite_unlocked_256k", fwrite_piece, buffer_256k);
   c.add<ofstream_sink>("ofstream", ofstream_piece);
   c.add<ofstream_sink>("ofstream_1m", ofstream_piece, buffer_1m);
-  c.add<fmt_file_sink>("fmt_output_file", [text = fmt::string_view(piece, size)](
-                                              fmt::ostream& out, std::size_t) {
-    out.print("{}", text);
-  });
+  c.add<fmt_file_sink>("fmt_output_file",
+                       [text = fmt::string_view(piece, size)](fmt::ostream& out, std::size_t) {
+                         out.print("{}", text);
+                       });
   c.add<unbuffered_sink>("write_per_call", write_piece);
   c.add<limit_sink>("limit", write_piece);
   c.add<fastout_sink>("fastout", write_piece);

@@ -27,9 +27,8 @@ std::vector<contender> bytes_contenders(const std::shared_ptr<const bytes_input>
     std::fprintf(f, "%c", pattern[i & 63]);
   });
   c.add<stdio_sink>("putc", [pattern](std::FILE* f, std::size_t i) { putc(pattern[i & 63], f); });
-  c.add<stdio_sink>("putc_unlocked", [pattern](std::FILE* f, std::size_t i) {
-    putc_unlocked(pattern[i & 63], f);
-  });
+  c.add<stdio_sink>("putc_unlocked",
+                    [pattern](std::FILE* f, std::size_t i) { putc_unlocked(pattern[i & 63], f); });
   c.add<stdio_sink>("fwrite_unlocked", fwrite_byte);
   c.add<stdio_sink>("fwrite_unlocked_256k", fwrite_byte, buffer_256k);
   c.add<ofstream_sink>("ofstream", put);
@@ -43,9 +42,8 @@ std::vector<contender> bytes_contenders(const std::shared_ptr<const bytes_input>
   c.add<fastout_sink>("fastout", put);
   c.add<fastout_cursor_sink>("fastout_cursor", put);
   // The C API's inline fastout_putc(), as a C program's putc loop becomes.
-  c.add<fastout_c_sink>("fastout_c", [pattern](fastout_file* f, std::size_t i) {
-    fastout_putc(pattern[i & 63], f);
-  });
+  c.add<fastout_c_sink>(
+      "fastout_c", [pattern](fastout_file* f, std::size_t i) { fastout_putc(pattern[i & 63], f); });
   c.add<fastout_c_cursor_sink>("fastout_c_cursor",
                                [pattern](fastout_c_cursor_sink::cursor& out, std::size_t i) {
                                  fastout_cursor_putc(pattern[i & 63], &out.state);

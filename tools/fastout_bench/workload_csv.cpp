@@ -74,8 +74,8 @@ std::vector<contender> csv_contenders(const std::shared_ptr<const csv_input>& in
       "ofstream", [](std::ofstream& out) { out << std::fixed << std::setprecision(2); },
       [rows, names](std::ofstream& out, std::size_t i) {
         const csv_row& r = rows[i];
-        out << r.id << ',' << r.price << ','
-            << std::string_view(names + r.name_offset, r.name_size) << ',' << r.qty << '\n';
+        out << r.id << ',' << r.price << ',' << std::string_view(names + r.name_offset, r.name_size)
+            << ',' << r.qty << '\n';
       });
   add_formatting(c, print, compile_limit, compile);
   add_printf_engines<csv_row_bound>(
@@ -83,7 +83,7 @@ std::vector<contender> csv_contenders(const std::shared_ptr<const csv_input>& in
       [rows, names](auto printf_call, std::size_t i) {
         const csv_row& r = rows[i];
         printf_call("%lld,%.2f,%.*s,%d\n", static_cast<long long>(r.id), r.price,
-              static_cast<int>(r.name_size), names + r.name_offset, static_cast<int>(r.qty));
+                    static_cast<int>(r.name_size), names + r.name_offset, static_cast<int>(r.qty));
       },
       compile_limit);
   absent = c.take_absent();
@@ -117,8 +117,8 @@ workload make_csv(const workload_options& options) {
   const csv_row* const rows = input->rows.data();
   const char* const names = input->names.data();
   workload w;
-  w.bytes = formatted_size(
-      input->rows.size(), csv_row_bound, [rows, names](char* pos, std::size_t i) {
+  w.bytes =
+      formatted_size(input->rows.size(), csv_row_bound, [rows, names](char* pos, std::size_t i) {
         const csv_row& r = rows[i];
         return fmt::format_to(pos, FMT_COMPILE("{},{:.2f},{},{}\n"), r.id, r.price,
                               std::string_view(names + r.name_offset, r.name_size), r.qty);

@@ -45,13 +45,12 @@ struct doubles_input {
 constexpr std::size_t double_row_bound = 32;
 
 std::vector<contender> doubles_contenders(const std::shared_ptr<const doubles_input>& input,
-                                         std::vector<absent_contender>& absent) {
+                                          std::vector<absent_contender>& absent) {
   const double* const values = input->values.data();
 
   contender_list c(input, input->values.size());
-  c.add<stdio_sink>("fprintf", [values](std::FILE* f, std::size_t i) {
-    std::fprintf(f, "%.17g\n", values[i]);
-  });
+  c.add<stdio_sink>(
+      "fprintf", [values](std::FILE* f, std::size_t i) { std::fprintf(f, "%.17g\n", values[i]); });
   c.add_with_setup<ofstream_sink>(
       "ofstream", [](std::ofstream& out) { out << std::setprecision(17); },
       [values](std::ofstream& out, std::size_t i) { out << values[i] << '\n'; });
@@ -116,10 +115,11 @@ std::string check_doubles(const doubles_input& in, const std::string& path,
     line_start = line_start == std::string::npos || at == 0 ? 0 : line_start + 1;
     std::size_t expected_end = expected.find('\n', at);
     std::size_t text_end = text.find('\n', at);
-    return fmt::format("differs from fprintf's \"%.17g\\n\" at byte {}: \"{}\" where glibc "
-                       "writes \"{}\"",
-                       at, text.substr(line_start, text_end - line_start),
-                       expected.substr(line_start, expected_end - line_start));
+    return fmt::format(
+        "differs from fprintf's \"%.17g\\n\" at byte {}: \"{}\" where glibc "
+        "writes \"{}\"",
+        at, text.substr(line_start, text_end - line_start),
+        expected.substr(line_start, expected_end - line_start));
   }
   const char* p = text.c_str();
   const char* const end = p + text.size();
@@ -159,10 +159,10 @@ workload make_doubles(const workload_options& options) {
   }
   const double* const values = input->values.data();
   workload w;
-  w.bytes = formatted_size(input->values.size(), double_row_bound,
-                           [values](char* pos, std::size_t i) {
-                             return fmt::format_to(pos, FMT_COMPILE("{}\n"), values[i]);
-                           });
+  w.bytes =
+      formatted_size(input->values.size(), double_row_bound, [values](char* pos, std::size_t i) {
+        return fmt::format_to(pos, FMT_COMPILE("{}\n"), values[i]);
+      });
   w.reference = "fmt_compile_limit";
   std::shared_ptr<const doubles_input> shared(input);
   w.contenders = doubles_contenders(shared, w.absent);

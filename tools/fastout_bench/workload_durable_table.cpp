@@ -61,10 +61,9 @@ workload make_durable_table(const workload_options& options) {
   auto input = make_ints_input(options.count(10000000, 10000000));
   const std::int64_t* const values = input->values.data();
   workload w;
-  w.bytes = formatted_size(input->values.size(), int_row_bound,
-                           [values](char* pos, std::size_t i) {
-                             return fmt::format_to(pos, FMT_COMPILE("{}\n"), values[i]);
-                           });
+  w.bytes = formatted_size(input->values.size(), int_row_bound, [values](char* pos, std::size_t i) {
+    return fmt::format_to(pos, FMT_COMPILE("{}\n"), values[i]);
+  });
   w.reference = "fastout";
   w.baseline = "limit_sync";
   w.contenders = durable_table_contenders(input);

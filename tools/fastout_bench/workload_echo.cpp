@@ -21,9 +21,8 @@ workload make_echo(const workload_options&) {
   c.add<stdout_stdio_sink>("stdout_putchar_unlocked", [pattern](std::FILE*, std::size_t i) {
     putchar_unlocked(pattern[i & 63]);
   });
-  c.add<fastout_stdout_sink>("fastout_stdout", [pattern](fastout::file& out, std::size_t i) {
-    out.put(pattern[i & 63]);
-  });
+  c.add<fastout_stdout_sink>(
+      "fastout_stdout", [pattern](fastout::file& out, std::size_t i) { out.put(pattern[i & 63]); });
   workload w;
   w.bytes = input->count;
   w.contenders = c.take();

@@ -68,8 +68,8 @@ std::vector<contender> flush_contenders(const std::shared_ptr<const flush_input>
   });
   c.add<fastout_c_sink>("fastout_printf", [records, names](fastout_file* f, std::size_t i) {
     const flush_record& r = records[i];
-    fastout_fprintf(f, "%s\t%d\t%d\t%d\t%d\t%d\n", names + r.name_offset, r.length, r.a, r.c,
-                    r.g, r.t);
+    fastout_fprintf(f, "%s\t%d\t%d\t%d\t%d\t%d\n", names + r.name_offset, r.length, r.a, r.c, r.g,
+                    r.t);
     fastout_flush(f);
   });
   c.add<fastout_sink>("fastout", print);
@@ -83,8 +83,8 @@ std::vector<contender> flush_contenders(const std::shared_ptr<const flush_input>
   c.add<unbuffered_sink>("limit", [records, names](unbuffered_sink::writer out, std::size_t i) {
     const flush_record& r = records[i];
     char text[flush_row_bound];
-    char* end = fmt::format_to(text, FMT_COMPILE("{}\t{}\t{}\t{}\t{}\t{}\n"),
-                               names + r.name_offset, r.length, r.a, r.c, r.g, r.t);
+    char* end = fmt::format_to(text, FMT_COMPILE("{}\t{}\t{}\t{}\t{}\t{}\n"), names + r.name_offset,
+                               r.length, r.a, r.c, r.g, r.t);
     out.write(text, static_cast<std::size_t>(end - text));
   });
   return c.take();

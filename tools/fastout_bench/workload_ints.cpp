@@ -29,7 +29,7 @@ constexpr std::size_t int_row_bound = 24;
 static_assert(int_row_bound >= int_text_bound + 1, "a value and its newline");
 
 std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& input,
-                                      std::vector<absent_contender>& absent) {
+                                       std::vector<absent_contender>& absent) {
   const std::int64_t* const values = input->values.data();
 
   auto shift = [values](auto& out, std::size_t i) { out << values[i] << '\n'; };
@@ -42,8 +42,7 @@ std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& 
   add_formatting_per_line<int_row_bound>(c, values);
   c.add<fastout_sink>("fastout_shift", shift);
   add_standard_output(
-      c, [values](auto&, std::size_t i) { std::printf("%" PRId64 "\n", values[i]); }, shift,
-      shift);
+      c, [values](auto&, std::size_t i) { std::printf("%" PRId64 "\n", values[i]); }, shift, shift);
   add_printf_engines<int_row_bound>(
       c,
       [values](auto print, std::size_t i) { print("%lld\n", static_cast<long long>(values[i])); },
@@ -60,10 +59,9 @@ workload make_ints(const workload_options& options) {
   auto input = make_ints_input(options.count(10000000, 2000000));
   const std::int64_t* const values = input->values.data();
   workload w;
-  w.bytes = formatted_size(input->values.size(), int_row_bound,
-                           [values](char* pos, std::size_t i) {
-                             return fmt::format_to(pos, FMT_COMPILE("{}\n"), values[i]);
-                           });
+  w.bytes = formatted_size(input->values.size(), int_row_bound, [values](char* pos, std::size_t i) {
+    return fmt::format_to(pos, FMT_COMPILE("{}\n"), values[i]);
+  });
   w.reference = "fmt_compile_limit";
   w.contenders = ints_contenders(input, w.absent);
   return w;

@@ -37,16 +37,13 @@ std::vector<contender> lines_print_contenders(const std::shared_ptr<const lines_
   auto compile_limit = [text, bound](limit_sink::cursor& out, std::size_t) {
     out.format_to(bound, FMT_COMPILE("{}\n"), text);
   };
-  auto compile = [text](fastout::file& out, std::size_t) {
-    out.print(FMT_COMPILE("{}\n"), text);
-  };
+  auto compile = [text](fastout::file& out, std::size_t) { out.print(FMT_COMPILE("{}\n"), text); };
 
   contender_list c(input, input->count);
   c.add<stdio_sink>("fprintf",
                     [text_c](std::FILE* f, std::size_t) { std::fprintf(f, "%s\n", text_c); });
-  c.add<ofstream_sink>("ofstream", [&text_string](std::ofstream& out, std::size_t) {
-    out << text_string << '\n';
-  });
+  c.add<ofstream_sink>(
+      "ofstream", [&text_string](std::ofstream& out, std::size_t) { out << text_string << '\n'; });
   add_formatting(c, print, compile_limit, compile);
   return c.take();
 }

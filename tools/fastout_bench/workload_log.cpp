@@ -39,8 +39,8 @@ namespace fastout_bench {
 namespace {
 
 const char* const levels[] = {"INFO", "DEBUG", "WARN", "ERROR"};
-const char* const modules[] = {"http",        "storage", "cache", "auth", "scheduler",
-                               "replication", "metrics", "gc"};
+const char* const modules[] = {"http",      "storage",     "cache",   "auth",
+                               "scheduler", "replication", "metrics", "gc"};
 
 struct log_input {
   struct record {
@@ -103,9 +103,9 @@ workload make_log(const workload_options& options) {
   auto format_row = [records](char* pos, std::size_t i) {
     const log_input::record& r = records[i];
     clock_time t = split_time(r.time);
-    return fmt::format_to(pos, FMT_COMPILE(FASTOUT_BENCH_LOG_FORMAT), t.hours, t.minutes,
-                          t.seconds, t.micros, levels[r.level], modules[r.module], r.request,
-                          r.duration, r.load);
+    return fmt::format_to(pos, FMT_COMPILE(FASTOUT_BENCH_LOG_FORMAT), t.hours, t.minutes, t.seconds,
+                          t.micros, levels[r.level], modules[r.module], r.request, r.duration,
+                          r.load);
   };
   auto printf_row = [records](auto print, std::size_t i) {
     const log_input::record& r = records[i];

@@ -30,8 +30,7 @@ workload make_sweep(const workload_options&) {
       without(lines_contenders(input), {"ofstream_endl", "write_per_call", "fastout"});
   contender_list c(input, input->count, without(std::move(buffered), standard_output_contenders));
   for (std::size_t size = 1024; size <= (std::size_t{8} << 20); size *= 2)
-    c.add<fastout_sink>("fastout_" + size_name(size), fastout_line(input->text),
-                        sink_options{size})
+    c.add<fastout_sink>("fastout_" + size_name(size), fastout_line(input->text), sink_options{size})
         .buffer_size = size;
   workload w;
   w.bytes = input->bytes();

@@ -22,7 +22,7 @@
 
 // One row, for {fmt} and for printf.
 #define FASTOUT_BENCH_TABLE_FORMAT "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n"
-#define FASTOUT_BENCH_TABLE_PRINTF                                                        \
+#define FASTOUT_BENCH_TABLE_PRINTF                                                         \
   "%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 \
   "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\n"
 

@@ -48,10 +48,11 @@ constexpr std::size_t max_scalar_size() {
 }
 
 template <typename T>
-using is_fast_scalar = std::integral_constant<
-    bool, (std::is_integral<T>::value && !std::is_same<T, bool>::value &&
-           !std::is_same<T, char>::value) ||
-              std::is_same<T, float>::value || std::is_same<T, double>::value>;
+using is_fast_scalar =
+    std::integral_constant<bool, (std::is_integral<T>::value && !std::is_same<T, bool>::value &&
+                                  !std::is_same<T, char>::value) ||
+                                     std::is_same<T, float>::value ||
+                                     std::is_same<T, double>::value>;
 
 template <typename T>
 FASTOUT_ALWAYS_INLINE char* format_scalar(char* out, T value) {
@@ -136,9 +137,7 @@ struct compiled_size {
 template <>
 struct compiled_size<compiled_text> {
   static constexpr bool known(const compiled_text&) { return true; }
-  static constexpr std::size_t constant_size(const compiled_text& part) {
-    return part.data.size();
-  }
+  static constexpr std::size_t constant_size(const compiled_text& part) { return part.data.size(); }
   template <typename... A>
   static std::size_t argument_size(const compiled_text&, const A&...) {
     return 0;

@@ -159,25 +159,38 @@ constexpr fmt::detail::type fmt_type_of() {
 // views): not for nullptr, nor for a type that converts to a string view but
 // has a formatter of its own, whose text may be anything.
 template <typename T>
-using formats_as_string = std::integral_constant<
-    bool, std::is_convertible<const T&, std::string_view>::value &&
-              (fmt_type_of<T>() == fmt::detail::type::string_type ||
-               fmt_type_of<T>() == fmt::detail::type::cstring_type)>;
+using formats_as_string =
+    std::integral_constant<bool, std::is_convertible<const T&, std::string_view>::value &&
+                                     (fmt_type_of<T>() == fmt::detail::type::string_type ||
+                                      fmt_type_of<T>() == fmt::detail::type::cstring_type)>;
 
 // -------------------------------------------------------------- 3. the specs
 
 // A field's specs as fastout reads them, the same for every fmt version.
 enum class spec_type : unsigned char {
-  none, dec, oct, hex, bin, chr, string, debug, pointer, exp, fixed, general, hexfloat, unknown
+  none,
+  dec,
+  oct,
+  hex,
+  bin,
+  chr,
+  string,
+  debug,
+  pointer,
+  exp,
+  fixed,
+  general,
+  hexfloat,
+  unknown
 };
 
 struct parsed_spec {
   int width = 0;
-  int precision = -1;          // -1: none
-  std::size_t fill_size = 1;   // bytes of the fill character (UTF-8: up to 4)
+  int precision = -1;         // -1: none
+  std::size_t fill_size = 1;  // bytes of the fill character (UTF-8: up to 4)
   spec_type type = spec_type::none;
-  bool localized = false;      // 'L'
-  bool dynamic = false;        // a width or precision taken from an argument
+  bool localized = false;  // 'L'
+  bool dynamic = false;    // a width or precision taken from an argument
 };
 
 template <typename T>
@@ -216,12 +229,18 @@ constexpr spec_type to_spec_type(fmt::presentation_type type, bool floating) {
     case p::none: return spec_type::none;
     case p::dec: return spec_type::dec;
     case p::oct: return spec_type::oct;
-    case p::hex_lower: case p::hex_upper: return spec_type::hex;
-    case p::bin_lower: case p::bin_upper: return spec_type::bin;
-    case p::hexfloat_lower: case p::hexfloat_upper: return spec_type::hexfloat;
-    case p::exp_lower: case p::exp_upper: return spec_type::exp;
-    case p::fixed_lower: case p::fixed_upper: return spec_type::fixed;
-    case p::general_lower: case p::general_upper: return spec_type::general;
+    case p::hex_lower:
+    case p::hex_upper: return spec_type::hex;
+    case p::bin_lower:
+    case p::bin_upper: return spec_type::bin;
+    case p::hexfloat_lower:
+    case p::hexfloat_upper: return spec_type::hexfloat;
+    case p::exp_lower:
+    case p::exp_upper: return spec_type::exp;
+    case p::fixed_lower:
+    case p::fixed_upper: return spec_type::fixed;
+    case p::general_lower:
+    case p::general_upper: return spec_type::general;
     case p::chr: return spec_type::chr;
     case p::string: return spec_type::string;
     case p::pointer: return spec_type::pointer;
@@ -320,8 +339,8 @@ struct formatter<fastout::detail::spec_probe<T>, char> {
     if (begin == end || *begin == '}') return begin;
     detail::dynamic_format_specs<char> specs;
 #  if FMT_VERSION >= 100000
-    begin = detail::parse_format_specs(begin, end, specs, context,
-                                       fastout::detail::fmt_type_of<T>());
+    begin =
+        detail::parse_format_specs(begin, end, specs, context, fastout::detail::fmt_type_of<T>());
 #  else
     begin = detail::parse_format_specs(begin, end,
                                        detail::dynamic_specs_handler<ParseContext>(specs, context));

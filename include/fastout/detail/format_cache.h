@@ -63,39 +63,58 @@ template <typename T, typename As>
 struct static_arg_as {
   using type = As;
 };
-template <> struct static_arg<bool> : static_arg_as<bool, bool> {};
-template <> struct static_arg<char> : static_arg_as<char, char> {};
-template <> struct static_arg<signed char> : static_arg_as<signed char, int> {};
-template <> struct static_arg<short> : static_arg_as<short, int> {};
-template <> struct static_arg<int> : static_arg_as<int, int> {};
-template <> struct static_arg<unsigned char> : static_arg_as<unsigned char, unsigned> {};
-template <> struct static_arg<unsigned short> : static_arg_as<unsigned short, unsigned> {};
-template <> struct static_arg<unsigned> : static_arg_as<unsigned, unsigned> {};
+template <>
+struct static_arg<bool> : static_arg_as<bool, bool> {};
+template <>
+struct static_arg<char> : static_arg_as<char, char> {};
+template <>
+struct static_arg<signed char> : static_arg_as<signed char, int> {};
+template <>
+struct static_arg<short> : static_arg_as<short, int> {};
+template <>
+struct static_arg<int> : static_arg_as<int, int> {};
+template <>
+struct static_arg<unsigned char> : static_arg_as<unsigned char, unsigned> {};
+template <>
+struct static_arg<unsigned short> : static_arg_as<unsigned short, unsigned> {};
+template <>
+struct static_arg<unsigned> : static_arg_as<unsigned, unsigned> {};
 template <>
 struct static_arg<long>
     : static_arg_as<long, std::conditional_t<sizeof(long) == sizeof(long long), long long, int>> {};
 template <>
 struct static_arg<unsigned long>
-    : static_arg_as<unsigned long, std::conditional_t<sizeof(unsigned long) == sizeof(unsigned long long),
-                                                      unsigned long long, unsigned>> {};
-template <> struct static_arg<long long> : static_arg_as<long long, long long> {};
+    : static_arg_as<unsigned long,
+                    std::conditional_t<sizeof(unsigned long) == sizeof(unsigned long long),
+                                       unsigned long long, unsigned>> {};
+template <>
+struct static_arg<long long> : static_arg_as<long long, long long> {};
 template <>
 struct static_arg<unsigned long long> : static_arg_as<unsigned long long, unsigned long long> {};
-template <> struct static_arg<float> : static_arg_as<float, float> {};
-template <> struct static_arg<double> : static_arg_as<double, double> {};
-template <> struct static_arg<long double> : static_arg_as<long double, long double> {};
-template <> struct static_arg<const char*> : static_arg_as<const char*, const char*> {};
-template <> struct static_arg<char*> : static_arg_as<char*, const char*> {};
+template <>
+struct static_arg<float> : static_arg_as<float, float> {};
+template <>
+struct static_arg<double> : static_arg_as<double, double> {};
+template <>
+struct static_arg<long double> : static_arg_as<long double, long double> {};
+template <>
+struct static_arg<const char*> : static_arg_as<const char*, const char*> {};
+template <>
+struct static_arg<char*> : static_arg_as<char*, const char*> {};
 template <std::size_t N>
 struct static_arg<char[N]> : static_arg_as<char[N], const char*> {};
-template <> struct static_arg<std::string> : static_arg_as<std::string, fmt::string_view> {};
+template <>
+struct static_arg<std::string> : static_arg_as<std::string, fmt::string_view> {};
 template <>
 struct static_arg<std::string_view> : static_arg_as<std::string_view, fmt::string_view> {};
 template <>
 struct static_arg<fmt::string_view> : static_arg_as<fmt::string_view, fmt::string_view> {};
-template <> struct static_arg<const void*> : static_arg_as<const void*, const void*> {};
-template <> struct static_arg<void*> : static_arg_as<void*, const void*> {};
-template <> struct static_arg<std::nullptr_t> : static_arg_as<std::nullptr_t, const void*> {};
+template <>
+struct static_arg<const void*> : static_arg_as<const void*, const void*> {};
+template <>
+struct static_arg<void*> : static_arg_as<void*, const void*> {};
+template <>
+struct static_arg<std::nullptr_t> : static_arg_as<std::nullptr_t, const void*> {};
 
 template <typename T>
 using static_arg_t = typename static_arg<T>::type;
@@ -147,8 +166,7 @@ constexpr std::size_t max_of(std::initializer_list<std::size_t> values) {
 
 // Room for the formatter of any of the types A.
 template <typename... A>
-struct alignas(max_of({alignof(fmt::formatter<static_arg_t<A>>)...}))
-    formatter_slot {
+struct alignas(max_of({alignof(fmt::formatter<static_arg_t<A>>)...})) formatter_slot {
   unsigned char bytes[max_of({sizeof(fmt::formatter<static_arg_t<A>>)...})];
 };
 
@@ -177,9 +195,9 @@ using parse_specs_function = const char* (*)(void* slot, unsigned arg, const cha
 // Returns the number of steps, or -1 if fmt must format this string
 // (anything not planned, including every syntax error: fmt reports it).
 // Lets a formatter's parse() throw.
-inline FASTOUT_NOINLINE int plan_format(const char* format, std::size_t size,
-                                        std::size_t arg_count, plan_step* steps,
-                                        void* formatters, std::size_t formatter_size,
+inline FASTOUT_NOINLINE int plan_format(const char* format, std::size_t size, std::size_t arg_count,
+                                        plan_step* steps, void* formatters,
+                                        std::size_t formatter_size,
                                         parse_specs_function parse_specs) {
   if (size > plan_limits::max_format_size) return -1;
   const char* const end = format + size;
@@ -276,7 +294,8 @@ const char* parse_specs(void* slot, unsigned arg, const char* begin, const char*
   const char* result = end;  // with no arguments, never called
   std::size_t i = 0;
   (void)slot, (void)begin;
-  (void)((i++ == arg ? (result = parse_specs_as<static_arg_t<A>>(slot, begin, end), true) : false) ||
+  (void)((i++ == arg ? (result = parse_specs_as<static_arg_t<A>>(slot, begin, end), true)
+                     : false) ||
          ...);
   return result;
 }
@@ -347,8 +366,7 @@ FASTOUT_ALWAYS_INLINE bool same_text(const char* a, const char* b, std::size_t s
 #  pragma GCC diagnostic pop
 #endif
 
-FASTOUT_ALWAYS_INLINE void append_text(fmt_buffer_base& out, const char* begin,
-                                       std::size_t size) {
+FASTOUT_ALWAYS_INLINE void append_text(fmt_buffer_base& out, const char* begin, std::size_t size) {
   std::size_t used = out.size();
   if (size <= 16 && out.capacity() - used >= size) {
     copy_short(out.data() + used, begin, size);
@@ -394,8 +412,7 @@ FASTOUT_ALWAYS_INLINE void write_plain(fmt_buffer_base& out, As value) {
 template <typename As, typename... A>
 FASTOUT_ALWAYS_INLINE void write_with_specs(fmt_buffer_base& out, const formatter_slot<A...>& slot,
                                             As value) {
-  const auto& formatter =
-      *std::launder(reinterpret_cast<const fmt::formatter<As>*>(slot.bytes));
+  const auto& formatter = *std::launder(reinterpret_cast<const fmt::formatter<As>*>(slot.bytes));
   fmt::format_context context{fmt::appender(out), fmt::format_args()};
   formatter.format(value, context);
 }
@@ -406,11 +423,10 @@ FASTOUT_ALWAYS_INLINE void replay(fmt_buffer_base& out, const format_plan<A...>&
   for (std::size_t i = 0; i < plan.step_count; ++i) {
     const plan_step& step = plan.steps[i];
     switch (step.kind) {
-      case plan_step::text_only:
-        break;
+      case plan_step::text_only: break;
       case plan_step::field:
-        visit_arg(step.arg, [&](const auto& value) { write_plain(out, static_value(value)); },
-                  args...);
+        visit_arg(
+            step.arg, [&](const auto& value) { write_plain(out, static_value(value)); }, args...);
         break;
       case plan_step::field_with_specs:
         visit_arg(
@@ -433,17 +449,15 @@ inline thread_local format_plan<A...> last_plan{};
 // The first call with a format string: fmt formats it, errors and all, and
 // a string fmt took is then planned for the next calls, or marked as fmt's.
 template <typename... A>
-FASTOUT_NOINLINE void format_and_plan(fmt_buffer_base& out, fmt::string_view format,
-                                      A&... args) {
+FASTOUT_NOINLINE void format_and_plan(fmt_buffer_base& out, fmt::string_view format, A&... args) {
   format_plan<std::remove_cv_t<A>...>& plan = last_plan<std::remove_cv_t<A>...>;
   plan.format_size = static_cast<std::size_t>(-1);  // matches nothing until done
   fmt::vformat_to(fmt::appender(out), format, fmt::make_format_args(args...));
   if (format.size() > plan.max_format_size) return;
   int count = -1;
   try {
-    count = plan_format(format.data(), format.size(), sizeof...(A), plan.steps,
-                        plan.formatters, sizeof(plan.formatters[0]),
-                        &parse_specs<std::remove_cv_t<A>...>);
+    count = plan_format(format.data(), format.size(), sizeof...(A), plan.steps, plan.formatters,
+                        sizeof(plan.formatters[0]), &parse_specs<std::remove_cv_t<A>...>);
   } catch (const fmt::format_error&) {
     // Specs fmt took and its formatter did not: fmt's, to be safe.
   }

@@ -47,7 +47,8 @@ typedef struct fastout_buffer_state {
  * [from, from + size) and a block of zeros, and writes only [to, to + 16):
  * each size class that does not apply copies zeros, which a smaller class
  * or a later write overwrites. */
-FASTOUT_HOT_INLINE void fastout_copy_small(char* to, const char* from, size_t size) FASTOUT_C_NOEXCEPT {
+FASTOUT_HOT_INLINE void fastout_copy_small(char* to, const char* from,
+                                           size_t size) FASTOUT_C_NOEXCEPT {
   static const char zeros[8] = {0};
   const size_t eight = FASTOUT_C_CONVERT(size_t, 0) - FASTOUT_C_CONVERT(size_t, size >= 8);
   const size_t four = FASTOUT_C_CONVERT(size_t, 0) - FASTOUT_C_CONVERT(size_t, size >= 4);

@@ -14,7 +14,7 @@
 
 #if __cplusplus >= 201703L
 
-#include <type_traits>
+#  include <type_traits>
 
 namespace fastout {
 

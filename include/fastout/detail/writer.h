@@ -19,16 +19,16 @@
 
 #if __cplusplus >= 201703L
 
-#include <cstddef>
-#include <cstdint>
-#include <string>
-#include <system_error>
-#include <utility>
+#  include <cstddef>
+#  include <cstdint>
+#  include <string>
+#  include <system_error>
+#  include <utility>
 
-#include <fastout/config.h>
-#include <fastout/detail/fmt_compat.h>
-#include <fastout/detail/hot_path.h>
-#include <fastout/options.h>
+#  include <fastout/config.h>
+#  include <fastout/detail/fmt_compat.h>
+#  include <fastout/detail/hot_path.h>
+#  include <fastout/options.h>
 
 namespace fastout {
 
@@ -89,7 +89,7 @@ class buffer_borrower {
   ~buffer_borrower() = default;
 };
 
-#ifdef FASTOUT_FMT_HAS_WRITER
+#  ifdef FASTOUT_FMT_HAS_WRITER
 // The buffer behind the fmt::writer a file converts to ({fmt} 11.1 and
 // later): fmt writes into a piece it borrows, in the writer's buffer, or in
 // spare_ for an unbuffered writer, whose text goes out when spare_ fills or
@@ -109,7 +109,7 @@ class FASTOUT_API writer_buffer final : public fmt_buffer<writer_buffer>, public
   piece piece_ = {nullptr, nullptr, 0, piece_place::buffer};
   char spare_[256];
 };
-#endif
+#  endif
 
 // Everything a writer holds but its hot pointers (pos, limit) and
 // fmt::writer's buffer: one aggregate, so that swap() and the move
@@ -245,10 +245,10 @@ class FASTOUT_API writer : protected fastout_buffer_state, protected file_state 
   int last_call_error() const noexcept { return last_call_error_; }
   void set_last_call_error(int code) noexcept { last_call_error_ = code; }
 
-#ifdef FASTOUT_FMT_HAS_WRITER
+#  ifdef FASTOUT_FMT_HAS_WRITER
   /// The fmt::writer a file converts to.
   fmt::writer as_fmt_writer() { return fmt::writer(writer_buffer_); }
-#endif
+#  endif
 
  protected:
   writer() noexcept;
@@ -299,9 +299,9 @@ class FASTOUT_API writer : protected fastout_buffer_state, protected file_state 
   // for the hot path and the C API), then file_state, which swap() and the
   // move operations move as one. fmt::writer's buffer stays with its
   // writer.
-#ifdef FASTOUT_FMT_HAS_WRITER
+#  ifdef FASTOUT_FMT_HAS_WRITER
   writer_buffer writer_buffer_{*this};
-#endif
+#  endif
 };
 
 }  // namespace detail

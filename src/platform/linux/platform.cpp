@@ -167,17 +167,17 @@ std::FILE* open_write_stream(void* cookie,
 
 // Spelled out twice rather than copied so that both are constant-initialized:
 // a writer used during static initialization works.
-#define FASTOUT_LINUX_PLATFORM                                                               \
-  {                                                                                          \
-    unix_calls::open, unix_calls::openat, create_unnamed, link_unnamed, unix_calls::write,  \
-        unix_calls::writev, write_uncached, unix_calls::wait_writable, unix_calls::close,   \
-        unix_calls::fstat, unix_calls::fstatat, unix_calls::readlinkat,                     \
-        unix_calls::is_terminal, unix_calls::is_console, unix_calls::write_console,         \
-        unix_calls::lseek, unix_calls::read, unix_calls::fsync,    \
-        fdatasync, full_fsync, start_writeback, wait_for_writeback, unix_calls::renameat,   \
-        exchange, unix_calls::linkat, unix_calls::unlinkat, unix_calls::list_directory,     \
-        unix_calls::fchmod, unix_calls::fchown, unix_calls::umask, read_umask, reserve,     \
-        unix_calls::ftruncate, random_bytes, try_lock, unix_calls::dup, open_write_stream,  \
+#define FASTOUT_LINUX_PLATFORM                                                                   \
+  {                                                                                              \
+    unix_calls::open, unix_calls::openat, create_unnamed, link_unnamed, unix_calls::write,       \
+        unix_calls::writev, write_uncached, unix_calls::wait_writable, unix_calls::close,        \
+        unix_calls::fstat, unix_calls::fstatat, unix_calls::readlinkat, unix_calls::is_terminal, \
+        unix_calls::is_console, unix_calls::write_console, unix_calls::lseek, unix_calls::read,  \
+        unix_calls::fsync, fdatasync, full_fsync, start_writeback, wait_for_writeback,           \
+        unix_calls::renameat, exchange, unix_calls::linkat, unix_calls::unlinkat,                \
+        unix_calls::list_directory, unix_calls::fchmod, unix_calls::fchown, unix_calls::umask,   \
+        read_umask, reserve, unix_calls::ftruncate, random_bytes, try_lock, unix_calls::dup,     \
+        open_write_stream,                                                                       \
   }
 
 const platform_calls real_platform = FASTOUT_LINUX_PLATFORM;

@@ -32,8 +32,8 @@
 #  endif
 #endif
 
-#if defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) || \
-    defined(__OpenBSD__) || defined(__DragonFly__)
+#if defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) || defined(__OpenBSD__) || \
+    defined(__DragonFly__)
 #  define FASTOUT_BSD_LIBC 1  // arc4random_buf(), funopen()
 #endif
 
@@ -151,8 +151,7 @@ std::FILE* open_write_stream(void* cookie,
     errno = ENOMEM;
     return nullptr;
   }
-  std::FILE* stream =
-      ::funopen(c, nullptr, write_stream_write, nullptr, write_stream_close);
+  std::FILE* stream = ::funopen(c, nullptr, write_stream_write, nullptr, write_stream_close);
   if (stream == nullptr) {
     delete c;
     return nullptr;
@@ -176,17 +175,17 @@ std::FILE* open_write_stream(void* cookie,
 
 // Spelled out twice rather than copied so that both are constant-initialized:
 // a writer used during static initialization works.
-#define FASTOUT_POSIX_PLATFORM                                                               \
-  {                                                                                          \
-    unix_calls::open, unix_calls::openat, create_unnamed, link_unnamed, unix_calls::write,  \
-        unix_calls::writev, write_uncached, unix_calls::wait_writable, unix_calls::close,   \
-        unix_calls::fstat, unix_calls::fstatat, unix_calls::readlinkat,                     \
-        unix_calls::is_terminal, unix_calls::is_console, unix_calls::write_console,         \
-        unix_calls::lseek, unix_calls::read, unix_calls::fsync,    \
-        fdatasync, full_fsync, start_writeback, wait_for_writeback, unix_calls::renameat,   \
-        exchange, unix_calls::linkat, unix_calls::unlinkat, unix_calls::list_directory,     \
-        unix_calls::fchmod, unix_calls::fchown, unix_calls::umask, read_umask, reserve,     \
-        unix_calls::ftruncate, random_bytes, try_lock, unix_calls::dup, open_write_stream,  \
+#define FASTOUT_POSIX_PLATFORM                                                                   \
+  {                                                                                              \
+    unix_calls::open, unix_calls::openat, create_unnamed, link_unnamed, unix_calls::write,       \
+        unix_calls::writev, write_uncached, unix_calls::wait_writable, unix_calls::close,        \
+        unix_calls::fstat, unix_calls::fstatat, unix_calls::readlinkat, unix_calls::is_terminal, \
+        unix_calls::is_console, unix_calls::write_console, unix_calls::lseek, unix_calls::read,  \
+        unix_calls::fsync, fdatasync, full_fsync, start_writeback, wait_for_writeback,           \
+        unix_calls::renameat, exchange, unix_calls::linkat, unix_calls::unlinkat,                \
+        unix_calls::list_directory, unix_calls::fchmod, unix_calls::fchown, unix_calls::umask,   \
+        read_umask, reserve, unix_calls::ftruncate, random_bytes, try_lock, unix_calls::dup,     \
+        open_write_stream,                                                                       \
   }
 
 const platform_calls real_platform = FASTOUT_POSIX_PLATFORM;

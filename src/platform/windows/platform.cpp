@@ -222,7 +222,8 @@ std::string narrow(const wchar_t* text, std::size_t size) {
     if (code >= 0xD800 && code <= 0xDBFF && i + 1 < size &&
         static_cast<std::uint16_t>(text[i + 1]) >= 0xDC00 &&
         static_cast<std::uint16_t>(text[i + 1]) <= 0xDFFF) {
-      code = 0x10000 + ((code - 0xD800) << 10) + (static_cast<std::uint16_t>(text[i + 1]) - 0xDC00u);
+      code =
+          0x10000 + ((code - 0xD800) << 10) + (static_cast<std::uint16_t>(text[i + 1]) - 0xDC00u);
       ++i;
     }
     if (code < 0x80) {
@@ -268,8 +269,8 @@ bool win32_path(std::wstring& path) {
   // the terminating NUL differently in the first answer).
   std::wstring full(path.size() + MAX_PATH, L'\0');
   for (;;) {
-    const DWORD length = ::GetFullPathNameW(path.c_str(), static_cast<DWORD>(full.size()),
-                                            &full[0], nullptr);
+    const DWORD length =
+        ::GetFullPathNameW(path.c_str(), static_cast<DWORD>(full.size()), &full[0], nullptr);
     if (length == 0) return fail_last(), false;
     if (length < full.size()) {
       full.resize(length);
@@ -326,9 +327,8 @@ bool directory_path(int dir, std::wstring& out) {
   if (handle == INVALID_HANDLE_VALUE) return fail_errno(EBADF), false;
   std::wstring path(MAX_PATH, L'\0');
   for (;;) {
-    const DWORD length = ::GetFinalPathNameByHandleW(handle, &path[0],
-                                                     static_cast<DWORD>(path.size()),
-                                                     FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+    const DWORD length = ::GetFinalPathNameByHandleW(
+        handle, &path[0], static_cast<DWORD>(path.size()), FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
     if (length == 0) {
       // Wine answers ERROR_MORE_DATA, with no size, for any long path.
       const DWORD code = ::GetLastError();
@@ -337,7 +337,8 @@ bool directory_path(int dir, std::wstring& out) {
         break;
       }
       if ((code != ERROR_MORE_DATA && code != ERROR_INSUFFICIENT_BUFFER &&
-           code != ERROR_NOT_ENOUGH_MEMORY) || path.size() >= 32768)
+           code != ERROR_NOT_ENOUGH_MEMORY) ||
+          path.size() >= 32768)
         return fail_with(code), false;
       path.resize(path.size() * 2);
       continue;
@@ -448,8 +449,7 @@ int open_at(int dir, const char* path, int flags, mode_t mode) {
         fail_with(code);
         return fail_errno(EISDIR);
       }
-      if (create && (flags & O_EXCL) && found != INVALID_FILE_ATTRIBUTES)
-        return fail_errno(EEXIST);
+      if (create && (flags & O_EXCL) && found != INVALID_FILE_ATTRIBUTES) return fail_errno(EEXIST);
     }
     if (code == ERROR_DIRECTORY && directory) return fail_errno(ENOTDIR);
     return fail_with(code);
@@ -474,7 +474,9 @@ int open_at(int dir, const char* path, int flags, mode_t mode) {
   return descriptor_for(handle, flags);
 }
 
-int open_path(const char* path, int flags, mode_t mode) { return open_at(AT_FDCWD, path, flags, mode); }
+int open_path(const char* path, int flags, mode_t mode) {
+  return open_at(AT_FDCWD, path, flags, mode);
+}
 
 int unsupported(int error_number) { return fail_errno(error_number); }
 
@@ -685,9 +687,8 @@ int close_fd(int fd) {
 
 // 100-nanosecond intervals since 1601 to seconds since 1970.
 std::int64_t unix_time(const FILETIME& time) {
-  const std::int64_t ticks =
-      static_cast<std::int64_t>((static_cast<std::uint64_t>(time.dwHighDateTime) << 32) |
-                                time.dwLowDateTime);
+  const std::int64_t ticks = static_cast<std::int64_t>(
+      (static_cast<std::uint64_t>(time.dwHighDateTime) << 32) | time.dwLowDateTime);
   return ticks / 10000000 - 11644473600LL;
 }
 
@@ -717,9 +718,10 @@ int stat_handle(HANDLE handle, struct stat* st, bool as_link) {
   // to confirm what names already say.
   const std::uint64_t index =
       (static_cast<std::uint64_t>(info.nFileIndexHigh) << 32) | info.nFileIndexLow;
-  st->st_ino = static_cast<decltype(st->st_ino)>(index ^ (index >> 16) ^ (index >> 32) ^
-                                                 (index >> 48));
-  st->st_nlink = static_cast<decltype(st->st_nlink)>(std::min<DWORD>(info.nNumberOfLinks, SHRT_MAX));
+  st->st_ino =
+      static_cast<decltype(st->st_ino)>(index ^ (index >> 16) ^ (index >> 32) ^ (index >> 48));
+  st->st_nlink =
+      static_cast<decltype(st->st_nlink)>(std::min<DWORD>(info.nNumberOfLinks, SHRT_MAX));
   st->st_size = static_cast<off_t>((static_cast<std::uint64_t>(info.nFileSizeHigh) << 32) |
                                    info.nFileSizeLow);
   st->st_atime = static_cast<decltype(st->st_atime)>(unix_time(info.ftLastAccessTime));
@@ -868,12 +870,14 @@ int renameat_paths(int old_dir, const char* old_path, int new_dir, const char* n
       // ReplaceFileW keeps the target's security descriptor, attributes,
       // creation time and alternate streams.
       if (::ReplaceFileW(to.c_str(), from.c_str(), nullptr,
-                         REPLACEFILE_IGNORE_MERGE_ERRORS | REPLACEFILE_IGNORE_ACL_ERRORS,
-                         nullptr, nullptr))
+                         REPLACEFILE_IGNORE_MERGE_ERRORS | REPLACEFILE_IGNORE_ACL_ERRORS, nullptr,
+                         nullptr))
         return 0;
       code = ::GetLastError();
-      if (code == ERROR_UNABLE_TO_MOVE_REPLACEMENT_2) return fail_with(code);  // cannot happen without a backup name
-      if (code == ERROR_FILE_NOT_FOUND && ::GetFileAttributesW(to.c_str()) == INVALID_FILE_ATTRIBUTES)
+      if (code == ERROR_UNABLE_TO_MOVE_REPLACEMENT_2)
+        return fail_with(code);  // cannot happen without a backup name
+      if (code == ERROR_FILE_NOT_FOUND &&
+          ::GetFileAttributesW(to.c_str()) == INVALID_FILE_ATTRIBUTES)
         continue;  // the target went away meanwhile: a plain move next time
       if (code == ERROR_UNABLE_TO_REMOVE_REPLACED || code == ERROR_UNABLE_TO_MOVE_REPLACEMENT)
         code = ERROR_ACCESS_DENIED;  // nothing changed; held open elsewhere
@@ -918,7 +922,8 @@ int unlinkat_path(int dir, const char* path, int flags) {
     if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY))
       return unsupported(EISDIR);
     if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_READONLY) &&
-        ::SetFileAttributesW(wide.c_str(), attributes & ~static_cast<DWORD>(FILE_ATTRIBUTE_READONLY))) {
+        ::SetFileAttributesW(wide.c_str(),
+                             attributes & ~static_cast<DWORD>(FILE_ATTRIBUTE_READONLY))) {
       if (::DeleteFileW(wide.c_str())) return 0;
       code = ::GetLastError();
       ::SetFileAttributesW(wide.c_str(), attributes);
@@ -962,7 +967,7 @@ int fchmod_fd(int fd, mode_t mode) {
   FILE_BASIC_INFO change = {};
   change.FileAttributes = after;  // times 0: unchanged
   return ::SetFileInformationByHandle(handle, FileBasicInfo, &change, sizeof change) ? 0
-                                                                                    : fail_last();
+                                                                                     : fail_last();
 }
 
 // Windows files have owners of another kind (security identifiers, which
@@ -995,7 +1000,7 @@ int ftruncate_fd(int fd, off_t length) {
   FILE_END_OF_FILE_INFO end;
   end.EndOfFile.QuadPart = length;
   return ::SetFileInformationByHandle(handle, FileEndOfFileInfo, &end, sizeof end) ? 0
-                                                                                  : fail_last();
+                                                                                   : fail_last();
 }
 
 // ----------------------------------------------------- names and locks
@@ -1004,8 +1009,7 @@ int random_bytes(void* data, size_t size) {
   auto* bytes = static_cast<unsigned char*>(data);
   while (size > 0) {
     const ULONG piece = static_cast<ULONG>(std::min<size_t>(size, 1u << 20));
-    if (::BCryptGenRandom(nullptr, bytes, piece, BCRYPT_USE_SYSTEM_PREFERRED_RNG) !=
-        STATUS_SUCCESS)
+    if (::BCryptGenRandom(nullptr, bytes, piece, BCRYPT_USE_SYSTEM_PREFERRED_RNG) != STATUS_SUCCESS)
       return unsupported(ENOSYS);
     bytes += piece;
     size -= piece;
@@ -1065,14 +1069,14 @@ class windows_error_category final : public std::error_category {
     if (last.error_number == error_number && last.code != 0) {
       result += " (Windows error " + std::to_string(last.code);
       wchar_t* words = nullptr;
-      const DWORD length = ::FormatMessageW(
-          FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM |
-              FORMAT_MESSAGE_IGNORE_INSERTS,
-          nullptr, last.code, 0, reinterpret_cast<wchar_t*>(&words), 0, nullptr);
+      const DWORD length =
+          ::FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM |
+                               FORMAT_MESSAGE_IGNORE_INSERTS,
+                           nullptr, last.code, 0, reinterpret_cast<wchar_t*>(&words), 0, nullptr);
       if (length > 0 && words != nullptr) {
         std::string said = narrow(words, length);
-        while (!said.empty() && (said.back() == '\n' || said.back() == '\r' ||
-                                 said.back() == ' ' || said.back() == '.'))
+        while (!said.empty() && (said.back() == '\n' || said.back() == '\r' || said.back() == ' ' ||
+                                 said.back() == '.'))
           said.pop_back();
         result += ": " + said;
       }
@@ -1102,14 +1106,14 @@ unsigned __stdcall thread_main(void* start) {
 
 // Spelled out twice rather than copied so that both are constant-initialized:
 // a writer used during static initialization works.
-#define FASTOUT_WINDOWS_PLATFORM                                                             \
-  {                                                                                          \
-    open_path, open_at, create_unnamed, link_unnamed, write_bytes, writev, write_uncached,   \
-        wait_writable, close_fd, fstat_fd, fstatat_path, readlinkat, is_terminal,            \
-        is_console, write_console, lseek_fd, read_fd, fsync_fd, fsync_fd, full_fsync,        \
-        start_writeback, wait_for_writeback, renameat_paths, exchange, linkat_paths,         \
-        unlinkat_path, list_directory, fchmod_fd, fchown_fd, umask_call, read_umask,         \
-        reserve, ftruncate_fd, random_bytes, try_lock, dup_fd, open_write_stream,            \
+#define FASTOUT_WINDOWS_PLATFORM                                                                   \
+  {                                                                                                \
+    open_path, open_at, create_unnamed, link_unnamed, write_bytes, writev, write_uncached,         \
+        wait_writable, close_fd, fstat_fd, fstatat_path, readlinkat, is_terminal, is_console,      \
+        write_console, lseek_fd, read_fd, fsync_fd, fsync_fd, full_fsync, start_writeback,         \
+        wait_for_writeback, renameat_paths, exchange, linkat_paths, unlinkat_path, list_directory, \
+        fchmod_fd, fchown_fd, umask_call, read_umask, reserve, ftruncate_fd, random_bytes,         \
+        try_lock, dup_fd, open_write_stream,                                                       \
   }
 
 const platform_calls real_platform = FASTOUT_WINDOWS_PLATFORM;

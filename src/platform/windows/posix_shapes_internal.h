@@ -76,10 +76,10 @@ typedef short gid_t;
 #  define S_ISVTX 01000
 #endif
 #ifndef S_ISLNK
-#  define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
+#  define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
 #endif
 #ifndef S_ISSOCK
-#  define S_ISSOCK(m) (((m) & S_IFMT) == S_IFSOCK)
+#  define S_ISSOCK(m) (((m)&S_IFMT) == S_IFSOCK)
 #endif
 
 #ifndef SEEK_SET

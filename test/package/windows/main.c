@@ -29,8 +29,7 @@ int main(void) {
 
   options.mode = FASTOUT_APPEND;
   out = fastout_open("c-\xc3\xa9t\xc3\xa9.txt", &options);
-  check(out != NULL && fastout_fputs("appended\n", out) >= 0 && fastout_close(out) == 0,
-        "append");
+  check(out != NULL && fastout_fputs("appended\n", out) >= 0 && fastout_close(out) == 0, "append");
 
   if (_pipe(fds, 4096, _O_BINARY) != 0) return 2;
   _close(fds[0]);

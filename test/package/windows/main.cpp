@@ -53,7 +53,8 @@ int main() {
       replacing.print("new\n");
       // Destroyed without close(): the old content stays.
     }
-    check(read(wide_name) == "line 1\nline 2\nline 3\n", "an abandoned replacement changes nothing");
+    check(read(wide_name) == "line 1\nline 2\nline 3\n",
+          "an abandoned replacement changes nothing");
     auto replacing = fastout::output_file(name, fastout::open_mode::replace);
     replacing.print("new content\n");
     replacing.close();
@@ -69,8 +70,7 @@ int main() {
     for (int i = 0; i < 100000; ++i) packed.print("{} compressed\n", i);
     packed.close();
     const std::string bytes = read("packed.txt.zst");
-    check(bytes.size() > 4 && bytes.size() < 200000 &&
-              bytes.compare(0, 4, "\x28\xb5\x2f\xfd") == 0,
+    check(bytes.size() > 4 && bytes.size() < 200000 && bytes.compare(0, 4, "\x28\xb5\x2f\xfd") == 0,
           "compressed output (zstd)");
   } catch (const std::system_error& e) {
     std::printf("FAILED: %s\n", e.what());
