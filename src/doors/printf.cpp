@@ -80,16 +80,18 @@ char* output::make_room(char* pos, std::size_t size) {
   return pos;
 }
 
+std::size_t output::next_chunk(char*& pos, std::size_t size) {
+  for (;;) {
+    const std::size_t space = room(pos);
+    if (space != 0 && !((!in_piece_ || piece_.place == piece_place::buffer) && size > space))
+      return std::min(size, space);
+    pos = make_room(pos, size);
+  }
+}
+
 char* output::append_slow(char* pos, const char* data, std::size_t size) {
   while (size > 0) {
-    std::size_t space = room(pos);
-    // While the text stays whole, room for all of it is made at once;
-    // streaming, the area is filled before it is sent.
-    if (space == 0 || ((!in_piece_ || piece_.place == piece_place::buffer) && size > space)) {
-      pos = make_room(pos, size);
-      continue;
-    }
-    const std::size_t chunk = std::min(size, space);
+    const std::size_t chunk = next_chunk(pos, size);
     std::memcpy(pos, data, chunk);
     pos += chunk;
     data += chunk;
@@ -100,12 +102,7 @@ char* output::append_slow(char* pos, const char* data, std::size_t size) {
 
 char* output::fill(char* pos, char c, std::size_t size) {
   while (size > 0) {
-    std::size_t space = room(pos);
-    if (space == 0 || ((!in_piece_ || piece_.place == piece_place::buffer) && size > space)) {
-      pos = make_room(pos, size);
-      continue;
-    }
-    const std::size_t chunk = std::min(size, space);
+    const std::size_t chunk = next_chunk(pos, size);
     std::memset(pos, c, chunk);
     pos += chunk;
     size -= chunk;

@@ -261,6 +261,10 @@ class output {
   }
   FASTOUT_NOINLINE char* append_slow(char* pos, const char* data, std::size_t size);
   FASTOUT_NOINLINE char* fill(char* pos, char c, std::size_t size);
+  // How many of `size` bytes the next chunk at `pos` takes: room is made
+  // first where there is none, or where the text stays whole and all of it
+  // does not fit (streaming, the area is filled before it is sent).
+  std::size_t next_chunk(char*& pos, std::size_t size);
 
   /// Whether `size` more bytes would make the call's text longer than
   /// INT_MAX, which printf cannot count: then the call fails with
