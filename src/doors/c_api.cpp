@@ -27,7 +27,7 @@
 #include <fastout/iostream.h>
 #include <fastout/standard_streams.h>
 
-#include "doors/printf_internal.h"
+#include "doors/c_api_internal.h"
 #include "platform/platform_internal.h"
 #include "doors/standard_streams_internal.h"
 
@@ -37,16 +37,7 @@ fastout_file* c_handle(file& f) noexcept {
   return reinterpret_cast<fastout_file*>(&detail::writer_of(f).hot_state());
 }
 
-file& from_c_handle(fastout_file* handle) noexcept {
-  return detail::file_of(
-      detail::writer::from_hot_state(*reinterpret_cast<fastout_buffer_state*>(handle)));
-}
-
-namespace {
-
-file& writer_of(const fastout_file* handle) noexcept {
-  return from_c_handle(const_cast<fastout_file*>(handle));
-}
+file& from_c_handle(fastout_file* handle) noexcept { return writer_of(handle); }
 
 // The C convention for a failure: errno, and its negation as the result.
 int failure(int error_number) noexcept {
@@ -68,6 +59,15 @@ int error_number_of(const std::exception_ptr& error) noexcept {
   }
 }
 
+// A call on `writer` that failed: errno, the result, and the handle's
+// fastout_last_error().
+int call_failed(file& writer, int error_number) noexcept {
+  detail::writer_of(writer).set_last_call_error(-error_number);
+  return failure(error_number);
+}
+
+namespace {
+
 // Runs `call` (which returns a nonnegative int) and turns any exception
 // into a negative errno.
 template <typename Call>
@@ -77,13 +77,6 @@ FASTOUT_ALWAYS_INLINE int guarded(Call&& call) noexcept {
   } catch (...) {
     return failure(error_number_of(std::current_exception()));
   }
-}
-
-// A call on `writer` that failed: errno, the result, and the handle's
-// fastout_last_error().
-int call_failed(file& writer, int error_number) noexcept {
-  detail::writer_of(writer).set_last_call_error(-error_number);
-  return failure(error_number);
 }
 
 // Runs `call` on `writer` (it returns a nonnegative int, or a negative code
@@ -327,16 +320,12 @@ fastout_file* fastout_open_stderr(const fastout_options* options) noexcept {
 // ----------------------------------------------------- standard output
 
 namespace fastout {
-namespace {
-// The handle of standard_output() or standard_error() in `handle`, made at
-// the first call: 0, or a negative error code (ENOMEM) with errno set.
 int standard_handle(file& (*writer)(), fastout_file*& handle) noexcept {
   return guarded([&] {
     handle = c_handle(writer());
     return 0;
   });
 }
-}  // namespace
 }  // namespace fastout
 
 fastout_file* fastout_stdout(void) noexcept {
@@ -427,60 +416,6 @@ int fastout_puts_slow(const char* text) noexcept {
     writer.put('\n');
     return 1;
   });
-}
-
-namespace {
-// fastout_fprintf() and its siblings, without a second hop for the va_list.
-FASTOUT_ALWAYS_INLINE int print_formatted(fastout_file* handle, const char* format,
-                                          va_list args) noexcept {
-  if (handle == nullptr) return failure(EINVAL);
-  file& writer = writer_of(handle);
-  if (format == nullptr) return fastout::call_failed(writer, EINVAL);
-  // A negative result is the call's own failure (a format glibc refuses, a
-  // wide character, EOVERFLOW), unless the writer has failed: then its
-  // sticky error, as for every call. A writer whose free space is open has
-  // no sticky error (an error closes it), which saves asking: the usual
-  // call, written into the free space, returns at once.
-  int result;
-  try {
-    result = fastout::detail::vprintf_to(writer, format, args);
-  } catch (...) {
-    return fastout::call_failed(writer, fastout::error_number_of(std::current_exception()));
-  }
-  const fastout::detail::buffer_state free_space = fastout::detail::writer_of(writer).room();
-  if (FASTOUT_LIKELY(result >= 0 && free_space.pos != free_space.limit)) return result;
-  if (std::error_code error = writer.error()) return fastout::call_failed(writer, error.value());
-  if (result < 0) return fastout::call_failed(writer, -result);
-  return result;
-}
-}  // namespace
-
-int fastout_fprintf(fastout_file* handle, const char* format, ...) noexcept {
-  va_list args;
-  va_start(args, format);
-  int result = print_formatted(handle, format, args);
-  va_end(args);
-  return result;
-}
-
-int fastout_vfprintf(fastout_file* handle, const char* format, va_list args) noexcept {
-  return print_formatted(handle, format, args);
-}
-
-int fastout_printf(const char* format, ...) noexcept {
-  fastout_file* handle = nullptr;
-  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
-  va_list args;
-  va_start(args, format);
-  int result = print_formatted(handle, format, args);
-  va_end(args);
-  return result;
-}
-
-int fastout_vprintf(const char* format, va_list args) noexcept {
-  fastout_file* handle = nullptr;
-  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
-  return print_formatted(handle, format, args);
 }
 
 // ---------------------------------------------------------------- cursor

@@ -17,12 +17,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 #include <cfenv>
 #include <cstring>
 #include <cwchar>
 #include <memory>
+#include <system_error>
 #include <type_traits>
 
 #include <fmt/compile.h>
@@ -30,6 +32,9 @@
 
 #include <fastout/file.h>
 
+#include <fastout/standard_streams.h>
+
+#include "doors/c_api_internal.h"
 #include "doors/printf_internal.h"
 
 namespace fastout {
@@ -1146,7 +1151,11 @@ FASTOUT_NOINLINE int run_general(file& writer, const char* format, const plan* p
 }  // namespace
 }  // namespace printf_engine
 
-int vprintf_to(file& writer, const char* format, std::va_list args) {
+namespace {
+// vprintf_to() of printf_internal.h, inline in the C door below: a call
+// whose plan is cached and whose writer's free space is open goes from the
+// cache to its executor with no call in between.
+FASTOUT_ALWAYS_INLINE int vprintf_to(file& writer, const char* format, std::va_list args) {
   using namespace printf_engine;
   const plan* p = cached_plan(format);
   if (FASTOUT_LIKELY(p != nullptr &&
@@ -1156,6 +1165,66 @@ int vprintf_to(file& writer, const char* format, std::va_list args) {
   }
   return run_general(writer, format, p, args);
 }
+}  // namespace
 
 }  // namespace detail
 }  // namespace fastout
+
+// ------------------------------------------- the C door's printf family
+
+// fastout_fprintf() and its siblings (c_api.h), here rather than in
+// c_api.cpp so that the cache lookup above is inlined into them
+// (c_api_internal.h has the boundary's helpers they share with c_api.cpp).
+namespace {
+FASTOUT_ALWAYS_INLINE int print_formatted(fastout_file* handle, const char* format,
+                                          std::va_list args) noexcept {
+  using fastout::call_failed;
+  if (handle == nullptr) return fastout::failure(EINVAL);
+  fastout::file& writer = fastout::writer_of(handle);
+  if (format == nullptr) return call_failed(writer, EINVAL);
+  // A negative result is the call's own failure (a format glibc refuses, a
+  // wide character, EOVERFLOW), unless the writer has failed: then its
+  // sticky error, as for every call. A writer whose free space is open has
+  // no sticky error (an error closes it), which saves asking: the usual
+  // call, written into the free space, returns at once.
+  int result;
+  try {
+    result = fastout::detail::vprintf_to(writer, format, args);
+  } catch (...) {
+    return call_failed(writer, fastout::error_number_of(std::current_exception()));
+  }
+  const fastout::detail::buffer_state free_space = fastout::detail::writer_of(writer).room();
+  if (FASTOUT_LIKELY(result >= 0 && free_space.pos != free_space.limit)) return result;
+  if (std::error_code error = writer.error()) return call_failed(writer, error.value());
+  if (result < 0) return call_failed(writer, -result);
+  return result;
+}
+}  // namespace
+
+int fastout_fprintf(fastout_file* handle, const char* format, ...) noexcept {
+  va_list args;
+  va_start(args, format);
+  int result = print_formatted(handle, format, args);
+  va_end(args);
+  return result;
+}
+
+int fastout_vfprintf(fastout_file* handle, const char* format, va_list args) noexcept {
+  return print_formatted(handle, format, args);
+}
+
+int fastout_printf(const char* format, ...) noexcept {
+  fastout_file* handle = nullptr;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
+  va_list args;
+  va_start(args, format);
+  int result = print_formatted(handle, format, args);
+  va_end(args);
+  return result;
+}
+
+int fastout_vprintf(const char* format, va_list args) noexcept {
+  fastout_file* handle = nullptr;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
+  return print_formatted(handle, format, args);
+}

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
-// fastout's printf engine, behind fastout_printf() and fastout_vprintf()
-// (src/doors/c_api.cpp). Internal: not installed.
+// fastout's printf engine, behind fastout_fprintf() and its siblings
+// (defined in src/doors/printf.cpp). Internal: not installed.
 //
 // The engine is fastout's own: glibc 2.36's printf, byte for byte, for
 // every conversion, flag, length modifier and argument form glibc documents
 // in the "C" locale, on every platform. Its parts:
 //
-//   printf.cpp         vprintf_to(): a call, from its plan to the writer;
-//                      integers, strings, characters, %p, %n, %m, %%, and
-//                      what glibc prints for a directive it does not know
-//   printf_format.cpp  parsing, as glibc's two parsers do, into a plan; the
-//                      per-thread cache of plans
+//   printf.cpp         vprintf_to(): a call, from its plan to the writer,
+//                      and the C functions that make it (fastout_fprintf, ...);
+//                      the per-thread cache of plans; integers, strings,
+//                      characters, %p, %n, %m, %%, and what glibc prints for
+//                      a directive it does not know
+//   printf_format.cpp  parsing, as glibc's two parsers do, into a plan
 //   printf_float.cpp   floating point: digits from {fmt} where they are
 //                      glibc's, exact big-number digits where {fmt} cannot
 //                      give them (long double, large precisions, another
@@ -40,8 +41,11 @@ namespace fastout {
 class file;
 namespace detail {
 
-/// Appends to `writer` exactly the bytes glibc 2.36's vfprintf(format,
-/// args) would write, and returns their number.
+/// The engine's entry, vprintf_to(writer, format, args), is inline in
+/// printf.cpp, under the C door's printf family (fastout_fprintf() and its
+/// siblings, defined there beside the cache of plans): it appends to
+/// `writer` exactly the bytes glibc 2.36's vfprintf(format, args) would
+/// write, and returns their number.
 ///
 /// The text goes into the writer's free space; a text that fits in the
 /// buffer is never split across a flush (older text is sent to make room),
@@ -52,7 +56,6 @@ namespace detail {
 /// for a write error, as the writer's own calls do. `args` is consumed as
 /// vfprintf consumes it. Thread-safe: several threads may print with
 /// several writers at once.
-int vprintf_to(file& writer, const char* format, std::va_list args);
 
 namespace printf_engine {
 
