@@ -171,7 +171,7 @@ std::string why_no_fwrite_nolock() {
   return ::GetModuleHandleW(L"msvcrt.dll") == nullptr
              ? "msvcrt.dll, the C runtime this build links, is not loaded"
              : "msvcrt.dll, the C runtime this build links, exports no _fwrite_nolock (neither "
-               "Windows' nor Wine's; the UCRT has it: a UCRT or MSVC build runs it)";
+               "Windows' nor Wine's; the UCRT has it: a build linked with the UCRT runs it)";
 }
 #else
 void write_all(int fd, const char* data, std::size_t size, const char* path) {
