@@ -45,7 +45,8 @@ std::int64_t write_calls_so_far();
 /// Where the write-call column comes from, for the table's header.
 std::string write_calls_description();
 /// Page faults this process has taken so far (getrusage(); on Windows
-/// PageFaultCount of GetProcessMemoryInfo).
+/// PageFaultCount of GetProcessMemoryInfo), or -1 if the system does not
+/// count them (Wine does not).
 std::int64_t page_faults_so_far();
 
 /// What one contender did on one workload.
