@@ -196,6 +196,8 @@ void add_printf_engines(contender_list& c, PrintfRow printf_row, LimitRow limit_
        },
        buffer_256k)
       .may_differ = true;
+#elif defined(_WIN32)
+  c.add_absent("stb_sprintf", "not in the Windows build (Debian's libstb-dev is for Linux)");
 #else
   c.add_absent("stb_sprintf", "built without stb_sprintf (Debian's libstb-dev)");
 #endif
@@ -204,6 +206,56 @@ void add_printf_engines(contender_list& c, PrintfRow printf_row, LimitRow limit_
   });
 }
 
+/// The names add_standard_output() adds, for without().
+inline const std::initializer_list<const char*> standard_output_contenders = {
+    "stdout_printf",         "cout",          "cout_unsynced", "cout_fastout",
+    "stdout_printf_fastout", "fastout_stdout"};
+
+#if defined(_WIN32)
+/// The Windows build has no standard-output contenders: it records them as
+/// absent, saying why (W1, W6).
+template <typename PrintfRow, typename StreamRow, typename FastoutRow>
+void add_standard_output(contender_list& c, PrintfRow, StreamRow, FastoutRow) {
+  for (const char* name : standard_output_contenders)
+    c.add_absent(name,
+                 "not in the Windows build: the driver points its own standard output at the "
+                 "file with dup2() on descriptor 1, which is POSIX's (and sync_with_stdio() "
+                 "is ENOTSUP on Windows)");
+}
+
+/// One fwrite() of the C runtime, as a callable a row is given: std::fwrite
+/// itself (a direct call), or a pointer the runtime was asked for.
+struct crt_fwrite {
+  std::size_t operator()(const void* data, std::size_t size, std::size_t count,
+                         std::FILE* f) const {
+    return std::fwrite(data, size, count, f);
+  }
+};
+
+/// Adds the C runtime's fwrite contenders a Windows program has, in this
+/// order: fwrite and fwrite_256k (locked, as every msvcrt and UCRT stdio
+/// call is; _256k with setvbuf(), as the field report's tool did), then
+/// _fwrite_nolock and _fwrite_nolock_256k, which skip the lock, where the
+/// runtime has it (runtime_fwrite_nolock()), and absent, saying why, where
+/// it has not. `row(write, f, i)` writes row i with
+/// `write(data, size, count, f)`.
+template <typename Row>
+void add_windows_fwrite(contender_list& c, Row row) {
+  c.add<stdio_sink>("fwrite", [row](std::FILE* f, std::size_t i) { row(crt_fwrite{}, f, i); });
+  c.add<stdio_sink>(
+      "fwrite_256k", [row](std::FILE* f, std::size_t i) { row(crt_fwrite{}, f, i); }, buffer_256k);
+  if (fwrite_function nolock = runtime_fwrite_nolock()) {
+    c.add<stdio_sink>("_fwrite_nolock",
+                      [row, nolock](std::FILE* f, std::size_t i) { row(nolock, f, i); });
+    c.add<stdio_sink>(
+        "_fwrite_nolock_256k", [row, nolock](std::FILE* f, std::size_t i) { row(nolock, f, i); },
+        buffer_256k);
+  } else {
+    c.add_absent("_fwrite_nolock", why_no_fwrite_nolock());
+    c.add_absent("_fwrite_nolock_256k", why_no_fwrite_nolock());
+  }
+}
+#else
 /// Adds the contenders that write to standard output redirected to the file,
 /// as by `> file` (W1, W6), in this order: printf, std::cout synced with
 /// stdio (the default) and not, std::cout and printf through
@@ -215,18 +267,14 @@ void add_standard_output(contender_list& c, PrintfRow printf_row, StreamRow stre
                          FastoutRow fastout_row) {
   c.add<stdout_stdio_sink>("stdout_printf", printf_row);
   c.add<cout_sink>("cout", stream_row);
-#if defined(__GLIBCXX__)
+#  if defined(__GLIBCXX__)
   c.add<cout_unsynced_sink>("cout_unsynced", stream_row);
-#endif
+#  endif
   c.add<fastout_synced_sink>("cout_fastout", stream_row);
   c.add<fastout_synced_sink>("stdout_printf_fastout", printf_row);
   c.add<fastout_stdout_sink>("fastout_stdout", fastout_row);
 }
-
-/// The names add_standard_output() adds, for without().
-inline const std::initializer_list<const char*> standard_output_contenders = {
-    "stdout_printf",         "cout",          "cout_unsynced", "cout_fastout",
-    "stdout_printf_fastout", "fastout_stdout"};
+#endif
 
 }  // namespace fastout_bench
 

@@ -84,11 +84,13 @@ inline auto write_piece_row(const pieces_input& input) {
     out.write(piece, size);
   };
 }
+#if !defined(_WIN32)  // W10, W11 and W12 are not in the Windows build
 inline auto fwrite_piece_row(const pieces_input& input) {
   return [piece = input.piece.data(), size = input.piece.size()](std::FILE* f, std::size_t) {
     fwrite_unlocked(piece, 1, size, f);
   };
 }
+#endif
 
 /// The size of what `format(pos, i)`, which returns the end of what it
 /// wrote, writes for every row below `count`, through a scratch buffer of

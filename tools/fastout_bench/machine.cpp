@@ -7,9 +7,15 @@
 #include <fstream>
 #include <sstream>
 
-#include <sys/statfs.h>
-#include <sys/utsname.h>
-#include <unistd.h>
+#if defined(_WIN32)
+#  include <windows.h>
+
+#  include "win32.h"
+#else
+#  include <sys/statfs.h>
+#  include <sys/utsname.h>
+#  include <unistd.h>
+#endif
 
 #include <fmt/core.h>
 
@@ -25,6 +31,7 @@ std::string trim(std::string s) {
   return s;
 }
 
+#if !defined(_WIN32)
 // The value of the first "key<spaces>: value" line in a /proc file.
 std::string proc_field(const char* path, const std::string& key) {
   std::ifstream in(path);
@@ -106,6 +113,8 @@ void find_mount(const std::string& directory, machine_info& info) {
   }
 }
 
+#endif  // !_WIN32
+
 std::string compiler_name() {
 #if defined(__clang__)
   return std::string("clang ") + __clang_version__;
@@ -122,6 +131,7 @@ std::string human_bytes(std::uint64_t bytes) {
   return fmt::format("{:.0f} MiB", static_cast<double>(bytes) / (1 << 20));
 }
 
+#if !defined(_WIN32)
 // Writes 1 MiB with fastout's page_cache::drop into `directory` and asks the
 // writer whether the kernel and filesystem took RWF_DONTCACHE.
 std::string probe_dontcache(const std::string& directory) {
@@ -137,9 +147,141 @@ std::string probe_dontcache(const std::string& directory) {
   ::unlink(path.c_str());
   return answer;
 }
+#endif  // !_WIN32
 
 }  // namespace
 
+#if defined(_WIN32)
+namespace {
+
+// HKLM\HARDWARE\DESCRIPTION\System\CentralProcessor\0's ProcessorNameString
+// (Wine fills it from the host's CPU).
+std::string processor_name() {
+  wchar_t name[256];
+  DWORD size = sizeof name;
+  if (::RegGetValueW(HKEY_LOCAL_MACHINE, L"HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
+                     L"ProcessorNameString", RRF_RT_REG_SZ, nullptr, name, &size) != ERROR_SUCCESS)
+    return "unknown";
+  return trim(narrow(name));
+}
+
+// "Windows 10.0 build 19045", from ntdll's RtlGetVersion (GetVersionEx
+// answers what the program's manifest allows); under Wine, with its version
+// and the host's system.
+std::string system_name(const std::string& wine) {
+  std::string name = "Windows";
+  HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
+  using get_version_function = LONG(WINAPI*)(OSVERSIONINFOW*);
+  FARPROC found = ntdll != nullptr ? ::GetProcAddress(ntdll, "RtlGetVersion") : nullptr;
+  OSVERSIONINFOW version{};
+  version.dwOSVersionInfoSize = sizeof version;
+  if (found != nullptr &&
+      reinterpret_cast<get_version_function>(reinterpret_cast<void (*)()>(found))(&version) == 0)
+    name += fmt::format(" {}.{} build {}", version.dwMajorVersion, version.dwMinorVersion,
+                        version.dwBuildNumber);
+  if (wine.empty()) return name;
+  name += " under Wine " + wine;
+  using host_function = void(__cdecl*)(const char**, const char**);
+  FARPROC host = ::GetProcAddress(ntdll, "wine_get_host_version");
+  if (host != nullptr) {
+    const char* system = nullptr;
+    const char* release = nullptr;
+    reinterpret_cast<host_function>(reinterpret_cast<void (*)()>(host))(&system, &release);
+    if (system != nullptr && release != nullptr) name += fmt::format(" on {} {}", system, release);
+  }
+  return name;
+}
+
+// The filesystem `directory` is on, as Windows names it ("NTFS"; Wine gives
+// the name it shows for its drive, not the host's filesystem).
+std::string filesystem_of(const std::string& directory) {
+  wchar_t volume[MAX_PATH + 1];
+  wchar_t name[MAX_PATH + 1];
+  if (!::GetVolumePathNameW(widen(directory).c_str(), volume, MAX_PATH + 1) ||
+      !::GetVolumeInformationW(volume, nullptr, 0, nullptr, nullptr, nullptr, name, MAX_PATH + 1))
+    return "unknown";
+  return narrow(name) + " (" + narrow(volume) + ")";
+}
+
+}  // namespace
+
+machine_info collect_machine_info(const std::string& directory) {
+  machine_info info;
+  info.wine = wine_version();
+  info.cpu = processor_name();
+  SYSTEM_INFO system;
+  ::GetSystemInfo(&system);
+  info.cpus = system.dwNumberOfProcessors;
+  MEMORYSTATUSEX memory{};
+  memory.dwLength = sizeof memory;
+  if (::GlobalMemoryStatusEx(&memory)) info.memory = memory.ullTotalPhys;
+  info.kernel = system_name(info.wine);
+  info.directory = directory;
+  info.filesystem = filesystem_of(directory);
+  info.dontcache = "no";
+  // Windows has no load average. Under Wine the host's is what skews the
+  // times, and Wine's Z: drive is the host's root.
+  std::string one, five, fifteen;
+  std::ifstream loadavg("Z:\\proc\\loadavg");
+  if (!info.wine.empty() && loadavg >> one >> five >> fifteen)
+    info.load_average = one + " " + five + " " + fifteen + " (the host's /proc/loadavg)";
+  else
+    info.load_average = "none on Windows";
+  info.compiler = compiler_name();
+#  ifdef __OPTIMIZE__
+  info.optimized = true;
+#  endif
+  info.fmt_version =
+      fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100);
+  info.fastout_version =
+      fmt::format("{}.{}.{}", FASTOUT_VERSION_MAJOR, FASTOUT_VERSION_MINOR, FASTOUT_VERSION_PATCH);
+  info.fastout_buffer = fastout::default_buffer_size;
+#  if defined(_UCRT) || defined(_MSC_VER)
+  info.runtime = "UCRT";
+#  else
+  info.runtime = "msvcrt.dll";
+#  endif
+  std::time_t now = std::time(nullptr);
+  struct tm utc;
+  char date[64];
+  if (::gmtime_s(&utc, &now) == 0 &&
+      std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc) > 0)
+    info.date = date;
+  return info;
+}
+
+std::vector<machine_field> machine_info::fields() const {
+  auto number = [](std::uint64_t n) { return std::to_string(n); };
+  return {
+      {"cpu", "CPU", cpu, false},
+      {"cpus", nullptr, number(cpus), true},
+      {"memory_bytes", nullptr, number(memory), true},
+      {nullptr, "cores, memory", fmt::format("{} logical CPUs, {}", cpus, human_bytes(memory)),
+       false},
+      {"kernel", "system", kernel, false},
+      {"wine", nullptr, wine, false},
+      {nullptr, "Wine",
+       wine.empty() ? "no: these are Windows' own figures"
+                    : "figures under Wine are only indicative: Wine's system calls are not "
+                      "Windows' (a WriteFile is a Linux write() behind Wine's own layers)",
+       false},
+      {"directory", "directory", directory, false},
+      {"filesystem", "filesystem", filesystem, false},
+      {"load_average", "load average", load_average, false},
+      {"compiler", "compiler", compiler, false},
+      {"c_runtime", "C runtime", runtime, false},
+      {"optimized", nullptr, optimized ? "true" : "false", true},
+      {"fmt_version", nullptr, fmt_version, false},
+      {"fastout_version", nullptr, fastout_version, false},
+      {"fastout_default_buffer", nullptr, number(fastout_buffer), true},
+      {nullptr, "libraries",
+       fmt::format("fastout {} (default buffer {} KiB), fmt {}", fastout_version,
+                   fastout_buffer / 1024, fmt_version),
+       false},
+      {"date", "date", date, false},
+  };
+}
+#else
 machine_info collect_machine_info(const std::string& directory) {
   machine_info info;
   info.cpu = proc_field("/proc/cpuinfo", "model name");
@@ -171,9 +313,9 @@ machine_info collect_machine_info(const std::string& directory) {
   if (loadavg >> one >> five >> fifteen) info.load_average = one + " " + five + " " + fifteen;
 
   info.compiler = compiler_name();
-#ifdef __OPTIMIZE__
+#  ifdef __OPTIMIZE__
   info.optimized = true;
-#endif
+#  endif
   info.fmt_version =
       fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100);
   info.fastout_version =
@@ -210,7 +352,7 @@ std::vector<machine_field> machine_info::fields() const {
       {nullptr, "mount", mount, false},
       {"rwf_dontcache", nullptr, dontcache, false},
       {nullptr, "dontcache",
-       dontcache == "yes"  ? "RWF_DONTCACHE works here (W12's fastout_durable uses it)"
+       dontcache == "yes" ? "RWF_DONTCACHE works here (W12's fastout_durable uses it)"
        : dontcache == "no" ? "RWF_DONTCACHE is not supported here: fastout_durable writes as "
                              "fastout_sync"
                            : "unknown (the probe could not write here)",
@@ -228,5 +370,6 @@ std::vector<machine_field> machine_info::fields() const {
       {"date", "date", date, false},
   };
 }
+#endif  // _WIN32
 
 }  // namespace fastout_bench

@@ -39,6 +39,10 @@ struct machine_info {
   std::string fastout_version;
   std::size_t fastout_buffer = 0;  ///< fastout::default_buffer_size
   std::string date;                ///< UTC, ISO 8601
+  /// Windows only: the C runtime the driver is linked with ("msvcrt.dll",
+  /// "UCRT"), and Wine's version when it runs under Wine (empty on Windows).
+  std::string runtime;
+  std::string wine;
 
   /// Every field in display order, shared by the header and the JSON.
   std::vector<struct machine_field> fields() const;
@@ -46,7 +50,9 @@ struct machine_info {
 
 /// Looks at this machine and at `directory` (which must exist, and in which
 /// it writes and removes one small file to see whether RWF_DONTCACHE works
-/// there).
+/// there). On Windows: the registry's processor name, GetSystemInfo,
+/// GlobalMemoryStatusEx, RtlGetVersion (and Wine's version and host where
+/// it runs under Wine), GetVolumeInformationW, and no RWF_DONTCACHE probe.
 machine_info collect_machine_info(const std::string& directory);
 
 }  // namespace fastout_bench

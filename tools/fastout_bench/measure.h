@@ -14,7 +14,8 @@
 
 namespace fastout_bench {
 
-/// A fresh directory made with mkdtemp() under `parent`. It removes the files
+/// A fresh directory made with mkdtemp() (on Windows CreateDirectoryW with
+/// a random name) under `parent`. It removes the files
 /// made through file() that are still there, then itself, and never anything
 /// else: a file it did not create cannot be in a directory it just created.
 class work_dir {
@@ -37,9 +38,15 @@ class work_dir {
 };
 
 /// Write system calls this process has made so far (`syscw` in
-/// /proc/self/io), or -1 if the kernel does not say. Reading it writes nothing.
+/// /proc/self/io; on Windows WriteOperationCount of GetProcessIoCounters),
+/// or -1 if the system does not say (Wine counts none). Reading it writes
+/// nothing.
 std::int64_t write_calls_so_far();
-/// Page faults this process has taken so far (getrusage()).
+/// Where the write-call column comes from, for the table's header.
+std::string write_calls_description();
+/// Page faults this process has taken so far (getrusage(); on Windows
+/// PageFaultCount of GetProcessMemoryInfo), or -1 if the system does not
+/// count them (Wine does not).
 std::int64_t page_faults_so_far();
 
 /// What one contender did on one workload.

@@ -103,9 +103,9 @@ void print_header(const machine_info& machine, const run_settings& settings) {
       "");
   std::printf(
       "  %-14s /fprintf and /limit are the time over that contender's: below 1 is faster;\n"
-      "  %-14s write calls are syscw from /proc/self/io around one run (the median);\n"
+      "  %-14s %s;\n"
       "  %-14s the JSON also has every run's time, and page faults per run\n\n",
-      "columns", "", "");
+      "columns", "", write_calls_description().c_str(), "");
   std::fflush(stdout);
 }
 

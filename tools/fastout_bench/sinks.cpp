@@ -2,6 +2,7 @@
 // The sinks of sinks.h: how each library opens a path and closes it with every error checked.
 #include "sinks.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -14,11 +15,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#if defined(__GLIBCXX__)
+#if defined(_WIN32)
+#  include <io.h>
+#  include <windows.h>
+
+#  include "win32.h"
+#elif defined(__GLIBCXX__)
 #  include <ext/stdio_filebuf.h>
 #endif
 
 namespace fastout_bench {
+#if defined(_WIN32)
+native_file open_fd(const char* path) {
+  HANDLE handle = ::CreateFileW(widen(path).c_str(), GENERIC_WRITE,
+                                FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                                CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (handle == INVALID_HANDLE_VALUE) throw_last_error("open (CreateFileW)", path);
+  return handle;
+}
+
+void close_fd(native_file fd, const char* path) {
+  if (!::CloseHandle(fd)) throw_last_error("close", path);
+}
+
+namespace {
+void close_quietly(native_file fd) { ::CloseHandle(fd); }
+}  // namespace
+#else
 int open_fd(const char* path) {
   int fd;
   do {
@@ -33,7 +56,40 @@ void close_fd(int fd, const char* path) {
 }
 
 namespace {
+void close_quietly(int fd) { ::close(fd); }
+}  // namespace
+#endif
 
+namespace {
+
+#if defined(_WIN32)
+// FlushFileBuffers: data and metadata, and the drive's cache; Windows has no
+// data-only flush.
+void sync_fd(native_file fd, const char* path, bool = false) {
+  if (!::FlushFileBuffers(fd)) throw_last_error("flush (FlushFileBuffers)", path);
+}
+
+// For the streams that hide their handle: FlushFileBuffers through another
+// one, which needs write access.
+void sync_path(const char* path) {
+  HANDLE handle = ::CreateFileW(widen(path).c_str(), GENERIC_WRITE,
+                                FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                                OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (handle == INVALID_HANDLE_VALUE) throw_last_error("open for FlushFileBuffers", path);
+  try {
+    sync_fd(handle, path);
+  } catch (...) {
+    ::CloseHandle(handle);
+    throw;
+  }
+  ::CloseHandle(handle);
+}
+
+// The handle under a stdio stream.
+native_file stdio_handle(std::FILE* file) {
+  return reinterpret_cast<HANDLE>(::_get_osfhandle(::_fileno(file)));
+}
+#else
 void sync_fd(int fd, const char* path, bool data_only = false) {
   int result;
   do {
@@ -56,19 +112,68 @@ void sync_path(const char* path) {
   ::close(fd);
 }
 
+int stdio_handle(std::FILE* file) { return ::fileno(file); }
+#endif
+
 std::atomic<int> dontcache_seen{static_cast<int>(dontcache_support::untried)};
 
 }  // namespace
 
 void throw_errno(const char* action, const char* path) {
+#if defined(_WIN32)
+  // MinGW's and MSVC's system_category() read Win32 codes, not errno values.
+  throw std::system_error(errno, std::generic_category(),
+                          std::string("cannot ") + action + " \"" + path + "\"");
+#else
   throw std::system_error(errno, std::system_category(),
                           std::string("cannot ") + action + " \"" + path + "\"");
+#endif
 }
 
 void throw_failure(const char* action, const char* path) {
   throw std::runtime_error(std::string("cannot ") + action + " \"" + path + "\"");
 }
 
+#if defined(_WIN32)
+void write_all(native_file fd, const char* data, std::size_t size, const char* path) {
+  while (size > 0) {
+    const DWORD piece = static_cast<DWORD>(std::min<std::size_t>(size, std::size_t{1} << 30));
+    DWORD written = 0;
+    if (!::WriteFile(fd, data, piece, &written, nullptr)) throw_last_error("write", path);
+    if (written == 0) {
+      errno = EIO;
+      throw_errno("write", path);
+    }
+    data += written;
+    size -= written;
+  }
+}
+
+fwrite_function runtime_fwrite_nolock() noexcept {
+#  if defined(_UCRT) || defined(_MSC_VER)
+  return &::_fwrite_nolock;
+#  else
+  // msvcrt.dll, the runtime MinGW-w64 links by default, whose header
+  // declares _fwrite_nolock only for the runtimes that have it.
+  static const fwrite_function found = []() -> fwrite_function {
+    HMODULE runtime = ::GetModuleHandleW(L"msvcrt.dll");
+    if (runtime == nullptr) return nullptr;
+    FARPROC address = ::GetProcAddress(runtime, "_fwrite_nolock");
+    return address != nullptr
+               ? reinterpret_cast<fwrite_function>(reinterpret_cast<void (*)()>(address))
+               : nullptr;
+  }();
+  return found;
+#  endif
+}
+
+std::string why_no_fwrite_nolock() {
+  return ::GetModuleHandleW(L"msvcrt.dll") == nullptr
+             ? "msvcrt.dll, the C runtime this build links, is not loaded"
+             : "msvcrt.dll, the C runtime this build links, exports no _fwrite_nolock (neither "
+               "Windows' nor Wine's; the UCRT has it: a build linked with the UCRT runs it)";
+}
+#else
 void write_all(int fd, const char* data, std::size_t size, const char* path) {
   while (size > 0) {
     ssize_t written = ::write(fd, data, size);
@@ -84,6 +189,7 @@ void write_all(int fd, const char* data, std::size_t size, const char* path) {
     size -= static_cast<std::size_t>(written);
   }
 }
+#endif
 
 // stdio ---------------------------------------------------------------------
 
@@ -94,18 +200,22 @@ stdio_sink::stdio_sink(const char* path, const sink_options& options)
   if (options.rename_into_place) temporary_ = std::string(path) + ".tmp";
   const char* opened = temporary_.empty() ? path : temporary_.c_str();
   if (options.buffer_size > 0) buffer_.reset(new char[options.buffer_size]);
+#if defined(_WIN32)
+  file_ = std::fopen(opened, "wb");
+#else
   file_ = std::fopen(opened, "w");
+#endif
   if (file_ == nullptr) throw_errno("fopen", opened);
   if (buffer_ != nullptr && std::setvbuf(file_, buffer_.get(), _IOFBF, options.buffer_size) != 0) {
     std::fclose(file_);
-    if (!temporary_.empty()) ::unlink(opened);
+    if (!temporary_.empty()) std::remove(opened);
     throw_failure("setvbuf", opened);
   }
 }
 
 stdio_sink::~stdio_sink() {
   if (file_ != nullptr) std::fclose(file_);
-  if (!temporary_.empty()) ::unlink(temporary_.c_str());  // only still there after a failure
+  if (!temporary_.empty()) std::remove(temporary_.c_str());  // only still there after a failure
 }
 
 void stdio_sink::close() {
@@ -117,7 +227,7 @@ void stdio_sink::close() {
     failed = std::fflush(file) != 0;
     if (!failed) {
       try {
-        sync_fd(::fileno(file), written, sync_data_only_);
+        sync_fd(stdio_handle(file), written, sync_data_only_);
       } catch (...) {
         std::fclose(file);
         throw;
@@ -152,11 +262,32 @@ void ofstream_sink::close() {
 
 // {fmt} ---------------------------------------------------------------------
 
+#if defined(_WIN32)
+namespace {
+// {fmt}'s flags with O_BINARY, without which the C runtime's open() is in
+// text mode and every '\n' becomes "\r\n" (fmt issue 2115). output_file()
+// cannot take both flags and a buffer size ({fmt} 12's ostream_params
+// deduces only one), so both go in one ostream_params, which it copies: a
+// detail of {fmt}, used only in the Windows build, whose {fmt} is 12.1.0
+// (scripts/windows/build-deps).
+fmt::ostream open_fmt_binary(const char* path, std::size_t buffer_size) {
+  fmt::detail::ostream_params params;
+  params.oflag = fmt::file::WRONLY | fmt::file::CREATE | fmt::file::TRUNC | O_BINARY;
+  if (buffer_size > 0) params.buffer_size = buffer_size;
+  return fmt::output_file(path, params);
+}
+}  // namespace
+
+fmt_file_sink::fmt_file_sink(const char* path, const sink_options& options)
+    : out_(open_fmt_binary(path, options.buffer_size)),
+#else
 fmt_file_sink::fmt_file_sink(const char* path, const sink_options& options)
     : out_(options.buffer_size > 0 ? fmt::output_file(path, fmt::buffer_size = options.buffer_size)
                                    : fmt::output_file(path)),
+#endif
       path_(path),
-      sync_(options.sync) {}
+      sync_(options.sync) {
+}
 
 void fmt_file_sink::close() {
   out_.close();
@@ -173,13 +304,13 @@ unbuffered_sink::unbuffered_sink(const char* path, const sink_options& options)
       sync_data_only_(options.sync_data_only) {}
 
 unbuffered_sink::~unbuffered_sink() {
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ != no_file) close_quietly(fd_);
 }
 
 void unbuffered_sink::close() {
   if (sync_) sync_fd(fd_, path_, sync_data_only_);
-  int fd = fd_;
-  fd_ = -1;
+  native_file fd = fd_;
+  fd_ = no_file;
   close_fd(fd, path_);
 }
 
@@ -196,7 +327,7 @@ limit_sink::limit_sink(const char* path, const sink_options& options)
 }
 
 limit_sink::~limit_sink() {
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ != no_file) close_quietly(fd_);
 }
 
 char* limit_sink::flush(char* pos) {
@@ -217,8 +348,8 @@ char* limit_sink::write_slow(char* pos, const char* data, std::size_t size) {
 void limit_sink::close() {
   pos_ = flush(pos_);
   if (sync_) sync_fd(fd_, path_, sync_data_only_);
-  int fd = fd_;
-  fd_ = -1;
+  native_file fd = fd_;
+  fd_ = no_file;
   close_fd(fd, path_);
 }
 
@@ -274,6 +405,7 @@ void fastout_ostream_sink::close() {
 }
 
 // Standard output -----------------------------------------------------------
+#if !defined(_WIN32)
 
 namespace {
 // stdio's stdout buffer while fd 1 is redirected. It outlives every run:
@@ -347,7 +479,7 @@ void cout_sink::close() {
   if (failed) throw_failure("write (std::cout)", redirect_.path());
 }
 
-#if defined(__GLIBCXX__)
+#  if defined(__GLIBCXX__)
 cout_unsynced_sink::cout_unsynced_sink(const char* path, const sink_options&) : redirect_(path) {
   std::cout.flush();
   buffer_.reset(new __gnu_cxx::stdio_filebuf<char>(stdout, std::ios::out));
@@ -368,7 +500,7 @@ void cout_unsynced_sink::close() {
   redirect_.restore();
   if (failed) throw_failure("write (std::cout, unsynced)", redirect_.path());
 }
-#endif
+#  endif
 
 fastout_stdout_sink::fastout_stdout_sink(const char* path, const sink_options& options)
     : redirect_(path) {
@@ -413,6 +545,7 @@ void fastout_synced_sink::close() {
   redirect_.restore();
   if (failed) throw_failure("write (std::cout or printf through fastout)", redirect_.path());
 }
+#endif  // !_WIN32: standard output
 
 // fastout's C API -------------------------------------------------------------
 

@@ -27,7 +27,12 @@
 // The standard-output sinks (stdout_redirect and below) point the driver's
 // own fd 1 at the path for the run, so that printf, std::cout and
 // fastout::standard_output() write as they do in a program whose output is
-// redirected to a file.
+// redirected to a file. They are POSIX-only: the Windows build has none.
+//
+// On Windows the limit and write_per_call write with WriteFile on a handle
+// from CreateFileW, and every file is binary: stdio's is opened "wb",
+// {fmt}'s with O_BINARY, the ofstream with ios::binary (as everywhere), so
+// that no '\n' becomes "\r\n" and every output can match the reference.
 #ifndef FASTOUT_BENCH_SINKS_H_
 #define FASTOUT_BENCH_SINKS_H_
 
@@ -113,19 +118,42 @@ inline constexpr sink_options deferred_flushes = [] {
 /// L3): `limit_256k` shows how much of fastout's lead over `limit` is that.
 inline constexpr sink_options buffer_256k{std::size_t{256} << 10};
 
+/// What the limit and write_per_call write to: a descriptor, or on Windows
+/// a Win32 HANDLE. `no_file` is none.
+#if defined(_WIN32)
+using native_file = void*;
+inline native_file const no_file = nullptr;
+#else
+using native_file = int;
+inline constexpr native_file no_file = -1;
+#endif
+
 /// Throws std::system_error with errno, naming what failed and the path.
 [[noreturn]] void throw_errno(const char* action, const char* path);
 /// Throws std::runtime_error naming what failed and the path.
 [[noreturn]] void throw_failure(const char* action, const char* path);
 /// write() until everything is written, retrying EINTR; throws on failure.
-void write_all(int fd, const char* data, std::size_t size, const char* path);
+/// On Windows: WriteFile, in pieces of at most 1 GiB.
+void write_all(native_file fd, const char* data, std::size_t size, const char* path);
 /// open(path) for writing, creating or truncating it; throws on failure.
-int open_fd(const char* path);
+/// On Windows: CreateFileW(CREATE_ALWAYS) on the path widened from UTF-8.
+native_file open_fd(const char* path);
 /// close(fd); throws on failure (but not on EINTR, after which Linux has
-/// closed it).
-void close_fd(int fd, const char* path);
+/// closed it). On Windows: CloseHandle.
+void close_fd(native_file fd, const char* path);
 
-/// stdio: fopen(path, "w"), with a buffer of options.buffer_size set by
+#if defined(_WIN32)
+/// The C runtime's _fwrite_nolock, which this program's runtime may lack:
+/// the UCRT has it, and Debian's MinGW-w64 links msvcrt.dll, whose Windows
+/// copy has not (Wine's has). Looked up once with GetProcAddress in that
+/// runtime's DLL; nullptr where it is not there.
+using fwrite_function = std::size_t (*)(const void*, std::size_t, std::size_t, std::FILE*);
+fwrite_function runtime_fwrite_nolock() noexcept;
+/// Why runtime_fwrite_nolock() is nullptr, for the table's absent line.
+std::string why_no_fwrite_nolock();
+#endif
+
+/// stdio: fopen(path, "w") ("wb" on Windows), with a buffer of options.buffer_size set by
 /// setvbuf() if it is not 0. out() is the FILE*, for fprintf, fputs, putc,
 /// putc_unlocked, fwrite_unlocked. close() checks ferror() and fclose(),
 /// after fflush() and fsync() with options.sync. With
@@ -204,11 +232,12 @@ class fmt_file_sink {
 };
 
 /// No buffer at all: open(), then one write() per call (the
-/// `write_per_call` contender). out() has put(c) and write(data, size).
+/// `write_per_call` contender; WriteFile on Windows). out() has put(c) and
+/// write(data, size).
 class unbuffered_sink {
  public:
   struct writer {
-    int fd;
+    native_file fd;
     const char* path;
     void write(const char* data, std::size_t size) const { write_all(fd, data, size, path); }
     void put(char c) const { write_all(fd, &c, 1, path); }
@@ -223,7 +252,7 @@ class unbuffered_sink {
   void close();
 
  private:
-  int fd_ = -1;
+  native_file fd_ = no_file;
   const char* path_;
   bool sync_;
   bool sync_data_only_;
@@ -231,7 +260,7 @@ class unbuffered_sink {
 
 /// The hand-written limit: the fastest reasonable code with no library, a
 /// buffer (options.buffer_size, 1 MiB unless given) and a write() when it is
-/// full. out() is a cursor that keeps the fill position in a local, as a
+/// full (WriteFile on Windows). out() is a cursor that keeps the fill position in a local, as a
 /// hand-written loop would; only flushing is out of line.
 class limit_sink {
  public:
@@ -256,7 +285,7 @@ class limit_sink {
   // smaller one. Returns the new position.
   char* write_slow(char* pos, const char* data, std::size_t size);
 
-  int fd_ = -1;
+  native_file fd_ = no_file;
   std::unique_ptr<char[]> storage_;
   char* buffer_ = nullptr;
   char* end_ = nullptr;
@@ -376,6 +405,7 @@ class fastout_ostream_sink {
 };
 
 // ------------------------------------------------------- standard output
+#if !defined(_WIN32)
 
 /// Points fd 1 at `path` for one run, as a shell's `> path` does for a
 /// program, and puts the driver's own standard output back in restore() or
@@ -428,7 +458,7 @@ class cout_sink {
   stdout_redirect redirect_;
 };
 
-#if defined(__GLIBCXX__)
+#  if defined(__GLIBCXX__)
 /// std::cout as std::ios::sync_with_stdio(false) makes it in libstdc++: a
 /// __gnu_cxx::stdio_filebuf<char> on stdout's descriptor with a BUFSIZ
 /// buffer of its own, which is what that call installs. It is installed
@@ -448,7 +478,7 @@ class cout_unsynced_sink {
   std::unique_ptr<std::streambuf> buffer_;
   std::streambuf* saved_ = nullptr;  // cout's own stream buffer
 };
-#endif
+#  endif
 
 /// fastout::standard_output() on the redirected fd 1, with the buffering it
 /// would choose at the start of a program whose stdout is that file
@@ -481,6 +511,7 @@ class fastout_synced_sink {
   stdout_redirect redirect_;
   bool synced_ = false;
 };
+#endif  // !_WIN32: standard output
 
 /// fastout's C API: fastout_open(path, options) with options.buffer_size if
 /// it is not 0. out() is the fastout_file* handle, for fastout_putc,

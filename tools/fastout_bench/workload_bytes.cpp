@@ -12,6 +12,39 @@
 
 namespace fastout_bench {
 
+#if defined(_WIN32)
+namespace {
+// W2 on Windows: the C runtime's putc (locked) and _putc_nolock (a macro on
+// the FILE's own buffer), its fwrite (add_windows_fwrite()), the ofstream,
+// the limit and fastout, its cursor and its C door.
+std::vector<contender> windows_bytes_contenders(const std::shared_ptr<const bytes_input>& input,
+                                                std::vector<absent_contender>& absent) {
+  const char* const pattern = input->pattern;
+  auto put = [pattern](auto& out, std::size_t i) { out.put(pattern[i & 63]); };
+
+  contender_list c(input, input->count);
+  c.add<stdio_sink>("putc", [pattern](std::FILE* f, std::size_t i) { putc(pattern[i & 63], f); });
+  c.add<stdio_sink>("_putc_nolock",
+                    [pattern](std::FILE* f, std::size_t i) { _putc_nolock(pattern[i & 63], f); });
+  add_windows_fwrite(
+      c, [pattern](auto write, std::FILE* f, std::size_t i) { write(&pattern[i & 63], 1, 1, f); });
+  c.add<ofstream_sink>("ofstream", put);
+  c.add<ofstream_sink>("ofstream_1m", put, buffer_1m);
+  c.add<limit_sink>("limit", put);
+  c.add<limit_sink>("limit_256k", put, buffer_256k);
+  c.add<fastout_sink>("fastout", put);
+  c.add<fastout_cursor_sink>("fastout_cursor", put);
+  c.add<fastout_c_sink>(
+      "fastout_c", [pattern](fastout_file* f, std::size_t i) { fastout_putc(pattern[i & 63], f); });
+  c.add<fastout_c_cursor_sink>("fastout_c_cursor",
+                               [pattern](fastout_c_cursor_sink::cursor& out, std::size_t i) {
+                                 fastout_cursor_putc(pattern[i & 63], &out.state);
+                               });
+  absent = c.take_absent();
+  return c.take();
+}
+}  // namespace
+#else
 std::vector<contender> bytes_contenders(const std::shared_ptr<const bytes_input>& input) {
   const char* const pattern = input->pattern;
 
@@ -50,11 +83,16 @@ std::vector<contender> bytes_contenders(const std::shared_ptr<const bytes_input>
                                });
   return c.take();
 }
+#endif
 
 workload make_bytes(const workload_options& options) {
   auto input = make_bytes_input((options.quick ? std::size_t{32} : std::size_t{256}) << 20);
   workload w;
   w.bytes = input->count;
+#if defined(_WIN32)
+  w.contenders = windows_bytes_contenders(input, w.absent);
+  return w;
+#endif
   // fprintf, {fmt} and one write() per byte would take minutes on 256 MiB.
   w.contenders = without(bytes_contenders(input), {"fprintf", "fmt_output_file", "write_per_call"});
   return w;

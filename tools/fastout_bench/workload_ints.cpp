@@ -38,6 +38,12 @@ std::vector<contender> ints_contenders(const std::shared_ptr<const ints_input>& 
   c.add<stdio_sink>("fprintf", [values](std::FILE* f, std::size_t i) {
     std::fprintf(f, "%" PRId64 "\n", values[i]);
   });
+#if defined(__MINGW32__)
+  // The C runtime's own fprintf; "fprintf" is MinGW-w64's (workload_lines.cpp).
+  c.add<stdio_sink>("fprintf_msvcrt", [values](std::FILE* f, std::size_t i) {
+    __ms_fprintf(f, "%lld\n", static_cast<long long>(values[i]));
+  });
+#endif
   c.add<ofstream_sink>("ofstream", shift);
   add_formatting_per_line<int_row_bound>(c, values);
   c.add<fastout_sink>("fastout_shift", shift);

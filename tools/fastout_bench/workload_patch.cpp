@@ -34,14 +34,11 @@ struct patch_input {
   std::vector<std::uint32_t> pieces;
 };
 
-std::vector<contender> patch_contenders(const std::shared_ptr<const patch_input>& input) {
+std::vector<contender> patch_contenders(const std::shared_ptr<const patch_input>& input,
+                                        std::vector<absent_contender>& absent) {
   const char* const block = input->block.data();
   const std::uint32_t* const pieces = input->pieces.data();
 
-  auto fwrite_piece = [block, pieces](std::FILE* f, std::size_t i) {
-    std::uint32_t piece = pieces[i];
-    fwrite_unlocked(block + (piece >> 4), (piece & 15) + 1, 1, f);
-  };
   // The limit's write() (a memcpy into its buffer) and fastout's C++ write().
   auto write_piece = [block, pieces](auto& out, std::size_t i) {
     std::uint32_t piece = pieces[i];
@@ -49,12 +46,25 @@ std::vector<contender> patch_contenders(const std::shared_ptr<const patch_input>
   };
 
   contender_list c(input, input->pieces.size());
+#if defined(_WIN32)
+  // The C runtime's fwrite, locked and, where it has it, not
+  // (add_windows_fwrite()); the limit and fastout, C++ and C.
+  add_windows_fwrite(c, [block, pieces](auto write, std::FILE* f, std::size_t i) {
+    std::uint32_t piece = pieces[i];
+    write(block + (piece >> 4), (piece & 15) + 1, 1, f);
+  });
+#else
+  auto fwrite_piece = [block, pieces](std::FILE* f, std::size_t i) {
+    std::uint32_t piece = pieces[i];
+    fwrite_unlocked(block + (piece >> 4), (piece & 15) + 1, 1, f);
+  };
   c.add<stdio_sink>("fwrite", [block, pieces](std::FILE* f, std::size_t i) {
     std::uint32_t piece = pieces[i];
     std::fwrite(block + (piece >> 4), (piece & 15) + 1, 1, f);
   });
   c.add<stdio_sink>("fwrite_unlocked", fwrite_piece);
   c.add<stdio_sink>("fwrite_unlocked_256k", fwrite_piece, buffer_256k);
+#endif
   c.add<limit_sink>("limit", write_piece);
   c.add<fastout_sink>("fastout", write_piece);
   // The C API, as a C program's fwrite loop becomes.
@@ -62,6 +72,7 @@ std::vector<contender> patch_contenders(const std::shared_ptr<const patch_input>
     std::uint32_t piece = pieces[i];
     fastout_write(block + (piece >> 4), (piece & 15) + 1, 1, f);
   });
+  absent = c.take_absent();
   return c.take();
 }
 
@@ -84,8 +95,12 @@ workload make_patch(const workload_options& options) {
   workload w;
   w.bytes = bytes;
   // The bar is against stdio with fastout's buffer size.
+#if defined(_WIN32)
+  w.baseline = "fwrite_256k";
+#else
   w.baseline = "fwrite_unlocked_256k";
-  w.contenders = patch_contenders(input);
+#endif
+  w.contenders = patch_contenders(input, w.absent);
   return w;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The registry, made from FASTOUT_BENCH_WORKLOADS in bench.h, and without(),
 // which the workloads that borrow another's contenders share.
+#include <cctype>
+
 #include "bench.h"
 #include "contenders.h"
 
@@ -9,9 +11,22 @@ namespace fastout_bench {
 const std::vector<workload_entry>& workload_registry() {
 #define FASTOUT_BENCH_ENTRY(id, name, summary) {#id, #name, summary, make_##name},
   static const std::vector<workload_entry> registry = {
-      FASTOUT_BENCH_WORKLOADS(FASTOUT_BENCH_ENTRY)};
+      FASTOUT_BENCH_BUILT_WORKLOADS(FASTOUT_BENCH_ENTRY)};
 #undef FASTOUT_BENCH_ENTRY
   return registry;
+}
+
+bool is_left_out_of_this_build(const std::string& id_or_name) {
+#define FASTOUT_BENCH_NAME(id, name, summary) #id, #name,
+  static const char* const every[] = {FASTOUT_BENCH_WORKLOADS(FASTOUT_BENCH_NAME)};
+#undef FASTOUT_BENCH_NAME
+  for (const char* known : every) {
+    std::string a = known, b = id_or_name;
+    for (char& ch : a) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (char& ch : b) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (a == b) return true;
+  }
+  return false;
 }
 
 workload workload_entry::build(const workload_options& options) const {
