@@ -995,7 +995,14 @@ int fchown_fd(int, uid_t owner, gid_t group) {
 }
 
 mode_t umask_call(mode_t mask) { return static_cast<mode_t>(::_umask(mask)); }
+// The runtime has no call that only reads the umask: it is set and put
+// back, under a lock, so that two of fastout's opens at once cannot put
+// back each other's probe and lose it. A file the runtime's own _open()
+// creates in another thread at that instant sees 022, which leaves its
+// read-only attribute as the umask 0 Windows starts with would.
+std::mutex umask_mutex;
 mode_t read_umask() {
+  std::lock_guard<std::mutex> lock(umask_mutex);
   const mode_t mask = platform.umask(022);
   platform.umask(mask);
   return mask;
