@@ -84,6 +84,27 @@ static inline void c_test_report(const char* file, int line, const char* what) {
     } while (0)
 #endif
 
+#if defined(_WIN32)
+/* Windows has no RLIMIT_FSIZE: from this call on, every file the platform
+ * table writes stops at `limit` bytes, and the next write fails as Windows'
+ * do where a file outgrows what its filesystem takes (ERROR_FILE_TOO_LARGE,
+ * which the platform makes EFBIG). test/windows/file_size_limit.h. */
+void c_test_limit_file_size(long long limit);
+#endif
+
+/* The permission bits a regular file shows after it was given `bits`: the
+ * bits themselves on POSIX systems; on Windows, whose files have one
+ * permission of POSIX's, the read-only attribute (set where `bits` has no
+ * S_IWUSR), 0444 for a read-only file and 0666 for any other, as the C
+ * runtime's stat() shows them (test_util.h's kept_bits()). */
+static inline unsigned c_test_kept_bits(unsigned bits) {
+#if defined(_WIN32)
+  return (bits & 0200u) != 0 ? 0666u : 0444u;
+#else
+  return bits;
+#endif
+}
+
 /* Skips the running test where there is no /dev/full (Windows), saying
  * why, and returns from it. Under Wine, whose drive Z: is the Unix root and
  * holds the tests' directory, "/dev/full" is the real device, and its

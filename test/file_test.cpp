@@ -52,6 +52,7 @@ using fastout_test::size_list;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
+using fastout_test::kept_bits;
 using fastout_test::scoped_umask;
 
 mode_t permission_bits(const std::string& path) {
@@ -294,9 +295,10 @@ TEST(open, the_last_of_flags_and_open_mode_wins) {
   EXPECT_EQ(read_file(path), "e");
 }
 
+// On Windows a file's one permission is its read-only attribute: each
+// check there is whether the file came out read-only exactly when a POSIX
+// system would have made it unwritable (kept_bits(), test_util.h).
 TEST(open, fmt_style_parameters_are_taken_in_any_order) {
-  FASTOUT_SKIP_ON_WINDOWS(
-      "checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   temp_dir dir;
   scoped_umask mask(0);
   std::string path = dir.file("params");
@@ -304,7 +306,7 @@ TEST(open, fmt_style_parameters_are_taken_in_any_order) {
                                 buffering::line);
   EXPECT_EQ(f.buffer_capacity(), 7u);
   EXPECT_TRUE(f.line_buffered());
-  EXPECT_EQ(permission_bits(path), 0640u);
+  EXPECT_EQ(permission_bits(path), kept_bits(0640));
   file g = fastout::output_file(dir.file("other"), buffering::full, fastout::buffer_size = 3);
   EXPECT_EQ(g.buffer_capacity(), 3u);
   EXPECT_FALSE(g.line_buffered());
@@ -318,51 +320,97 @@ TEST(open, the_default_buffer_size_is_used_when_none_is_given) {
 }
 
 TEST(open, default_permissions_are_masked_by_the_umask) {
-  FASTOUT_SKIP_ON_WINDOWS(
-      "checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   temp_dir dir;
   {
     scoped_umask mask(022);
     file f(dir.file("a"));
   }
-  EXPECT_EQ(permission_bits(dir.file("a")), 0644u);
+  EXPECT_EQ(permission_bits(dir.file("a")), kept_bits(0644));
   {
     scoped_umask mask(077);
     file f(dir.file("b"));
   }
-  EXPECT_EQ(permission_bits(dir.file("b")), 0600u);
+  EXPECT_EQ(permission_bits(dir.file("b")), kept_bits(0600));
   {
     scoped_umask mask(0);
     file f(dir.file("c"));
   }
-  EXPECT_EQ(permission_bits(dir.file("c")), 0666u);
+  EXPECT_EQ(permission_bits(dir.file("c")), kept_bits(0666));
   {
     scoped_umask mask(027);
     file f = fastout::output_file(dir.file("d"), fastout::permissions = 0666);
   }
-  EXPECT_EQ(permission_bits(dir.file("d")), 0640u);
+  EXPECT_EQ(permission_bits(dir.file("d")), kept_bits(0640));
+  {
+    // A umask without write permission gives a file no one may write (on
+    // Windows, a read-only one, as _open() gives), which the writer that
+    // created it still writes.
+    scoped_umask mask(0222);
+    file f(dir.file("e"));
+    f.write("written");
+  }
+  EXPECT_EQ(permission_bits(dir.file("e")), 0444u);
+  EXPECT_EQ(read_file(dir.file("e")), "written");
 }
 
 TEST(open, explicit_permissions_are_used) {
-  FASTOUT_SKIP_ON_WINDOWS(
-      "checks POSIX permission bits and the umask; a Windows file has only its read-only attribute");
   temp_dir dir;
   scoped_umask mask(0);
   { file f = fastout::output_file(dir.file("secret"), fastout::permissions = 0600); }
-  EXPECT_EQ(permission_bits(dir.file("secret")), 0600u);
+  EXPECT_EQ(permission_bits(dir.file("secret")), kept_bits(0600));
   file_options options;
   options.permissions = 0604;
   { file f(dir.file("odd"), options); }
-  EXPECT_EQ(permission_bits(dir.file("odd")), 0604u);
+  EXPECT_EQ(permission_bits(dir.file("odd")), kept_bits(0604));
+  {
+    file f = fastout::output_file(dir.file("read-only"), fastout::permissions = 0444);
+    f.write("written");
+  }
+  EXPECT_EQ(permission_bits(dir.file("read-only")), 0444u);
+  EXPECT_EQ(read_file(dir.file("read-only")), "written");
 }
 
+#if defined(_WIN32)
+// The access a handle was opened with (NtQueryObject's
+// ObjectBasicInformation, which Windows and Wine both answer), or 0.
+ACCESS_MASK granted_access(HANDLE handle) {
+  struct basic_information {  // PUBLIC_OBJECT_BASIC_INFORMATION
+    ULONG attributes;
+    ACCESS_MASK granted_access;
+    ULONG handle_count;
+    ULONG pointer_count;
+    ULONG reserved[10];
+  } info = {};
+  using query_object = LONG(WINAPI*)(HANDLE, int, void*, ULONG, ULONG*);
+  const auto query = reinterpret_cast<query_object>(
+      reinterpret_cast<void*>(::GetProcAddress(::GetModuleHandleW(L"ntdll.dll"), "NtQueryObject")));
+  if (query == nullptr || query(handle, 0, &info, sizeof info, nullptr) != 0) return 0;
+  return info.granted_access;
+}
+#endif
+
+// On Windows, where fcntl() is not, the same promises in Windows' terms: the
+// handle is not inherited by child processes (HANDLE_FLAG_INHERIT), it may
+// write and not read, and an appending one may only append (FILE_APPEND_DATA
+// without FILE_WRITE_DATA: every write lands at the end).
 TEST(open, the_descriptor_is_close_on_exec) {
-  FASTOUT_SKIP_ON_WINDOWS("reads or sets a descriptor's flags with fcntl(), which Windows has not");
   temp_dir dir;
   for (open_mode mode : {open_mode::truncate, open_mode::append, open_mode::create_exclusive}) {
     file_options options;
     options.mode = mode;
     file f(dir.file("cloexec" + std::to_string(static_cast<int>(mode))), options);
+#if defined(_WIN32)
+    const HANDLE handle = reinterpret_cast<HANDLE>(::_get_osfhandle(f.descriptor()));
+    DWORD handle_flags = 0;
+    ASSERT_TRUE(::GetHandleInformation(handle, &handle_flags));
+    EXPECT_EQ(handle_flags & HANDLE_FLAG_INHERIT, 0u) << "mode " << static_cast<int>(mode);
+    const ACCESS_MASK access = granted_access(handle);
+    ASSERT_NE(access, 0u);
+    EXPECT_EQ(access & FILE_READ_DATA, 0u);
+    EXPECT_NE(access & FILE_APPEND_DATA, 0u);
+    EXPECT_EQ((access & FILE_WRITE_DATA) == 0, mode == open_mode::append);
+    continue;
+#endif
     int flags = ::fcntl(f.descriptor(), F_GETFD);
     ASSERT_NE(flags, -1);
     EXPECT_NE(flags & FD_CLOEXEC, 0) << "mode " << static_cast<int>(mode);
@@ -458,10 +506,54 @@ TEST(bad_input, an_existing_file_with_create_exclusive_is_eexist) {
   }
 }
 
+#if defined(_WIN32)
+// Whether opening the read-only file `path` for writing fails, as it does on
+// Windows (under Wine, as the Unix file's mode says: not for root).
+bool read_only_files_refuse_writers(const std::string& path) {
+  const HANDLE handle = ::CreateFileA(path.c_str(), GENERIC_WRITE, FILE_SHARE_READ, nullptr,
+                                      OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (handle == INVALID_HANDLE_VALUE) return ::GetLastError() == ERROR_ACCESS_DENIED;
+  ::CloseHandle(handle);
+  return false;
+}
+#endif
+
 TEST(bad_input, no_permission_is_eacces_naming_the_path) {
-  FASTOUT_SKIP_ON_WINDOWS(
-      "needs POSIX permission bits (and another user, as root); a Windows file has only its read-only attribute");
   temp_dir dir;
+#if defined(_WIN32)
+  // What Windows refuses to a writer, whoever it is: a read-only file
+  // (CreateFileW fails with ERROR_ACCESS_DENIED). A read-only directory
+  // still takes new files there, so it is the file that is locked.
+  std::string locked = dir.file("read-only.txt");
+  write_file(locked, "kept");
+  ASSERT_EQ(::chmod(locked.c_str(), 0444), 0);
+  fastout_test::scoped_platform restore;
+  if (!read_only_files_refuse_writers(locked)) {
+    // Wine keeps the attribute as the Unix file's mode, which root (as
+    // these tests run in CI) may write anyway: the platform table's open
+    // answers as Windows does, with the errno its table gives
+    // ERROR_ACCESS_DENIED.
+    std::printf(
+        "Wine let a read-only file be opened for writing (root?): Windows' refusal is "
+        "made through the platform table\n");
+    fastout::detail::platform.open = [](const char* path, int flags, mode_t mode) {
+      const DWORD attributes = ::GetFileAttributesA(path);
+      if ((flags & O_ACCMODE) != O_RDONLY && attributes != INVALID_FILE_ATTRIBUTES &&
+          (attributes & FILE_ATTRIBUTE_READONLY) != 0) {
+        errno = fastout::detail::errno_of_windows_error(ERROR_ACCESS_DENIED);
+        return -1;
+      }
+      return fastout::detail::real_platform.open(path, flags, mode);
+    };
+  }
+  expect_open_error(locked, EACCES);
+  EXPECT_EQ(read_file(locked), "kept");
+  ::chmod(locked.c_str(), 0666);
+  file ok(locked);  // the control: writable again
+  ok.write("ok");
+  ok.close();
+  EXPECT_EQ(read_file(locked), "ok");
+#else
   if (::geteuid() != 0) {
     // Not root: a directory we may not write into is enough.
     std::string locked = dir.file("locked");
@@ -505,6 +597,7 @@ TEST(bad_input, no_permission_is_eacces_naming_the_path) {
          "privileges; 101: unexpected exception)";
   EXPECT_EQ(read_file(allowed), "ok");
   EXPECT_FALSE(std::filesystem::exists(denied));
+#endif
 }
 
 // ---------------------------------------------------------------- descriptors

@@ -23,6 +23,8 @@
 #if defined(_WIN32)
 #  include <fcntl.h>
 #  include <io.h>
+
+#  include "windows/file_size_limit.h"
 #endif
 
 namespace {
@@ -250,6 +252,11 @@ int main(int argc, char** argv) {
   // (fastout itself never translates a byte, whatever the mode.)
   ::_setmode(1, _O_BINARY);
   ::_setmode(2, _O_BINARY);
+  // A file size limit, which Linux's test sets with setrlimit() before it
+  // starts the helper: through the platform table here, for the whole
+  // process, the exit handler included (so never destroyed).
+  if (const char* limit = std::getenv("FASTOUT_TEST_FILE_SIZE_LIMIT"); limit && *limit)
+    new fastout_test::windows_file_size_limit(std::strtoll(limit, nullptr, 10));
 #endif
   if (argc < 2) {
     std::fprintf(stderr, "usage: standard_streams_helper SCENARIO [N]\n");

@@ -34,6 +34,9 @@
 #include <gtest/gtest.h>
 
 #include "platform/platform_internal.h"
+#if defined(_WIN32)
+#  include "windows/file_size_limit.h"
+#endif
 
 #ifndef FASTOUT_TEST_EMULATOR
 #  error "test/CMakeLists.txt defines FASTOUT_TEST_EMULATOR (empty for a native build)"
@@ -91,6 +94,13 @@ class temp_dir {
   }
   ~temp_dir() {
     std::error_code ignored;
+#if defined(_WIN32)
+    // Windows does not delete a read-only file: make each writable first.
+    for (auto it = std::filesystem::recursive_directory_iterator(path_, ignored);
+         it != std::filesystem::recursive_directory_iterator(); it.increment(ignored))
+      std::filesystem::permissions(it->path(), std::filesystem::perms::owner_write,
+                                   std::filesystem::perm_options::add, ignored);
+#endif
     std::filesystem::remove_all(path_, ignored);
   }
   temp_dir(const temp_dir&) = delete;
@@ -144,6 +154,21 @@ inline long long file_size_at(const std::string& path) {
 inline mode_t mode_of(const std::string& path) {
   struct stat st;
   return ::lstat(path.c_str(), &st) == 0 ? st.st_mode & 07777 : 0;
+}
+
+// The permission bits a regular file shows after it was given `bits` (by
+// open(), chmod() or a replacement). On POSIX systems, the bits themselves.
+// A Windows file has one permission of POSIX's, its read-only attribute,
+// which fastout sets where `bits` has no S_IWUSR, as the C runtime's _open()
+// and _chmod() do; the runtime's stat() shows such a file as 0444, and any
+// other as 0666. So a test of permissions checks there whether the file
+// came out read-only exactly when it should.
+inline mode_t kept_bits(mode_t bits) {
+#if defined(_WIN32)
+  return (bits & S_IWUSR) != 0 ? 0666 : 0444;
+#else
+  return bits;
+#endif
 }
 
 inline bool fd_is_open(int fd) { return ::fcntl(fd, F_GETFD) != -1 || errno != EBADF; }

@@ -54,6 +54,9 @@
 #ifndef ERROR_DISK_QUOTA_EXCEEDED
 #  define ERROR_DISK_QUOTA_EXCEEDED 1295L  // winerror.h's; not in MinGW-w64's
 #endif
+#ifndef ERROR_FILE_READ_ONLY
+#  define ERROR_FILE_READ_ONLY 6009L
+#endif
 #ifndef ERROR_PIPE_NOT_CONNECTED
 #  define ERROR_PIPE_NOT_CONNECTED 233L
 #endif
@@ -82,7 +85,8 @@ int errno_of(DWORD code) noexcept {
     case ERROR_LOCK_VIOLATION:
     case ERROR_CANNOT_MAKE:
     case ERROR_CANT_ACCESS_FILE:
-    case ERROR_NETWORK_ACCESS_DENIED: return EACCES;
+    case ERROR_NETWORK_ACCESS_DENIED:
+    case ERROR_FILE_READ_ONLY: return EACCES;
     case ERROR_INVALID_HANDLE:
     case ERROR_INVALID_TARGET_HANDLE:
     case ERROR_DIRECT_ACCESS_HANDLE: return EBADF;
@@ -434,7 +438,11 @@ int open_at(int dir, const char* path, int flags, mode_t mode) {
   const bool reduce = append && truncate && disposition != CREATE_NEW;
   const DWORD open_access = reduce ? access | GENERIC_WRITE : access;
   DWORD attributes = FILE_ATTRIBUTE_NORMAL;
-  if (create && (mode & S_IWUSR) == 0) attributes = FILE_ATTRIBUTE_READONLY;
+  // A new file's one permission, as the C runtime's _open() gives it: read-
+  // only when the mode, masked by the umask (_umask()), has no S_IWUSR.
+  // The handle itself may still write, as on POSIX.
+  if (create && (mode & ~platform.read_umask() & S_IWUSR) == 0)
+    attributes = FILE_ATTRIBUTE_READONLY;
   if (directory) attributes |= FILE_FLAG_BACKUP_SEMANTICS;
   if ((flags & O_DSYNC) != 0) attributes |= FILE_FLAG_WRITE_THROUGH;
   SECURITY_ATTRIBUTES security = {sizeof security, nullptr, FALSE};  // never inherited
@@ -866,6 +874,13 @@ int renameat_paths(int old_dir, const char* old_path, int new_dir, const char* n
   for (int attempt = 0; attempt < rename_tries; ++attempt) {
     if (attempt > 0) rename_delay(attempt - 1);
     const DWORD target = ::GetFileAttributesW(to.c_str());
+    // A read-only target is one Windows will not have replaced: ReplaceFileW
+    // and MoveFileExW refuse it (ERROR_ACCESS_DENIED), as Python's
+    // os.replace() and .NET's File.Replace() do, and waiting does not
+    // change that. Said at once, and in words that say why.
+    if (target != INVALID_FILE_ATTRIBUTES && (target & FILE_ATTRIBUTE_READONLY) &&
+        !(target & FILE_ATTRIBUTE_DIRECTORY))
+      return fail_with(ERROR_FILE_READ_ONLY);
     if (target != INVALID_FILE_ATTRIBUTES && !(target & FILE_ATTRIBUTE_DIRECTORY)) {
       // ReplaceFileW keeps the target's security descriptor, attributes,
       // creation time and alternate streams.
@@ -980,7 +995,14 @@ int fchown_fd(int, uid_t owner, gid_t group) {
 }
 
 mode_t umask_call(mode_t mask) { return static_cast<mode_t>(::_umask(mask)); }
+// The runtime has no call that only reads the umask: it is set and put
+// back, under a lock, so that two of fastout's opens at once cannot put
+// back each other's probe and lose it. A file the runtime's own _open()
+// creates in another thread at that instant sees 022, which leaves its
+// read-only attribute as the umask 0 Windows starts with would.
+std::mutex umask_mutex;
 mode_t read_umask() {
+  std::lock_guard<std::mutex> lock(umask_mutex);
   const mode_t mask = platform.umask(022);
   platform.umask(mask);
   return mask;
@@ -1079,6 +1101,10 @@ class windows_error_category final : public std::error_category {
                                  said.back() == '.'))
           said.pop_back();
         result += ": " + said;
+      } else if (last.code == ERROR_FILE_READ_ONLY) {
+        // Windows' words, which fastout's refusal of a read-only target
+        // needs and Wine's message table has not.
+        result += ": The specified file is read only";
       }
       if (words != nullptr) ::LocalFree(words);
       result += ")";
