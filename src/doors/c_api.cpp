@@ -27,7 +27,7 @@
 #include <fastout/iostream.h>
 #include <fastout/standard_streams.h>
 
-#include "doors/c_api_internal.h"
+#include "doors/c_boundary_internal.h"
 #include "platform/platform_internal.h"
 #include "doors/standard_streams_internal.h"
 
@@ -38,33 +38,6 @@ fastout_file* c_handle(file& f) noexcept {
 }
 
 file& from_c_handle(fastout_file* handle) noexcept { return writer_of(handle); }
-
-// The C convention for a failure: errno, and its negation as the result.
-int failure(int error_number) noexcept {
-  errno = error_number;
-  return -error_number;
-}
-
-// What an exception caught at the boundary means as an errno.
-int error_number_of(const std::exception_ptr& error) noexcept {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::system_error& e) {
-    // fastout throws only errno values (detail::error_category()).
-    return e.code().value() > 0 ? e.code().value() : EIO;
-  } catch (const std::bad_alloc&) {
-    return ENOMEM;
-  } catch (...) {
-    return EIO;  // nothing else is thrown by the writer; never let it cross into C
-  }
-}
-
-// A call on `writer` that failed: errno, the result, and the handle's
-// fastout_last_error().
-int call_failed(file& writer, int error_number) noexcept {
-  detail::writer_of(writer).set_last_call_error(-error_number);
-  return failure(error_number);
-}
 
 namespace {
 
@@ -318,15 +291,6 @@ fastout_file* fastout_open_stderr(const fastout_options* options) noexcept {
 }
 
 // ----------------------------------------------------- standard output
-
-namespace fastout {
-int standard_handle(file& (*writer)(), fastout_file*& handle) noexcept {
-  return guarded([&] {
-    handle = c_handle(writer());
-    return 0;
-  });
-}
-}  // namespace fastout
 
 fastout_file* fastout_stdout(void) noexcept {
   fastout_file* handle = nullptr;

@@ -34,7 +34,7 @@
 
 #include <fastout/standard_streams.h>
 
-#include "doors/c_api_internal.h"
+#include "doors/c_boundary_internal.h"
 #include "doors/printf_internal.h"
 
 namespace fastout {
@@ -1174,7 +1174,7 @@ FASTOUT_ALWAYS_INLINE int vprintf_to(file& writer, const char* format, std::va_l
 
 // fastout_fprintf() and its siblings (c_api.h), here rather than in
 // c_api.cpp so that the cache lookup above is inlined into them
-// (c_api_internal.h has the boundary's helpers they share with c_api.cpp).
+// (c_boundary_internal.h has the boundary's helpers they share with c_api.cpp).
 namespace {
 FASTOUT_ALWAYS_INLINE int print_formatted(fastout_file* handle, const char* format,
                                           std::va_list args) noexcept {

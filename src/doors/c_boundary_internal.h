@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The C API's boundary (c_api.cpp), for the C functions defined beside
-// what they call: the printf family lives in printf.cpp, next to the cache
-// of parsed formats, so that a call whose plan is cached reaches its
-// executor without a call in between.
-#ifndef FASTOUT_SRC_DOORS_C_API_INTERNAL_H_
-#define FASTOUT_SRC_DOORS_C_API_INTERNAL_H_
+// The C API's boundary (c_boundary.cpp): what every C function needs to
+// reach a writer and to report a failure the C way. c_api.cpp and
+// printf.cpp (the printf family, defined beside the cache of parsed
+// formats so that a call whose plan is cached reaches its executor without
+// a call in between) both use it.
+#ifndef FASTOUT_SRC_DOORS_C_BOUNDARY_INTERNAL_H_
+#define FASTOUT_SRC_DOORS_C_BOUNDARY_INTERNAL_H_
 
 #include <exception>
 
@@ -36,4 +37,4 @@ int standard_handle(file& (*writer)(), fastout_file*& handle) noexcept;
 
 }  // namespace fastout
 
-#endif  // FASTOUT_SRC_DOORS_C_API_INTERNAL_H_
+#endif  // FASTOUT_SRC_DOORS_C_BOUNDARY_INTERNAL_H_
