@@ -726,6 +726,18 @@ TEST(replace_crash, sigkill_during_writeback_leaves_one_whole_generation) {
     pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) replace_large_forever(target, named, next);
+    // The delay counts from the child's first open, not from the fork: the
+    // child first makes its 24 MiB or more of content, which on a loaded
+    // machine under a sanitizer took longer than the longest delay, so that
+    // every kill of a CI run fell before any writeback.
+    for (int waited_ms = 0; shared->at == starting; ++waited_ms) {
+      if (waited_ms == 120000) {
+        ::kill(child, SIGKILL);
+        ::waitpid(child, nullptr, 0);
+        FAIL() << "the child did not open its file in 2 minutes";
+      }
+      ::usleep(1000);
+    }
     ::usleep(static_cast<useconds_t>(delay(rng)));
     ASSERT_EQ(::kill(child, SIGKILL), 0);
     int status = 0;
