@@ -131,6 +131,45 @@ std::string human_bytes(std::uint64_t bytes) {
   return fmt::format("{:.0f} MiB", static_cast<double>(bytes) / (1 << 20));
 }
 
+// What every platform's collect_machine_info() records about this build:
+// the compiler, optimization, {fmt}'s and fastout's versions, and the date.
+void collect_build_info(machine_info& info) {
+  info.compiler = compiler_name();
+#ifdef __OPTIMIZE__
+  info.optimized = true;
+#endif
+  info.fmt_version =
+      fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100);
+  info.fastout_version =
+      fmt::format("{}.{}.{}", FASTOUT_VERSION_MAJOR, FASTOUT_VERSION_MINOR, FASTOUT_VERSION_PATCH);
+  info.fastout_buffer = fastout::default_buffer_size;
+  std::time_t now = std::time(nullptr);
+  struct tm utc;
+  char date[64];
+#if defined(_WIN32)
+  const bool have_utc = ::gmtime_s(&utc, &now) == 0;
+#else
+  const bool have_utc = ::gmtime_r(&now, &utc) != nullptr;
+#endif
+  if (have_utc && std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc) > 0)
+    info.date = date;
+}
+
+// The fields of collect_build_info() (after each platform's own), in the
+// table's order.
+void add_build_fields(const machine_info& info, std::vector<machine_field>& fields) {
+  auto number = [](std::uint64_t n) { return std::to_string(n); };
+  fields.push_back({"optimized", nullptr, info.optimized ? "true" : "false", true});
+  fields.push_back({"fmt_version", nullptr, info.fmt_version, false});
+  fields.push_back({"fastout_version", nullptr, info.fastout_version, false});
+  fields.push_back({"fastout_default_buffer", nullptr, number(info.fastout_buffer), true});
+  fields.push_back({nullptr, "libraries",
+                    fmt::format("fastout {} (default buffer {} KiB), fmt {}", info.fastout_version,
+                                info.fastout_buffer / 1024, info.fmt_version),
+                    false});
+  fields.push_back({"date", "date", info.date, false});
+}
+
 #if !defined(_WIN32)
 // Writes 1 MiB with fastout's page_cache::drop into `directory` and asks the
 // writer whether the kernel and filesystem took RWF_DONTCACHE.
@@ -227,32 +266,18 @@ machine_info collect_machine_info(const std::string& directory) {
     info.load_average = one + " " + five + " " + fifteen + " (the host's /proc/loadavg)";
   else
     info.load_average = "none on Windows";
-  info.compiler = compiler_name();
-#  ifdef __OPTIMIZE__
-  info.optimized = true;
-#  endif
-  info.fmt_version =
-      fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100);
-  info.fastout_version =
-      fmt::format("{}.{}.{}", FASTOUT_VERSION_MAJOR, FASTOUT_VERSION_MINOR, FASTOUT_VERSION_PATCH);
-  info.fastout_buffer = fastout::default_buffer_size;
+  collect_build_info(info);
 #  if defined(_UCRT) || defined(_MSC_VER)
   info.runtime = "UCRT";
 #  else
   info.runtime = "msvcrt.dll";
 #  endif
-  std::time_t now = std::time(nullptr);
-  struct tm utc;
-  char date[64];
-  if (::gmtime_s(&utc, &now) == 0 &&
-      std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc) > 0)
-    info.date = date;
   return info;
 }
 
 std::vector<machine_field> machine_info::fields() const {
   auto number = [](std::uint64_t n) { return std::to_string(n); };
-  return {
+  std::vector<machine_field> fields = {
       {"cpu", "CPU", cpu, false},
       {"cpus", nullptr, number(cpus), true},
       {"memory_bytes", nullptr, number(memory), true},
@@ -270,16 +295,9 @@ std::vector<machine_field> machine_info::fields() const {
       {"load_average", "load average", load_average, false},
       {"compiler", "compiler", compiler, false},
       {"c_runtime", "C runtime", runtime, false},
-      {"optimized", nullptr, optimized ? "true" : "false", true},
-      {"fmt_version", nullptr, fmt_version, false},
-      {"fastout_version", nullptr, fastout_version, false},
-      {"fastout_default_buffer", nullptr, number(fastout_buffer), true},
-      {nullptr, "libraries",
-       fmt::format("fastout {} (default buffer {} KiB), fmt {}", fastout_version,
-                   fastout_buffer / 1024, fmt_version),
-       false},
-      {"date", "date", date, false},
   };
+  add_build_fields(*this, fields);
+  return fields;
 }
 #else
 machine_info collect_machine_info(const std::string& directory) {
@@ -312,22 +330,7 @@ machine_info collect_machine_info(const std::string& directory) {
   std::string one, five, fifteen;
   if (loadavg >> one >> five >> fifteen) info.load_average = one + " " + five + " " + fifteen;
 
-  info.compiler = compiler_name();
-#  ifdef __OPTIMIZE__
-  info.optimized = true;
-#  endif
-  info.fmt_version =
-      fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100);
-  info.fastout_version =
-      fmt::format("{}.{}.{}", FASTOUT_VERSION_MAJOR, FASTOUT_VERSION_MINOR, FASTOUT_VERSION_PATCH);
-  info.fastout_buffer = fastout::default_buffer_size;
-
-  std::time_t now = std::time(nullptr);
-  struct tm utc;
-  char date[64];
-  if (::gmtime_r(&now, &utc) != nullptr &&
-      std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc) > 0)
-    info.date = date;
+  collect_build_info(info);
   return info;
 }
 
@@ -336,7 +339,7 @@ std::vector<machine_field> machine_info::fields() const {
   std::string mount = mount_point.empty() ? std::string("unknown")
                                           : fmt::format("{} on {} ({}, {})", mount_source,
                                                         mount_point, mount_type, mount_options);
-  return {
+  std::vector<machine_field> fields = {
       {"cpu", "CPU", cpu, false},
       {"cpus", nullptr, number(cpus), true},
       {"memory_bytes", nullptr, number(memory), true},
@@ -359,16 +362,9 @@ std::vector<machine_field> machine_info::fields() const {
        false},
       {"load_average", "load average", load_average, false},
       {"compiler", "compiler", compiler, false},
-      {"optimized", nullptr, optimized ? "true" : "false", true},
-      {"fmt_version", nullptr, fmt_version, false},
-      {"fastout_version", nullptr, fastout_version, false},
-      {"fastout_default_buffer", nullptr, number(fastout_buffer), true},
-      {nullptr, "libraries",
-       fmt::format("fastout {} (default buffer {} KiB), fmt {}", fastout_version,
-                   fastout_buffer / 1024, fmt_version),
-       false},
-      {"date", "date", date, false},
   };
+  add_build_fields(*this, fields);
+  return fields;
 }
 #endif  // _WIN32
 
