@@ -746,18 +746,8 @@ TEST(compressed_file_faults, file_size_limit_reports_efbig) {
       if (stats.bytes_delivered >= stats.bytes_accepted) return 4;
       return 0;
     };
-#if defined(_WIN32)
-    fastout_test::windows_file_size_limit limit(20000);
-    EXPECT_EQ(body(), 0);
-#else
-    int status = fastout_test::run_in_child([&] {
-      std::signal(SIGXFSZ, SIG_IGN);
-      struct rlimit limit = {20000, 20000};
-      if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) return 10;
-      return body();
-    });
+    int status = fastout_test::run_with_file_size_limit(20000, body);
     EXPECT_EQ(status, 0) << fastout_test::describe_status(status);
-#endif
   }
 }
 

@@ -713,18 +713,8 @@ TEST(compression_faults, file_size_limit_reports_efbig) {
     }
     return 0;
   };
-#if defined(_WIN32)
-  fastout_test::windows_file_size_limit limit(20000);
-  EXPECT_EQ(body(), 0);
-#else
-  int status = fastout_test::run_in_child([&] {
-    std::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit limit = {20000, 20000};
-    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) return 2;
-    return body();
-  });
+  int status = fastout_test::run_with_file_size_limit(20000, body);
   EXPECT_EQ(status, 0) << describe_status(status);
-#endif
 }
 
 TEST(compression_faults, pipe_without_reader_reports_epipe) {

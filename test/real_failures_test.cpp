@@ -154,23 +154,8 @@ TEST(file_size_limit, rlimit_fsize_is_efbig) {
     }
     return 0;
   };
-#if defined(_WIN32)
-  {
-    fastout_test::windows_file_size_limit limit(1000);
-    ASSERT_EQ(body(), 0) << "(see the return statements in the body)";
-  }
-#else
-  int status = fastout_test::run_in_child([&] {
-    ::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit limit;
-    if (::getrlimit(RLIMIT_FSIZE, &limit) != 0) return 10;
-    limit.rlim_cur = 1000;
-    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) return 11;
-    return body();
-  });
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-      << describe_status(status) << " (see the return statements in the child)";
-#endif
+  int status = fastout_test::run_with_file_size_limit(1000, body);
+  ASSERT_EQ(status, 0) << describe_status(status) << " (see the return statements in the body)";
   EXPECT_EQ(read_file(small_writes), data.substr(0, 1000));
   EXPECT_EQ(read_file(large_write), data.substr(0, 1000));
 }

@@ -859,23 +859,8 @@ TEST(replace, a_write_error_is_reported_at_the_call_and_at_close) {
     }
     return 0;
   };
-#if defined(_WIN32)
-  {
-    fastout_test::windows_file_size_limit limit(1000);
-    EXPECT_EQ(body(), 0);
-  }
-#else
-  int status = fastout_test::run_in_child([&] {
-    ::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit limit;
-    if (::getrlimit(RLIMIT_FSIZE, &limit) != 0) return 10;
-    limit.rlim_cur = 1000;
-    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) return 11;
-    return body();
-  });
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-      << fastout_test::describe_status(status);
-#endif
+  int status = fastout_test::run_with_file_size_limit(1000, body);
+  EXPECT_EQ(status, 0) << fastout_test::describe_status(status);
   EXPECT_EQ(read_file(target), "old");
   EXPECT_EQ(temporaries_in(dir.path()), none);
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,9 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#if !defined(_WIN32)
+#  include <sys/resource.h>
+#endif
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -507,6 +511,36 @@ inline std::string describe_status(int status) {
   if (WIFEXITED(status)) return "exited with " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
   return "status " + std::to_string(status);
+}
+
+// Runs `body` (0 for success, else a code of the test's own) with every
+// file limited to `limit` bytes, and returns a status as run_in_child()'s
+// (0: the body returned 0; describe_status() reads it). On Linux in a child
+// under RLIMIT_FSIZE with SIGXFSZ ignored, so that a write past the limit
+// fails with EFBIG (110, 111: the limit could not be read or set); on
+// Windows, which has no such limit, in this process through the platform
+// table's windows_file_size_limit (ERROR_FILE_TOO_LARGE, EFBIG).
+template <typename Body>
+int run_with_file_size_limit(long long limit, Body&& body) {
+#if defined(_WIN32)
+  windows_file_size_limit limited(limit);
+  int code = 100;
+  try {
+    code = body();
+  } catch (...) {
+    code = 101;
+  }
+  return (code & 0xff) << 8;  // as waitpid() says "exited with"
+#else
+  return run_in_child([&] {
+    std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limits;
+    if (::getrlimit(RLIMIT_FSIZE, &limits) != 0) return 110;
+    limits.rlim_cur = static_cast<rlim_t>(limit);
+    if (::setrlimit(RLIMIT_FSIZE, &limits) != 0) return 111;
+    return body();
+  });
+#endif
 }
 
 inline bool contains(const std::string& haystack, const std::string& needle) {
