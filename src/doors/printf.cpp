@@ -7,9 +7,9 @@
 // their arguments in order, and, where that parser stops, the rest as
 // glibc's second parser reads them, with every argument taken first by its
 // type. Each directive is laid out here by glibc's rules (vfprintf-process-
-// arg.c) around digits from {fmt} (decimal) or a loop (other bases);
-// floating point is printf_float.cpp's, and the forms that depend on the
-// locale are printf_locale.cpp's.
+// arg.c) around digits from decimal_internal.h (decimal) or a loop (other
+// bases); floating point is printf_float.cpp's, and the forms that depend
+// on the locale are printf_locale.cpp's.
 //
 // test/printf_diff_test.c holds the engine to glibc's snprintf through every
 // buffer size from 1 to 64, and test/printf_corpus_test.cpp to glibc's bytes
@@ -27,14 +27,12 @@
 #include <system_error>
 #include <type_traits>
 
-#include <fmt/compile.h>
-#include <fmt/format.h>
-
 #include <fastout/file.h>
 
 #include <fastout/standard_streams.h>
 
 #include "doors/c_boundary_internal.h"
+#include "doors/decimal_internal.h"
 #include "doors/printf_internal.h"
 
 namespace fastout {
@@ -210,7 +208,7 @@ char* base_digits(char* end, unsigned long long value, unsigned base, bool upper
 char* number_digits(char* area_end, unsigned long long value, unsigned base, bool upper) {
   if (base == 10) {
     char text[24];
-    char* text_end = fmt::format_to(text, FMT_COMPILE("{}"), value);
+    char* text_end = decimal::write(text, value);
     const auto size = static_cast<std::size_t>(text_end - text);
     std::memcpy(area_end - size, text, size);
     return area_end - size;
@@ -506,7 +504,7 @@ char* call::integer(const directive& d, Args& args, char* pos, int width, int pr
     // room.
     if (FASTOUT_LIKELY((flags | static_cast<unsigned>(width)) == 0 && precision < 0)) {
       if (FASTOUT_UNLIKELY(out_.room(pos) < 24)) pos = out_.make_room(pos, 24);
-      if (out_.room(pos) >= 24) return fmt::format_to(pos, FMT_COMPILE("{}"), value);
+      if (out_.room(pos) >= 24) return decimal::write_signed(pos, value);
     }
   } else {
     if (is_longlong)
@@ -524,7 +522,7 @@ char* call::integer(const directive& d, Args& args, char* pos, int width, int pr
     if (FASTOUT_LIKELY((flags | static_cast<unsigned>(width)) == 0 && precision < 0 &&
                        d.base == 10)) {
       if (FASTOUT_UNLIKELY(out_.room(pos) < 24)) pos = out_.make_room(pos, 24);
-      if (out_.room(pos) >= 24) return fmt::format_to(pos, FMT_COMPILE("{}"), magnitude);
+      if (out_.room(pos) >= 24) return decimal::write(pos, magnitude);
     }
   }
   if (FASTOUT_UNLIKELY((flags & flag_group) || ((flags & flag_i18n) && d.base == 10))) {
@@ -1020,17 +1018,13 @@ FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
       return continue_in_general(writer, p, i, pos, ap);
     switch (d.fast) {
       case fast_kind::percent: *pos++ = '%'; break;
-      case fast_kind::int_value:
-        pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, int));
-        break;
+      case fast_kind::int_value: pos = decimal::write_signed(pos, va_arg(ap, int)); break;
       case fast_kind::long_long_value:
-        pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, long long));
+        pos = decimal::write_signed(pos, va_arg(ap, long long));
         break;
-      case fast_kind::unsigned_value:
-        pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, unsigned));
-        break;
+      case fast_kind::unsigned_value: pos = decimal::write(pos, va_arg(ap, unsigned)); break;
       case fast_kind::unsigned_long_long_value:
-        pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, unsigned long long));
+        pos = decimal::write(pos, va_arg(ap, unsigned long long));
         break;
       case fast_kind::hex_value: pos = put_hex(pos, va_arg(ap, unsigned), d.upper); break;
       case fast_kind::hex_long_long_value:
@@ -1090,15 +1084,11 @@ int run_one(file& writer, const plan& p, std::va_list ap) {
     pos += p.lead;
   }
   switch (kind) {
-    case fast_kind::int_value: pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, int)); break;
-    case fast_kind::long_long_value:
-      pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, long long));
-      break;
-    case fast_kind::unsigned_value:
-      pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, unsigned));
-      break;
+    case fast_kind::int_value: pos = decimal::write_signed(pos, va_arg(ap, int)); break;
+    case fast_kind::long_long_value: pos = decimal::write_signed(pos, va_arg(ap, long long)); break;
+    case fast_kind::unsigned_value: pos = decimal::write(pos, va_arg(ap, unsigned)); break;
     case fast_kind::unsigned_long_long_value:
-      pos = fmt::format_to(pos, FMT_COMPILE("{}"), va_arg(ap, unsigned long long));
+      pos = decimal::write(pos, va_arg(ap, unsigned long long));
       break;
     default:  // double_value
       if (FASTOUT_UNLIKELY(!decimal_point_is_dot() || rounding_mode() != FE_TONEAREST))
