@@ -167,7 +167,8 @@ void add_formatting_per_line(contender_list& c, const T* values) {
 /// Adds the printf engines of W6, W7 and W8 (issue 23), in this order:
 /// fastout_printf (the C API's fastout_printf()); printf_limit, {fmt}'s
 /// compiled format of the same text into the limit's raw 1 MiB buffer, then
-/// write(): the most a printf engine could reach; stb_sprintf
+/// write(): the most a printf engine on {fmt}'s digits could reach (the
+/// engine's own decimal digits go past it); stb_sprintf
 /// (stbsp_snprintf into a 256 KiB buffer, then write(); absent without
 /// Debian's libstb-dev, and allowed to differ: its "%.17g" is not correctly
 /// rounded); fmt_printf (fmt::fprintf into a stdio FILE, as fprintf).
