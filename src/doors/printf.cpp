@@ -500,8 +500,7 @@ char* call::integer(const directive& d, Args& args, char* pos, int width, int pr
     negative = value < 0;
     magnitude = negative ? 0 - static_cast<unsigned long long>(value)
                          : static_cast<unsigned long long>(value);
-    // The plain case, "%d" or "%lld": {fmt}'s digits straight into the
-    // room.
+    // The plain case, "%d" or "%lld": the digits straight into the room.
     if (FASTOUT_LIKELY((flags | static_cast<unsigned>(width)) == 0 && precision < 0)) {
       if (FASTOUT_UNLIKELY(out_.room(pos) < 24)) pos = out_.make_room(pos, 24);
       if (out_.room(pos) >= 24) return decimal::write_signed(pos, value);
