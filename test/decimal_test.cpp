@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The printf engine's decimal digits (src/doors/decimal_internal.h): every
+// Decimal digits of an integer (include/fastout/detail/decimal.h), the
+// printf engine's and the format cache's for a plain "{}": every
 // eight-digit chunk there is, the numbers at and around every power of ten
 // and at the ends of each type, and random ones, against {fmt}'s digits;
 // and no byte stored past what the header promises.
@@ -15,7 +16,7 @@
 #include <random>
 #include <string>
 
-#include "doors/decimal_internal.h"
+#include <fastout/detail/decimal.h>
 
 namespace {
 

@@ -7,7 +7,7 @@
 // their arguments in order, and, where that parser stops, the rest as
 // glibc's second parser reads them, with every argument taken first by its
 // type. Each directive is laid out here by glibc's rules (vfprintf-process-
-// arg.c) around digits from decimal_internal.h (decimal) or a loop (other
+// arg.c) around digits from detail/decimal.h (decimal) or a loop (other
 // bases); floating point is printf_float.cpp's, and the forms that depend
 // on the locale are printf_locale.cpp's.
 //
@@ -27,12 +27,12 @@
 #include <system_error>
 #include <type_traits>
 
+#include <fastout/detail/decimal.h>
 #include <fastout/file.h>
 
 #include <fastout/standard_streams.h>
 
 #include "doors/c_boundary_internal.h"
-#include "doors/decimal_internal.h"
 #include "doors/printf_internal.h"
 
 namespace fastout {

@@ -9,7 +9,7 @@
 //   printf.cpp         vprintf_to(): a call, from its plan to the writer,
 //                      and the C functions that make it (fastout_fprintf, ...);
 //                      the per-thread cache of plans; integers (their
-//                      decimal digits from decimal_internal.h), strings,
+//                      decimal digits from detail/decimal.h), strings,
 //                      characters, %p, %n, %m, %%, and what glibc prints for
 //                      a directive it does not know
 //   printf_format.cpp  parsing, as glibc's two parsers do, into a plan

@@ -41,6 +41,7 @@
 #include <utility>
 
 #include <fastout/config.h>
+#include <fastout/detail/decimal.h>
 #include <fastout/detail/fmt_compat.h>
 
 #define FASTOUT_FORMAT_CACHE 1
@@ -392,11 +393,26 @@ FASTOUT_ALWAYS_INLINE void write_plain(fmt_buffer_base& out, As value) {
   } else {
     // Not for strings: the compiled "{}" of a string type differs (a null C
     // string); for the others it calls the writer of fmt's runtime "{}".
-    if constexpr (std::is_arithmetic<As>::value && !std::is_same<As, bool>::value &&
-                  !std::is_same<As, char>::value && !std::is_same<As, long double>::value) {
+    if constexpr (std::is_same<As, int>::value || std::is_same<As, long long>::value ||
+                  std::is_same<As, unsigned>::value ||
+                  std::is_same<As, unsigned long long>::value) {
+      // Integers (every narrower one arrives widened to one of these):
+      // decimal.h's digits, the same as fmt's "{}" and faster (its chunks
+      // of eight digits do not wait on each other).
+      const std::size_t used = out.size();
+      if (FASTOUT_LIKELY(out.capacity() - used >= decimal::most_bytes_stored + 1)) {
+        char* end;
+        if constexpr (std::is_signed<As>::value)
+          end = decimal::write_signed(out.data() + used, value);
+        else
+          end = decimal::write(out.data() + used, value);
+        out.try_resize(static_cast<std::size_t>(end - out.data()));
+        return;
+      }
+    } else if constexpr (std::is_arithmetic<As>::value && !std::is_same<As, bool>::value &&
+                         !std::is_same<As, char>::value && !std::is_same<As, long double>::value) {
       // Through a char* where the longest text fits: fmt's fastest output.
-      // An integer has at most 20 digits and a sign; the shortest double,
-      // "-2.2250738585072014e-308", 24 chars.
+      // The shortest double, "-2.2250738585072014e-308", has 24 chars.
       constexpr std::size_t longest = 32;
       const std::size_t used = out.size();
       if (FASTOUT_LIKELY(out.capacity() - used >= longest)) {

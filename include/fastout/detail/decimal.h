@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The printf engine's decimal digits of an integer: eight digits at a time
-// in one 64-bit word, the chunks of a number independent of each other.
+// Decimal digits of an integer, as {fmt}'s "{}" and printf's "%lld" write
+// them, eight digits at a time in one 64-bit word, the chunks of a number
+// independent of each other: the printf engine's (src/doors/printf.cpp),
+// and the runtime format cache's for a plain "{}" (format_cache.h).
 //
 // Why not {fmt}'s format_decimal(): it makes two digits per step, each step
 // a division by 100 that waits for the one before (nine in a row for the
@@ -15,9 +17,9 @@
 // format_decimal()'s 15 when it was written (Intel Xeon, {fmt} 9.1); W6's
 // fastout_printf went from 1.29x to 0.91x printf_limit's time. The bytes are
 // the same: test/decimal_test.cpp holds every chunk value, every length
-// and random numbers to {fmt}'s.
-#ifndef FASTOUT_SRC_DOORS_DECIMAL_INTERNAL_H_
-#define FASTOUT_SRC_DOORS_DECIMAL_INTERNAL_H_
+// and random numbers to {fmt}'s. Not part of the API: detail.
+#ifndef FASTOUT_DETAIL_DECIMAL_H_
+#define FASTOUT_DETAIL_DECIMAL_H_
 
 #include <cstdint>
 #include <cstring>
@@ -126,4 +128,4 @@ FASTOUT_ALWAYS_INLINE char* write_signed(char* pos, long long value) {
 }  // namespace detail
 }  // namespace fastout
 
-#endif  // FASTOUT_SRC_DOORS_DECIMAL_INTERNAL_H_
+#endif  // FASTOUT_DETAIL_DECIMAL_H_
