@@ -29,6 +29,11 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # where they are, not below the root path.
 list(APPEND CMAKE_FIND_ROOT_PATH ${CMAKE_PREFIX_PATH})
 
+# pkg-config reads only .pc files built for Windows: MinGW-w64's own and
+# those of CMAKE_PREFIX_PATH (which CMake's FindPkgConfig adds), never the
+# host's, whose libraries would be taken for the target's.
+set(ENV{PKG_CONFIG_LIBDIR} /usr/${fastout_mingw_triple}/lib/pkgconfig)
+
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -static-libgcc -static-libstdc++")
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static-libgcc -static-libstdc++")
 
