@@ -359,7 +359,9 @@ TEST(platform_rename_exchange, refused_falls_back_to_a_rename) {
       expect_a_whole_replacement(dir, target, named);
       EXPECT_EQ(mode_of(target), fastout_test::kept_bits(0604));
       EXPECT_EQ(refusal.refused, 1);
-      EXPECT_EQ(refusal.passed, 1);
+      // Windows' rename says EBUSY while the writer's lock is on the new
+      // file, and is asked again without it (replace.cpp, put_in_place()).
+      EXPECT_EQ(refusal.passed, fastout_test::platform_is("windows") ? 2 : 1);
     }
   }
 }

@@ -306,7 +306,9 @@ TEST_F(replace_faults, without_rename_exchange_a_rename_replaces) {
   f.close();
   EXPECT_EQ(read_file(target), "new");
   EXPECT_EQ(plan.exchange.calls, 1);
-  EXPECT_EQ(plan.renames, 1);
+  // Windows' rename says EBUSY while the writer's lock is on the new file
+  // (ReplaceFileW takes it with no sharing), and is asked again without it.
+  EXPECT_EQ(plan.renames, fastout_test::platform_is("windows") ? 2 : 1);
   EXPECT_EQ(fastout_test::temporaries_in(dir_.path()), std::vector<std::string>());
 }
 

@@ -150,6 +150,71 @@ TEST(replace, many_replacements_in_a_row_leave_nothing_behind) {
   EXPECT_EQ(fastout_test::names_in(dir.path()), std::vector<std::string>{"t"});
 }
 
+// A system that cannot move a file its writer still holds open -- Windows,
+// whose ReplaceFileW opens the new file with no sharing at all -- says
+// EBUSY while the writer's lock is on it (the fake below, as the Windows
+// layer does): the writer lets go of its lock and asks once more. A
+// refusal that stays is reported, the target as it was and nothing left.
+int held_refusals = 0;
+int refuse_to_move_a_held_file(int old_dir, const char* old_path, int new_dir,
+                               const char* new_path) {
+  using fastout::detail::real_platform;
+  const int fd = real_platform.openat(old_dir, old_path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd >= 0) {
+    // A read lock of our own is refused while the writer holds its lock.
+    const bool held = real_platform.try_lock(fd, false) != 0 && errno == EAGAIN;
+    real_platform.close(fd);
+    if (held) {
+      ++held_refusals;
+      errno = EBUSY;
+      return -1;
+    }
+  }
+  return real_platform.renameat(old_dir, old_path, new_dir, new_path);
+}
+
+TEST(replace, a_file_that_cannot_be_moved_while_held_is_moved_once_let_go) {
+  temp_dir dir;
+  const std::string target = dir.file("t");
+  write_file(target, "old\n");
+  fastout_test::scoped_platform restore;
+  // A named new file and no exchange, as on Windows, so that it is renamed.
+  fastout::detail::platform.create_unnamed = [](int) {
+    errno = EOPNOTSUPP;
+    return -1;
+  };
+  fastout::detail::platform.exchange = [](int, const char*, int, const char*) {
+    errno = ENOSYS;
+    return -1;
+  };
+  fastout::detail::platform.renameat = refuse_to_move_a_held_file;
+  held_refusals = 0;
+  file f = replacing(target);
+  f.print("new\n");
+  f.close();
+  EXPECT_EQ(held_refusals, 1);
+  EXPECT_EQ(read_file(target), "new\n");
+  EXPECT_EQ(fastout_test::names_in(dir.path()), std::vector<std::string>{"t"});
+
+  // Refused for good: close() fails with EBUSY, and nothing changed.
+  fastout::detail::platform.renameat = [](int, const char*, int, const char*) {
+    errno = EBUSY;
+    return -1;
+  };
+  file g = replacing(target);
+  g.print("newer\n");
+  try {
+    g.close();
+    ADD_FAILURE() << "closed";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code(), system_error_code(EBUSY)) << e.what();
+    EXPECT_TRUE(contains(e.what(), "cannot put the new file in place of \"" + target + "\""))
+        << e.what();
+  }
+  EXPECT_EQ(read_file(target), "new\n");
+  EXPECT_EQ(fastout_test::names_in(dir.path()), std::vector<std::string>{"t"});
+}
+
 TEST(replace, destroyed_without_close_leaves_the_target_and_tells_the_handler) {
   temp_dir dir;
   std::string target = dir.file("t");

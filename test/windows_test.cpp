@@ -9,8 +9,8 @@
 //
 // Where Wine is not Windows the test says so, and checks what must hold
 // either way: a console is reached through the platform table's console
-// hook (Wine gives a test no console it can read back), and a replacement
-// that Wine refuses must still leave the old file whole and nothing beside it.
+// hook (Wine gives a test no console it can read back). A replacement over
+// a target held open is tested where Wine and Windows agree.
 #include <windows.h>
 
 #include <fcntl.h>
@@ -106,6 +106,14 @@ class foreign_handle {
                                std::to_string(::GetLastError()) + ")");
   }
   ~foreign_handle() { close(); }
+  std::string read() {
+    std::string content;
+    char chunk[4096];
+    DWORD got = 0;
+    while (::ReadFile(handle_, chunk, sizeof chunk, &got, nullptr) && got > 0)
+      content.append(chunk, got);
+    return content;
+  }
   void close() {
     if (handle_ != INVALID_HANDLE_VALUE) ::CloseHandle(handle_);
     handle_ = INVALID_HANDLE_VALUE;
@@ -285,6 +293,13 @@ TEST(windows, the_file_can_be_renamed_and_deleted_while_written) {
   EXPECT_EQ(wide_names_in(wide(dir.path())), std::vector<std::wstring>{});
 }
 
+// An indexer or a virus scanner reads the target with every sharing flag,
+// FILE_SHARE_DELETE included (here from this same process: Windows shares
+// a file between the handles of one process as between processes). Windows
+// and Wine both refuse to move a file over it (MoveFileExW:
+// ERROR_ACCESS_DENIED), and both let ReplaceFileW replace it, which opens
+// the new file with no sharing: the writer must hold nothing of it then,
+// its lock included.
 TEST(windows, replace_over_a_file_held_open_elsewhere) {
   temp_dir dir;
   const std::string path = dir.file("target.txt");
@@ -292,17 +307,12 @@ TEST(windows, replace_over_a_file_held_open_elsewhere) {
   foreign_handle reader(path, share_all);
   fastout::file f = fastout::output_file(path, fastout::open_mode::replace);
   f.print("new\n");
-  try {
-    f.close();
-    EXPECT_EQ(read_utf8(path), "new\n");
-  } catch (const std::system_error& e) {
-    // Windows lets a target held with FILE_SHARE_DELETE be replaced; Wine
-    // refuses it with ERROR_ACCESS_DENIED, after the bounded retries.
-    if (!under_wine()) throw;
-    say_wine_differs(e.what());
-    EXPECT_EQ(e.code(), std::errc::permission_denied) << e.what();
-    EXPECT_EQ(read_utf8(path), "old\n");
-  }
+  f.close();
+  EXPECT_EQ(read_utf8(path), "new\n");
+  EXPECT_EQ(reader.read(), "old\n");  // the reader still reads what it opened
+  // The old content is deleted once the reader lets go (until then its
+  // name may still be listed: Wine, and Windows before 10's POSIX deletes).
+  reader.close();
   EXPECT_EQ(wide_names_in(wide(dir.path())), std::vector<std::wstring>{L"target.txt"});
 }
 

@@ -8,7 +8,7 @@
 # an .exe needs only KERNEL32 and msvcrt.dll, as a user's program would ship.
 # CMAKE_CROSSCOMPILING_EMULATOR is wine when it is installed, so that CTest
 # (and gtest_discover_tests) run the programs under Wine; scripts/windows/test
-# sets up its prefix. CMAKE_PREFIX_PATH may name prefixes built for Windows
+# sets up its prefix, and gives scripts/windows/wine-run instead. CMAKE_PREFIX_PATH may name prefixes built for Windows
 # (scripts/windows/build-deps): they are searched as well as the compiler's.
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
@@ -29,10 +29,19 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # where they are, not below the root path.
 list(APPEND CMAKE_FIND_ROOT_PATH ${CMAKE_PREFIX_PATH})
 
+# pkg-config reads only .pc files built for Windows: MinGW-w64's own and
+# those of CMAKE_PREFIX_PATH (which CMake's FindPkgConfig adds), never the
+# host's, whose libraries would be taken for the target's.
+set(ENV{PKG_CONFIG_LIBDIR} /usr/${fastout_mingw_triple}/lib/pkgconfig)
+
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -static-libgcc -static-libstdc++")
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static-libgcc -static-libstdc++")
 
-find_program(fastout_wine NAMES wine wine64)
-if(fastout_wine)
-  set(CMAKE_CROSSCOMPILING_EMULATOR ${fastout_wine})
+# A CMAKE_CROSSCOMPILING_EMULATOR given on the command line is kept
+# (scripts/windows/test gives scripts/windows/wine-run, which runs wine).
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  find_program(fastout_wine NAMES wine wine64)
+  if(fastout_wine)
+    set(CMAKE_CROSSCOMPILING_EMULATOR ${fastout_wine})
+  endif()
 endif()

@@ -24,8 +24,10 @@
 //           renameatx_np(RENAME_SWAP)) and unlink
 //           the old inode when there is a target and no sync was asked (it
 //           skips ext4's auto_da_alloc flush, which makes a rename over a
-//           file as slow as writing it back), renameat otherwise; let go of
-//           the lock; fsync the directory if asked.
+//           file as slow as writing it back), renameat otherwise (where the
+//           system cannot move a file its writer holds open, it says EBUSY:
+//           the lock is let go first, and the rename asked again); let go
+//           of the lock; fsync the directory if asked.
 //   discard close, unlink the new file if it has a name, let go of the lock.
 //
 // What a killed writer leaves, and how the next one finds it, is in
@@ -757,8 +759,18 @@ int sync_and_replace_stage::put_in_place(bool target_exists) noexcept {
     if (!exchange_refused(errno) && errno != ENOENT) return fail(close_stage::place, errno);
     // No exchange here, or the target has just gone: rename.
   }
-  if (platform.renameat(directory_, from, directory_, name_.c_str()) != 0)
-    return fail(close_stage::place, errno);
+  if (platform.renameat(directory_, from, directory_, name_.c_str()) != 0) {
+    // A system that cannot move a file its writer still holds open
+    // (Windows: ReplaceFileW opens the new file with no sharing) says EBUSY
+    // while the lock is on it: let go of the lock and ask once more. Until
+    // the file is in place, another writer's clean-up could then take it for
+    // a leftover and remove it: the rename fails, and so does close().
+    if (errno != EBUSY || lock_fd_ < 0) return fail(close_stage::place, errno);
+    if (int unlock_error = release_lock())
+      return fail(close_stage::place, unlock_error, ": cannot let go of the new file's lock");
+    if (platform.renameat(directory_, from, directory_, name_.c_str()) != 0)
+      return fail(close_stage::place, errno);
+  }
   placed_ = true;
   temporary_.clear();
   return 0;

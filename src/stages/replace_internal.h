@@ -182,7 +182,9 @@ class sync_and_replace_stage final : public stage {
   std::string temporary_;  // its name in directory_ (a named one, or once linked)
   // A second descriptor on the new file that holds its lock (platform.try_lock())
   // until it is in place or removed: other writers' clean-ups leave a
-  // locked file alone. -1 once released, or where locks are unavailable.
+  // locked file alone. Let go just before the rename where the system
+  // cannot move a file its writer holds (EBUSY: Windows' ReplaceFileW).
+  // -1 once released, or where locks are unavailable.
   int lock_fd_ = -1;
   // Whether the target existed when last looked at (at open, then in
   // close()), for the messages.

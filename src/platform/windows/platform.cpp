@@ -867,6 +867,23 @@ bool worth_another_try(DWORD code) {
 }
 void rename_delay(int attempt) { ::Sleep(1u << std::min(attempt, 6)); }
 
+// Whether a writer holds a lock (try_lock()) on the file at `path`: then
+// that writer still has it open. A shared lock of our own is refused only
+// by an exclusive one, which a replacement's writer keeps on its new file
+// until it is in place (src/stages/replace.cpp); a clean-up's shared lock,
+// or a scanner's handle, is no lock of that kind.
+bool locked_by_its_writer(const std::wstring& path) {
+  HANDLE handle = ::CreateFileW(path.c_str(), GENERIC_READ, share_all, nullptr, OPEN_EXISTING,
+                                FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (handle == INVALID_HANDLE_VALUE) return false;
+  OVERLAPPED at = {};
+  const bool locked =
+      !::LockFileEx(handle, LOCKFILE_FAIL_IMMEDIATELY, 0, MAXDWORD, MAXDWORD, &at) &&
+      ::GetLastError() == ERROR_LOCK_VIOLATION;
+  ::CloseHandle(handle);  // and with it the lock, if it was taken
+  return locked;
+}
+
 int renameat_paths(int old_dir, const char* old_path, int new_dir, const char* new_path) {
   std::wstring from, to;
   if (!path_at(old_dir, old_path, from) || !path_at(new_dir, new_path, to)) return -1;
@@ -882,6 +899,19 @@ int renameat_paths(int old_dir, const char* old_path, int new_dir, const char* n
         !(target & FILE_ATTRIBUTE_DIRECTORY))
       return fail_with(ERROR_FILE_READ_ONLY);
     if (target != INVALID_FILE_ATTRIBUTES && !(target & FILE_ATTRIBUTE_DIRECTORY)) {
+      // A target that another handle holds without FILE_SHARE_DELETE (a
+      // scanner, a reader) can be neither replaced nor moved over until it
+      // is let go: asked first, as ReplaceFileW opens it (for DELETE,
+      // sharing everything), because Wine's ReplaceFileW would leave an
+      // empty file of its own (rf*.tmp) behind at every try.
+      HANDLE probe = ::CreateFileW(to.c_str(), DELETE, share_all, nullptr, OPEN_EXISTING,
+                                   FILE_ATTRIBUTE_NORMAL, nullptr);
+      if (probe == INVALID_HANDLE_VALUE) {
+        code = ::GetLastError();
+        if (code == ERROR_FILE_NOT_FOUND || worth_another_try(code)) continue;
+        break;
+      }
+      ::CloseHandle(probe);
       // ReplaceFileW keeps the target's security descriptor, attributes,
       // creation time and alternate streams.
       if (::ReplaceFileW(to.c_str(), from.c_str(), nullptr,
@@ -891,14 +921,27 @@ int renameat_paths(int old_dir, const char* old_path, int new_dir, const char* n
       code = ::GetLastError();
       if (code == ERROR_UNABLE_TO_MOVE_REPLACEMENT_2)
         return fail_with(code);  // cannot happen without a backup name
+      // ReplaceFileW opens the new file with no sharing at all (Microsoft's
+      // documentation says so, and Wine does the same), so it fails with
+      // ERROR_SHARING_VIOLATION for as long as its writer holds it, whatever
+      // holds the target: no retry helps, and MoveFileExW below would hide
+      // it where nothing holds the target, and fail where a reader does
+      // (Windows and Wine refuse to move a file over one that is open, even
+      // with FILE_SHARE_DELETE). EBUSY at once says so: the writer lets go
+      // of its lock and asks again (put_in_place() in replace.cpp).
+      if (worth_another_try(code) && locked_by_its_writer(from)) return unsupported(EBUSY);
       if (code == ERROR_FILE_NOT_FOUND &&
           ::GetFileAttributesW(to.c_str()) == INVALID_FILE_ATTRIBUTES)
         continue;  // the target went away meanwhile: a plain move next time
+      // ERROR_UNABLE_TO_REMOVE_REPLACED: nothing changed, the target is
+      // held open elsewhere. ERROR_UNABLE_TO_MOVE_REPLACEMENT: the target
+      // is gone and the new file still at its name (Microsoft's
+      // documentation, without a backup name): the move below puts it in.
       if (code == ERROR_UNABLE_TO_REMOVE_REPLACED || code == ERROR_UNABLE_TO_MOVE_REPLACEMENT)
-        code = ERROR_ACCESS_DENIED;  // nothing changed; held open elsewhere
+        code = ERROR_ACCESS_DENIED;
       if (!worth_another_try(code)) break;
-      // Some filesystems (network shares, FAT) and Wine refuse
-      // ReplaceFileW where a move does: try that too, once a try.
+      // Some filesystems (network shares, FAT) refuse ReplaceFileW where
+      // a move does: try that too, once a try.
       if (::MoveFileExW(from.c_str(), to.c_str(),
                         MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
         return 0;
