@@ -2,8 +2,6 @@
 // The compressing stage of a writer's route out (compression_stage_internal.h).
 #include "stages/compression_stage_internal.h"
 
-#include <fastout/file.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>

@@ -3,8 +3,6 @@
 // last stage, the platform's file (file_stage_internal.h).
 #include "stages/file_stage_internal.h"
 
-#include <fastout/file.h>
-
 #include <cerrno>
 #include <new>
 #include <system_error>

@@ -22,16 +22,13 @@
 #define FASTOUT_STAGES_STAGE_INTERNAL_H_
 
 #include <fastout/compression.h>
+#include <fastout/errors.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 struct iovec;
-
-namespace fastout {
-struct error_report;  // <fastout/file.h>
-}
 
 namespace fastout::detail {
 
