@@ -113,23 +113,6 @@ class cstring_view {
   bool owned_ = false;
 };
 
-// print(), println() and << are defined in <fastout/print.h>, which
-// specializes this for print_h. A program that calls them without that
-// header stops here, at compile time, instead of at the linker.
-struct print_h;
-template <typename Tag, typename... T>
-struct printing {
-  static_assert(!std::is_same<Tag, Tag>::value,
-                "fastout::file's print(), println() and << are in <fastout/print.h>: include it "
-                "(or <fastout/fastout.h>, which has everything)");
-  template <bool Newline, typename... A>
-  static void runtime(A&&...) noexcept {}
-  template <bool Newline, typename... A>
-  static void compiled(A&&...) noexcept {}
-  template <typename... A>
-  static void shift(A&&...) noexcept {}
-};
-
 }  // namespace detail
 
 /// A buffered writer to one file descriptor, for one thread at a time.
@@ -226,7 +209,7 @@ class FASTOUT_API file : private detail::writer {
   // Formatting, as fmt::ostream's -- print(), println(), vprint(), << and
   // the conversion to fmt::writer -- is documented and defined in
   // <fastout/print.h>: a program that calls these without it stops here at
-  // compile time (detail::printing).
+  // compile time (detail::printing, in detail/stand_ins.h).
   template <typename... T>
   void print(fmt::format_string<T...> format, T&&... args) {
     detail::printing<detail::print_h, T...>::template runtime<false>(*this, format,
