@@ -337,67 +337,15 @@ inline void swap(file& a, file& b) noexcept { a.swap(b); }
 using ostream = file;
 
 namespace detail {
+// fmt::buffer_size = n (from code half-way from {fmt}, which includes
+// <fmt/os.h>) as fastout's; every other parameter as it is.
 template <typename P>
-struct unsupported_output_file_parameter : std::false_type {};
-
-// When parameters disagree, the last one wins: an open_mode after flags
-// replaces them.
-template <typename P>
-void apply_param(file_options& o, const P& p) {
-  if constexpr (std::is_same<P, buffer_size_param>::value) {
-    o.buffer_size = p.value;
-  } else if constexpr (std::is_same<P, fmt::detail::buffer_size>::value) {
-    o.buffer_size = p.value;  // fmt::buffer_size = n, from half-migrated code
-  } else if constexpr (std::is_same<P, permissions_param>::value) {
-    o.permissions = p.value;
-  } else if constexpr (std::is_same<P, open_mode>::value) {
-    o.mode = p;
-    // open_mode::replace never takes flags: kept, they are refused at open.
-    if (p != open_mode::replace) o.flags = -1;
-  } else if constexpr (std::is_same<P, buffering>::value) {
-    o.buffer_mode = p;
-  } else if constexpr (std::is_same<P, write_errors>::value) {
-    o.errors = p;
-  } else if constexpr (std::is_same<P, sync_param>::value) {
-    o.sync = p.value;
-  } else if constexpr (std::is_same<P, sync_directory_param>::value) {
-    o.sync_directory = p.value;
-  } else if constexpr (std::is_same<P, preallocate_param>::value) {
-    o.preallocate = p.value;
-  } else if constexpr (std::is_same<P, page_cache>::value) {
-    o.cache = p;
-  } else if constexpr (std::is_same<P, symlinks>::value) {
-    o.symlink_mode = p;
-  } else if constexpr (std::is_same<P, compression_options>::value ||
-                       std::is_same<P, compression_choice_param>::value) {
-    // A choice (zstd{...}) keeps the workers; compression_workers, if
-    // given, is applied after every parameter.
-    o.compression = p;
-  } else if constexpr (std::is_same<P, compression_workers_param>::value) {
-    o.compression.workers = p.value;
-  } else if constexpr (std::is_integral<P>::value ||
-                       (std::is_enum<P>::value && std::is_convertible<P, int>::value)) {
-    // A single flag such as file::APPEND has the type of file's unnamed
-    // enum, and must work as it does in {fmt}.
-    o.flags = static_cast<int>(p);
+constexpr decltype(auto) as_option(const P& p) noexcept {
+  if constexpr (std::is_same<P, fmt::detail::buffer_size>::value) {
+    return buffer_size_param{p.value};
   } else {
-    static_assert(unsupported_output_file_parameter<P>::value,
-                  "output_file() takes fastout::buffer_size = n (or fmt::buffer_size = n), "
-                  "fastout::permissions = bits, a fastout::open_mode, a fastout::buffering, "
-                  "a fastout::write_errors, "
-                  "fastout::sync = b, fastout::sync_directory = b, fastout::preallocate = n, "
-                  "a fastout::page_cache, a fastout::symlinks, "
-                  "fastout::compression = zstd{...}/gzip{...}/by_extension{}, "
-                  "fastout::compression_workers = n, "
-                  "or {fmt}-style flags such as file::WRONLY | file::CREATE");
+    return (p);
   }
-}
-}  // namespace detail
-
-namespace detail {
-template <typename P>
-void apply_workers_param(compression_options& o, const P& p) {
-  if constexpr (std::is_same<P, compression_workers_param>::value) o.workers = p.value;
 }
 }  // namespace detail
 
@@ -413,10 +361,7 @@ void apply_workers_param(compression_options& o, const P& p) {
 template <typename... Params>
 file output_file(detail::cstring_view path, const Params&... params) {
   file_options options;
-  (detail::apply_param(options, params), ...);
-  // compression_workers = n holds whatever the order: `compression = zstd{}`
-  // after it must not reset the count to the default.
-  (detail::apply_workers_param(options.compression, params), ...);
+  detail::apply_options(options, detail::as_option(params)...);
   return file(path, options);
 }
 

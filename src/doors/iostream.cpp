@@ -319,17 +319,18 @@ filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
     record(std::error_code(EINVAL, detail::error_category()),
            ("cannot open " + quoted(path.c_str()) + ": std::ios open mode " + describe_mode(mode) +
             " is not one a std::ofstream can write with")
+  // The stream's options as output_file()'s parameters (options.h), the
+  // mode as {fmt}-style flags; pubsetbuf() before open() chose the buffer.
                .c_str());
     return nullptr;
   }
   file_options file_opts;
-  file_opts.flags = flags;
-  file_opts.permissions = options.permissions;
-  file_opts.buffer_size = requested_buffer_size_ >= 0
-                              ? static_cast<std::size_t>(requested_buffer_size_)
-                              : options.buffer_size;
-  file_opts.buffer_mode = options.buffer_mode;
-  file_opts.compression = options.compression;
+  detail::apply_options(
+      file_opts, flags, fastout::permissions = options.permissions,
+      fastout::buffer_size = requested_buffer_size_ >= 0
+                                 ? static_cast<std::size_t>(requested_buffer_size_)
+                                 : options.buffer_size,
+      options.buffer_mode, options.compression);
   try {
     file opened(path, file_opts);
     // Where the file position starts, which tellp() shows: fopen()'s "a"
