@@ -15,8 +15,11 @@
 #include <fastout/standard_streams.h>
 
 #include "platform/platform_internal.h"
+#include "stages/messages_internal.h"
 
 namespace fastout {
+
+using detail::quoted;
 
 // ------------------------------------------------------------- streambuf
 
@@ -279,12 +282,6 @@ std::string describe_mode(std::ios_base::openmode mode) {
   return text.empty() ? "none" : text;
 }
 
-// A null path (std::getenv() of an unset variable) is named, not strlen()'d.
-std::string quoted(const char* path) {
-  if (path == nullptr) return "a null path";
-  return std::string("\"") + path + "\"";
-}
-
 }  // namespace
 
 filebuf::~filebuf() {
@@ -319,11 +316,11 @@ filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
     record(std::error_code(EINVAL, detail::error_category()),
            ("cannot open " + quoted(path.c_str()) + ": std::ios open mode " + describe_mode(mode) +
             " is not one a std::ofstream can write with")
-  // The stream's options as output_file()'s parameters (options.h), the
-  // mode as {fmt}-style flags; pubsetbuf() before open() chose the buffer.
                .c_str());
     return nullptr;
   }
+  // The stream's options as output_file()'s parameters (options.h), the
+  // mode as {fmt}-style flags; pubsetbuf() before open() chose the buffer.
   file_options file_opts;
   detail::apply_options(
       file_opts, flags, fastout::permissions = options.permissions,

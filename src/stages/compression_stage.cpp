@@ -9,10 +9,10 @@
 #include <string>
 #include <system_error>
 
+#include "stages/messages_internal.h"
+
 namespace fastout::detail {
 namespace {
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 compression_settings settings_for(const compression_options& chosen, std::size_t buffer_bytes,
                                   const std::string& path) {

@@ -7,12 +7,9 @@
 #include <new>
 #include <system_error>
 
+#include "stages/messages_internal.h"
+
 namespace fastout::detail {
-namespace {
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
-
-}  // namespace
 
 // ------------------------------------------------------------- the defaults
 
