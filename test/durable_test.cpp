@@ -38,6 +38,7 @@ namespace {
 
 using fastout::file;
 using fastout::file_options;
+using fastout_test::quoted;
 using fastout_test::read_file;
 using fastout_test::read_syscw;
 using fastout_test::temp_dir;
@@ -180,8 +181,6 @@ std::string pieces(std::size_t count) {
 void write_pieces(file& f, const std::string& data) {
   for (std::size_t at = 0; at < data.size(); at += mib) f.write(data.data() + at, mib);
 }
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 // ---------------------------------------------------------------- the ranges
 

@@ -107,6 +107,45 @@ foreach(source ${sources})
   visit(${source} "")
 endforeach()
 
+# ---- the stages know no writer (issue 27) -------------------------------
+# The stages and the platform are below the writer: no source there includes
+# <fastout/file.h>, detail/writer.h, or a public header that includes either
+# (which would bring the writer and {fmt} into every stage). What a stage
+# needs of the public API is in small headers: errors.h, options.h,
+# compression.h. (The platform rule above already refuses all but config.h.)
+set(writer_headers fastout/file.h fastout/detail/writer.h)
+set(grown TRUE)
+while(grown)
+  set(grown FALSE)
+  foreach(header ${public})
+    string(REGEX REPLACE "^include/" "" name "${header}")
+    if(name IN_LIST writer_headers)
+      continue()
+    endif()
+    file(STRINGS ${SOURCE_DIR}/${header} lines REGEX "^[ \t]*#[ \t]*include[ \t]*<fastout/")
+    foreach(line ${lines})
+      if(line MATCHES "<(fastout/[^>]+)>" AND CMAKE_MATCH_1 IN_LIST writer_headers)
+        list(APPEND writer_headers ${name})
+        set(grown TRUE)
+        break()
+      endif()
+    endforeach()
+  endforeach()
+endwhile()
+foreach(source ${sources})
+  if(NOT source MATCHES "^(stages|platform)/")
+    continue()
+  endif()
+  file(STRINGS ${SOURCE_DIR}/src/${source} lines REGEX "^[ \t]*#[ \t]*include[ \t]*<fastout/")
+  foreach(line ${lines})
+    if(line MATCHES "<(fastout/[^>]+)>" AND CMAKE_MATCH_1 IN_LIST writer_headers)
+      string(APPEND problems "\n  src/${source} includes <${CMAKE_MATCH_1}>, which brings the "
+                             "writer: a stage knows it only through stage_internal.h")
+    endif()
+  endforeach()
+endforeach()
+# ---- end of the stages rule ----------------------------------------------
+
 if(problems)
   message(FATAL_ERROR "src/ breaks its layering:${problems}")
 endif()

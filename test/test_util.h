@@ -127,6 +127,11 @@ inline std::filesystem::path stream_path(const std::string& path) {
 inline const std::string& stream_path(const std::string& path) { return path; }
 #endif
 
+// A path as fastout's messages show it, in double quotes: spelled here
+// rather than taken from the library (src/stages/messages_internal.h), so
+// that a test holds the library to it.
+inline std::string quoted(const std::string& path) { return "\"" + path + "\""; }
+
 inline std::string read_file(const std::string& path) {
   std::ifstream in(stream_path(path), std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + path);

@@ -9,7 +9,8 @@
 //
 // C programs include <fastout/c_api.h> instead. A C++ program that wants
 // less may include one feature's header on its own, each of which includes
-// what it needs: options.h (what a writer can be opened with), file.h (the
+// what it needs: options.h (what a writer can be opened with), errors.h
+// (its counters, its error report and the error handler), file.h (the
 // writer), print.h (formatting), cursor.h, standard_streams.h, iostream.h,
 // compression.h.
 #ifndef FASTOUT_FASTOUT_H_
@@ -21,6 +22,7 @@
 #else
 #  include <fastout/compression.h>
 #  include <fastout/cursor.h>
+#  include <fastout/errors.h>
 #  include <fastout/file.h>
 #  include <fastout/iostream.h>
 #  include <fastout/options.h>

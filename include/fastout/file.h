@@ -6,8 +6,9 @@
 // comparison and a copy, inline (detail/hot_path.h, shared with the C API);
 // everything else (opening, flushing, errors, line buffering, closing) is
 // out of line in src/writer/file.cpp. Formatting is <fastout/print.h>, the cursor
-// <fastout/cursor.h>, the open options <fastout/options.h>;
-// <fastout/fastout.h> brings them all.
+// <fastout/cursor.h>, the open options <fastout/options.h>, the counters and
+// the error handler <fastout/errors.h> (included here); <fastout/fastout.h>
+// brings them all.
 #ifndef FASTOUT_FILE_H_
 #define FASTOUT_FILE_H_
 
@@ -30,6 +31,7 @@
 #  include <fastout/detail/hot_path.h>
 #  include <fastout/detail/stand_ins.h>
 #  include <fastout/detail/writer.h>
+#  include <fastout/errors.h>
 #  include <fastout/options.h>
 
 namespace fastout {
@@ -41,78 +43,6 @@ namespace fastout {
 inline constexpr std::size_t streaming_chunk_size = 64 * 1024;
 
 class file;
-
-/// Counters a writer keeps; reading them costs nothing on the hot path.
-///
-/// One rule on every path: a call's bytes are accepted when it hands them to
-/// the writer, and stay accepted if writing them then fails. put() and
-/// write() hand over all their bytes, even when they throw. print() (and
-/// <<) hands over its text once the text is complete; text larger than the
-/// whole buffer is handed over chunk by chunk as it streams to the file. So
-/// a print that fails while making room for its text counts none of it, and
-/// one that fails while streaming counts the chunks sent, the failing one
-/// included. A format error hands over only the chunks of its piece that had
-/// already streamed to the file: nothing of a piece that fits in the buffer,
-/// and never the part that had not had to go out yet.
-///
-/// After a write error, with write_errors::throw_exception a later call
-/// throws at once and is refused: none of its bytes are accepted. With
-/// write_errors::report no call throws or stops early: every call, the one
-/// that met the error included, hands over all its text, which is dropped.
-/// Either way bytes_accepted - bytes_delivered is what a failed writer lost:
-/// with write_errors::report, every byte the program wrote that did not
-/// reach the file.
-///
-/// A writer that compresses counts what the program wrote (uncompressed) in
-/// bytes_accepted and bytes_delivered, and what reached the file
-/// (compressed) in bytes_written; a plain writer's bytes_delivered is its
-/// bytes_written.
-struct file_stats {
-  /// Bytes handed to the writer, including those of a call that threw.
-  std::uint64_t bytes_accepted = 0;
-  /// Bytes the kernel reported as written: exact even after an error. For a
-  /// writer that compresses, compressed bytes.
-  std::uint64_t bytes_written = 0;
-  /// write()/writev() system calls made, including ones interrupted by signals.
-  std::uint64_t write_calls = 0;
-  /// Times buffered data was sent to the file (when full, on flush(), on close()).
-  std::uint64_t flushes = 0;
-  /// Of bytes_accepted, those that reached the file: bytes_written for a
-  /// plain writer; for one that compresses, the bytes whose compressed form
-  /// reached the file whole (a reader decodes them), which grows a buffer at
-  /// a time and is all of them after flush() or close().
-  std::uint64_t bytes_delivered = 0;
-};
-
-/// What a writer that is destroyed without close() could not do.
-struct error_report {
-  const char* path;          ///< the path, or a name such as "<stdout>"
-  std::error_code error;     ///< the cause
-  std::uint64_t bytes_lost;  ///< bytes accepted that never reached the file
-  bool close_failed;         ///< the cause came from close() itself
-  /// The cause came from syncing the file or its directory: what was
-  /// written reached the kernel but may not survive a power loss.
-  bool sync_failed = false;
-  /// open_mode::replace: the target was left as it was and everything the
-  /// writer accepted was discarded (bytes_lost counts all of it). The error
-  /// is ECANCELED when the writer was simply destroyed without close() or
-  /// commit().
-  bool not_replaced = false;
-};
-
-/// Called when a writer is destroyed (or move-assigned over) without close()
-/// and could not write everything it accepted, could not sync or close the
-/// file, or (open_mode::replace) discarded its new content. It must not
-/// throw. It runs on the thread that destroyed the writer.
-using error_handler = void (*)(const error_report& report) noexcept;
-
-/// Replaces the process-wide error handler and returns the previous one.
-/// nullptr restores the default, which prints one line to stderr naming the
-/// path, the cause and the number of bytes lost. Thread-safe.
-FASTOUT_API error_handler set_error_handler(error_handler handler) noexcept;
-
-/// The default error handler, so a replacement can chain to it.
-FASTOUT_API void default_error_handler(const error_report& report) noexcept;
 
 namespace detail {
 
@@ -181,23 +111,6 @@ class cstring_view {
   const char* str_;
   std::string utf8_;
   bool owned_ = false;
-};
-
-// print(), println() and << are defined in <fastout/print.h>, which
-// specializes this for print_h. A program that calls them without that
-// header stops here, at compile time, instead of at the linker.
-struct print_h;
-template <typename Tag, typename... T>
-struct printing {
-  static_assert(!std::is_same<Tag, Tag>::value,
-                "fastout::file's print(), println() and << are in <fastout/print.h>: include it "
-                "(or <fastout/fastout.h>, which has everything)");
-  template <bool Newline, typename... A>
-  static void runtime(A&&...) noexcept {}
-  template <bool Newline, typename... A>
-  static void compiled(A&&...) noexcept {}
-  template <typename... A>
-  static void shift(A&&...) noexcept {}
 };
 
 }  // namespace detail
@@ -296,7 +209,7 @@ class FASTOUT_API file : private detail::writer {
   // Formatting, as fmt::ostream's -- print(), println(), vprint(), << and
   // the conversion to fmt::writer -- is documented and defined in
   // <fastout/print.h>: a program that calls these without it stops here at
-  // compile time (detail::printing).
+  // compile time (detail::printing, in detail/stand_ins.h).
   template <typename... T>
   void print(fmt::format_string<T...> format, T&&... args) {
     detail::printing<detail::print_h, T...>::template runtime<false>(*this, format,
@@ -424,67 +337,15 @@ inline void swap(file& a, file& b) noexcept { a.swap(b); }
 using ostream = file;
 
 namespace detail {
+// fmt::buffer_size = n (from code half-way from {fmt}, which includes
+// <fmt/os.h>) as fastout's; every other parameter as it is.
 template <typename P>
-struct unsupported_output_file_parameter : std::false_type {};
-
-// When parameters disagree, the last one wins: an open_mode after flags
-// replaces them.
-template <typename P>
-void apply_param(file_options& o, const P& p) {
-  if constexpr (std::is_same<P, buffer_size_param>::value) {
-    o.buffer_size = p.value;
-  } else if constexpr (std::is_same<P, fmt::detail::buffer_size>::value) {
-    o.buffer_size = p.value;  // fmt::buffer_size = n, from half-migrated code
-  } else if constexpr (std::is_same<P, permissions_param>::value) {
-    o.permissions = p.value;
-  } else if constexpr (std::is_same<P, open_mode>::value) {
-    o.mode = p;
-    // open_mode::replace never takes flags: kept, they are refused at open.
-    if (p != open_mode::replace) o.flags = -1;
-  } else if constexpr (std::is_same<P, buffering>::value) {
-    o.buffer_mode = p;
-  } else if constexpr (std::is_same<P, write_errors>::value) {
-    o.errors = p;
-  } else if constexpr (std::is_same<P, sync_param>::value) {
-    o.sync = p.value;
-  } else if constexpr (std::is_same<P, sync_directory_param>::value) {
-    o.sync_directory = p.value;
-  } else if constexpr (std::is_same<P, preallocate_param>::value) {
-    o.preallocate = p.value;
-  } else if constexpr (std::is_same<P, page_cache>::value) {
-    o.cache = p;
-  } else if constexpr (std::is_same<P, symlinks>::value) {
-    o.symlink_mode = p;
-  } else if constexpr (std::is_same<P, compression_options>::value ||
-                       std::is_same<P, compression_choice_param>::value) {
-    // A choice (zstd{...}) keeps the workers; compression_workers, if
-    // given, is applied after every parameter.
-    o.compression = p;
-  } else if constexpr (std::is_same<P, compression_workers_param>::value) {
-    o.compression.workers = p.value;
-  } else if constexpr (std::is_integral<P>::value ||
-                       (std::is_enum<P>::value && std::is_convertible<P, int>::value)) {
-    // A single flag such as file::APPEND has the type of file's unnamed
-    // enum, and must work as it does in {fmt}.
-    o.flags = static_cast<int>(p);
+constexpr decltype(auto) as_option(const P& p) noexcept {
+  if constexpr (std::is_same<P, fmt::detail::buffer_size>::value) {
+    return buffer_size_param{p.value};
   } else {
-    static_assert(unsupported_output_file_parameter<P>::value,
-                  "output_file() takes fastout::buffer_size = n (or fmt::buffer_size = n), "
-                  "fastout::permissions = bits, a fastout::open_mode, a fastout::buffering, "
-                  "a fastout::write_errors, "
-                  "fastout::sync = b, fastout::sync_directory = b, fastout::preallocate = n, "
-                  "a fastout::page_cache, a fastout::symlinks, "
-                  "fastout::compression = zstd{...}/gzip{...}/by_extension{}, "
-                  "fastout::compression_workers = n, "
-                  "or {fmt}-style flags such as file::WRONLY | file::CREATE");
+    return (p);
   }
-}
-}  // namespace detail
-
-namespace detail {
-template <typename P>
-void apply_workers_param(compression_options& o, const P& p) {
-  if constexpr (std::is_same<P, compression_workers_param>::value) o.workers = p.value;
 }
 }  // namespace detail
 
@@ -500,10 +361,7 @@ void apply_workers_param(compression_options& o, const P& p) {
 template <typename... Params>
 file output_file(detail::cstring_view path, const Params&... params) {
   file_options options;
-  (detail::apply_param(options, params), ...);
-  // compression_workers = n holds whatever the order: `compression = zstd{}`
-  // after it must not reset the count to the default.
-  (detail::apply_workers_param(options.compression, params), ...);
+  detail::apply_options(options, detail::as_option(params)...);
   return file(path, options);
 }
 

@@ -179,27 +179,27 @@ namespace detail {
 template <typename P>
 struct unsupported_stream_parameter : std::false_type {};
 
+// The parameters of output_file() that an ofstream takes too, read by
+// options.h's apply_option() into the stream_options field of each name.
+template <typename P>
+using is_stream_option =
+    std::integral_constant<bool, std::is_same<P, buffer_size_param>::value ||
+                                     std::is_same<P, buffering>::value ||
+                                     std::is_same<P, permissions_param>::value ||
+                                     std::is_same<P, compression_options>::value ||
+                                     std::is_same<P, compression_choice_param>::value ||
+                                     std::is_same<P, compression_workers_param>::value>;
+
 template <typename P>
 void apply_stream_param(std::ios_base::openmode& mode, stream_options& options, const P& p) {
   if constexpr (std::is_same<P, std::ios_base::openmode>::value) {
     mode = p;
   } else if constexpr (std::is_same<P, flush_policy>::value) {
     options.flush = p;
-  } else if constexpr (std::is_same<P, buffer_size_param>::value) {
-    options.buffer_size = p.value;
-  } else if constexpr (std::is_same<P, buffering>::value) {
-    options.buffer_mode = p;
-  } else if constexpr (std::is_same<P, permissions_param>::value) {
-    options.permissions = p.value;
-  } else if constexpr (std::is_same<P, compression_options>::value ||
-                       std::is_same<P, compression_choice_param>::value) {
-    // A choice (zstd{...}) keeps the workers, a stream_options' before it
-    // say; compression_workers, if given, is applied after every parameter.
-    options.compression = p;
-  } else if constexpr (std::is_same<P, compression_workers_param>::value) {
-    options.compression.workers = p.value;
   } else if constexpr (std::is_same<P, stream_options>::value) {
     options = p;
+  } else if constexpr (is_stream_option<P>::value) {
+    apply_option(options, p);
   } else {
     static_assert(unsupported_stream_parameter<P>::value,
                   "fastout::ofstream takes a std::ios::openmode, a fastout::flush_policy, "

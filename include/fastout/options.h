@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// What can be chosen when a fastout writer is opened: file_options, and the
-// parameters of output_file() in {fmt}'s style (`fastout::buffer_size = n`).
+// What can be chosen when a fastout writer is opened: file_options, the
+// parameters of output_file() in {fmt}'s style (`fastout::buffer_size = n`),
+// and how each becomes a field of file_options (detail::apply_options()).
 #ifndef FASTOUT_OPTIONS_H_
 #define FASTOUT_OPTIONS_H_
 
@@ -12,6 +13,7 @@
 
 #  include <cstddef>
 #  include <cstdint>
+#  include <type_traits>
 
 #  include <fastout/compression.h>
 
@@ -181,6 +183,86 @@ inline constexpr detail::sync_key sync{};
 inline constexpr detail::sync_directory_key sync_directory{};
 /// `fastout::preallocate = bytes`: file_options::preallocate.
 inline constexpr detail::preallocate_key preallocate{};
+
+// Reading the options: the one place where a parameter becomes a field.
+// output_file()'s parameters (<fastout/file.h>), those fastout::ofstream
+// shares with it (<fastout/iostream.h>, into its stream_options, then into
+// file_options in src/doors/iostream.cpp) and the C API's fastout_options
+// (src/doors/c_api.cpp, each field as the parameter it would be) all go
+// through apply_options(). A new option is a key above, a field of
+// file_options and a branch in apply_option(); a door that takes it adds it
+// to its own list of what it accepts.
+namespace detail {
+template <typename P>
+struct unsupported_output_file_parameter : std::false_type {};
+
+// One parameter into `o`: a file_options, or an ofstream's stream_options,
+// which has the fields of the parameters it takes (and is given no other).
+// When parameters disagree, the last one wins: an open_mode after flags
+// replaces them.
+template <typename Options, typename P>
+void apply_option(Options& o, const P& p) {
+  if constexpr (std::is_same<P, buffer_size_param>::value) {
+    o.buffer_size = p.value;
+  } else if constexpr (std::is_same<P, permissions_param>::value) {
+    o.permissions = p.value;
+  } else if constexpr (std::is_same<P, open_mode>::value) {
+    o.mode = p;
+    // open_mode::replace never takes flags: kept, they are refused at open.
+    if (p != open_mode::replace) o.flags = -1;
+  } else if constexpr (std::is_same<P, buffering>::value) {
+    o.buffer_mode = p;
+  } else if constexpr (std::is_same<P, write_errors>::value) {
+    o.errors = p;
+  } else if constexpr (std::is_same<P, sync_param>::value) {
+    o.sync = p.value;
+  } else if constexpr (std::is_same<P, sync_directory_param>::value) {
+    o.sync_directory = p.value;
+  } else if constexpr (std::is_same<P, preallocate_param>::value) {
+    o.preallocate = p.value;
+  } else if constexpr (std::is_same<P, page_cache>::value) {
+    o.cache = p;
+  } else if constexpr (std::is_same<P, symlinks>::value) {
+    o.symlink_mode = p;
+  } else if constexpr (std::is_same<P, compression_options>::value ||
+                       std::is_same<P, compression_choice_param>::value) {
+    // A choice (zstd{...}) keeps the workers; compression_workers, if
+    // given, is applied after every parameter.
+    o.compression = p;
+  } else if constexpr (std::is_same<P, compression_workers_param>::value) {
+    o.compression.workers = p.value;
+  } else if constexpr (std::is_integral<P>::value ||
+                       (std::is_enum<P>::value && std::is_convertible<P, int>::value)) {
+    // {fmt}-style flags. A single flag such as file::APPEND has the type of
+    // file's unnamed enum, and must work as it does in {fmt}.
+    o.flags = static_cast<int>(p);
+  } else {
+    static_assert(unsupported_output_file_parameter<P>::value,
+                  "output_file() takes fastout::buffer_size = n (or fmt::buffer_size = n), "
+                  "fastout::permissions = bits, a fastout::open_mode, a fastout::buffering, "
+                  "a fastout::write_errors, "
+                  "fastout::sync = b, fastout::sync_directory = b, fastout::preallocate = n, "
+                  "a fastout::page_cache, a fastout::symlinks, "
+                  "fastout::compression = zstd{...}/gzip{...}/by_extension{}, "
+                  "fastout::compression_workers = n, "
+                  "or {fmt}-style flags such as file::WRONLY | file::CREATE");
+  }
+}
+
+// compression_workers = n holds whatever the order: `compression = zstd{}`
+// after it must not reset the count to the default.
+template <typename P>
+void apply_workers_param(compression_options& o, const P& p) {
+  if constexpr (std::is_same<P, compression_workers_param>::value) o.workers = p.value;
+}
+
+// Every parameter into `o`, in order, then compression_workers.
+template <typename Options, typename... P>
+void apply_options(Options& o, const P&... params) {
+  (apply_option(o, params), ...);
+  (apply_workers_param(o.compression, params), ...);
+}
+}  // namespace detail
 
 }  // namespace fastout
 

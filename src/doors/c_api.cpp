@@ -170,11 +170,13 @@ int convert_compression(const fastout_options* in, compression_options& out) {
   return 0;
 }
 
-// fastout_options as file_options. Returns 0 or the errno (EINVAL) that
-// says they are not valid. `size` must cover every field of 0.2.0's layout
-// (a later field missing is at its default); a larger struct, from a newer
-// header, must hold zeros beyond the fields this version knows (a newer
-// field at its default).
+// fastout_options as file_options: each field as the output_file()
+// parameter it stands for, read by options.h's apply_options() as
+// output_file() reads them. Returns 0 or the errno (EINVAL) that says they
+// are not valid. `size` must cover every field of 0.2.0's layout (a later
+// field missing is at its default); a larger struct, from a newer header,
+// must hold zeros beyond the fields this version knows (a newer field at
+// its default).
 int convert(const fastout_options* in, file_options& out, std::string* name) {
   if (in == nullptr) return 0;
   if (in->size != options_size_0_2 && in->size < sizeof(fastout_options))
@@ -185,23 +187,27 @@ int convert(const fastout_options* in, file_options& out, std::string* name) {
     for (std::size_t i = 0; i < in->size - sizeof(fastout_options); ++i)
       if (extra[i] != 0) return EINVAL;
   }
+  open_mode mode;
   switch (in->mode) {
-    case FASTOUT_TRUNCATE: out.mode = open_mode::truncate; break;
-    case FASTOUT_APPEND: out.mode = open_mode::append; break;
-    case FASTOUT_EXCLUSIVE: out.mode = open_mode::create_exclusive; break;
+    case FASTOUT_TRUNCATE: mode = open_mode::truncate; break;
+    case FASTOUT_APPEND: mode = open_mode::append; break;
+    case FASTOUT_EXCLUSIVE: mode = open_mode::create_exclusive; break;
     default: return EINVAL;
   }
+  buffering buffer_mode;
   switch (in->buffering) {
-    case FASTOUT_BUFFERING_AUTOMATIC: out.buffer_mode = buffering::automatic; break;
-    case FASTOUT_BUFFERING_FULL: out.buffer_mode = buffering::full; break;
-    case FASTOUT_BUFFERING_LINE: out.buffer_mode = buffering::line; break;
+    case FASTOUT_BUFFERING_AUTOMATIC: buffer_mode = buffering::automatic; break;
+    case FASTOUT_BUFFERING_FULL: buffer_mode = buffering::full; break;
+    case FASTOUT_BUFFERING_LINE: buffer_mode = buffering::line; break;
     default: return EINVAL;
   }
   if (in->permissions > 07777) return EINVAL;
-  out.permissions = in->permissions;
-  out.buffer_size = in->buffer_size;
+  compression_options compression_chosen;
+  if (int error_number = convert_compression(in, compression_chosen)) return error_number;
+  detail::apply_options(out, mode, buffer_mode, fastout::permissions = in->permissions,
+                        fastout::buffer_size = in->buffer_size, compression_chosen);
   if (name != nullptr && in->name != nullptr) *name = in->name;
-  return convert_compression(in, out.compression);
+  return 0;
 }
 
 // fastout_open_stdout() and fastout_open_stderr(): the handle of the

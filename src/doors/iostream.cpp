@@ -15,8 +15,11 @@
 #include <fastout/standard_streams.h>
 
 #include "platform/platform_internal.h"
+#include "stages/messages_internal.h"
 
 namespace fastout {
+
+using detail::quoted;
 
 // ------------------------------------------------------------- streambuf
 
@@ -279,12 +282,6 @@ std::string describe_mode(std::ios_base::openmode mode) {
   return text.empty() ? "none" : text;
 }
 
-// A null path (std::getenv() of an unset variable) is named, not strlen()'d.
-std::string quoted(const char* path) {
-  if (path == nullptr) return "a null path";
-  return std::string("\"") + path + "\"";
-}
-
 }  // namespace
 
 filebuf::~filebuf() {
@@ -322,14 +319,15 @@ filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
                .c_str());
     return nullptr;
   }
+  // The stream's options as output_file()'s parameters (options.h), the
+  // mode as {fmt}-style flags; pubsetbuf() before open() chose the buffer.
   file_options file_opts;
-  file_opts.flags = flags;
-  file_opts.permissions = options.permissions;
-  file_opts.buffer_size = requested_buffer_size_ >= 0
-                              ? static_cast<std::size_t>(requested_buffer_size_)
-                              : options.buffer_size;
-  file_opts.buffer_mode = options.buffer_mode;
-  file_opts.compression = options.compression;
+  detail::apply_options(
+      file_opts, flags, fastout::permissions = options.permissions,
+      fastout::buffer_size = requested_buffer_size_ >= 0
+                                 ? static_cast<std::size_t>(requested_buffer_size_)
+                                 : options.buffer_size,
+      options.buffer_mode, options.compression);
   try {
     file opened(path, file_opts);
     // Where the file position starts, which tellp() shows: fopen()'s "a"

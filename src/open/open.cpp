@@ -17,6 +17,7 @@
 #include "platform/platform_internal.h"
 #include "stages/compression_stage_internal.h"
 #include "stages/file_stage_internal.h"
+#include "stages/messages_internal.h"
 #include "stages/replace_internal.h"
 
 namespace fastout {
@@ -25,10 +26,9 @@ namespace {
 using detail::compression_stage;
 using detail::file_stage;
 using detail::platform;
+using detail::quoted;
 using detail::stage;
 using detail::sync_and_replace_stage;
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 // open()'s flags for a writer's options: its open_mode, or {fmt}-style flags
 // taken as they are, as fmt::file does, except that write access is implied.

@@ -8,6 +8,7 @@
 #include "stages/compression_internal.h"
 
 #include "platform/platform_internal.h"
+#include "stages/messages_internal.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -156,8 +157,6 @@ void* compressed_output::shared::run(void* argument) noexcept {
 }
 
 namespace {
-std::string quoted(const std::string& name) { return "\"" + name + "\""; }
-
 [[noreturn]] void refuse(int error_number, const std::string& message) {
   throw std::system_error(error_number, detail::error_category(), message);
 }

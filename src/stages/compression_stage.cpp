@@ -2,8 +2,6 @@
 // The compressing stage of a writer's route out (compression_stage_internal.h).
 #include "stages/compression_stage_internal.h"
 
-#include <fastout/file.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -11,10 +9,10 @@
 #include <string>
 #include <system_error>
 
+#include "stages/messages_internal.h"
+
 namespace fastout::detail {
 namespace {
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 compression_settings settings_for(const compression_options& chosen, std::size_t buffer_bytes,
                                   const std::string& path) {

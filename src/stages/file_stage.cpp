@@ -3,18 +3,13 @@
 // last stage, the platform's file (file_stage_internal.h).
 #include "stages/file_stage_internal.h"
 
-#include <fastout/file.h>
-
 #include <cerrno>
 #include <new>
 #include <system_error>
 
+#include "stages/messages_internal.h"
+
 namespace fastout::detail {
-namespace {
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
-
-}  // namespace
 
 // ------------------------------------------------------------- the defaults
 

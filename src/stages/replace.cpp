@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "platform/platform_internal.h"
+#include "stages/messages_internal.h"
 
 namespace fastout::detail {
 namespace {
@@ -51,8 +52,6 @@ namespace {
 // Linux's limit on the links followed while resolving one path (macOS's
 // is 32, the BSDs' the same or more: the system stops a longer chain first).
 constexpr int max_links = 40;
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 [[noreturn]] void throw_error(int error_number, const std::string& message) {
   throw std::system_error(error_number, detail::error_category(), message);

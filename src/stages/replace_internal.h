@@ -13,7 +13,8 @@
 #ifndef FASTOUT_REPLACE_INTERNAL_H_
 #define FASTOUT_REPLACE_INTERNAL_H_
 
-#include <fastout/file.h>
+#include <fastout/errors.h>
+#include <fastout/options.h>
 
 #include "stages/stage_internal.h"
 

@@ -22,16 +22,13 @@
 #define FASTOUT_STAGES_STAGE_INTERNAL_H_
 
 #include <fastout/compression.h>
+#include <fastout/errors.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 struct iovec;
-
-namespace fastout {
-struct error_report;  // <fastout/file.h>
-}
 
 namespace fastout::detail {
 
@@ -51,11 +48,30 @@ class stage {
   // ------------------------------------------------------------ the route
 
   // The writer's buffer goes out: its first `pending` bytes at `buffer`,
-  // then `more_size` bytes at `more` (none is fine), after which the
-  // buffer, of `capacity` bytes, is empty. A stage whose buffers the writer
-  // fills (compression_stage) gives it the next one in `buffer`, of the
-  // same capacity. Returns 0, or the errno that stopped it: the writer's
-  // sticky error from then on. The default sends both with write().
+  // then `more_size` bytes at `more` (none is fine; never inside the
+  // buffer), after which the buffer, of `capacity` bytes, is empty. A stage
+  // whose buffers the writer fills (compression_stage) gives it the next
+  // one in `buffer`, of the same capacity. Returns 0, or the errno that
+  // stopped it: the writer's sticky error from then on. The default sends
+  // both with write().
+  //
+  // What the writer may still read of the buffer it handed over: when
+  // `more_size` was 0, the bytes after the first `pending`, up to
+  // `capacity`, until its next drain() (a flush() may come first: a
+  // line-buffered writer's drain_buffer() flushes the route before). They
+  // are the start of a piece of text or of a partial line whose text before
+  // went out (writer::grow_piece(), accept_text()), which the writer then
+  // moves to the front of the buffer it now has. It never writes to the old
+  // buffer (unless drain() gave that one back), never reads its first
+  // `pending` bytes again, and reads nothing of it after a drain with
+  // `more`. So a stage that keeps the buffer may
+  // read its first `pending` bytes on other threads meanwhile (compression's
+  // workers do), but nothing may write to any byte of it, nor give it to the
+  // writer as a new buffer, before the writer's next drain(); it may give
+  // the same buffer back at once only when it is done with those bytes (the
+  // writer's move then overlaps, as memmove allows). After a failure,
+  // `buffer` is one that nothing else reads any more: a writer with
+  // write_errors::report goes on moving text into it, and dropping it.
   virtual int drain(char*& buffer, std::size_t capacity, std::size_t pending, const char* more,
                     std::size_t more_size) noexcept;
   // Bytes on their way to the file: every byte of iov[0..count), which it

@@ -15,20 +15,20 @@
 #include <new>
 
 #include "platform/platform_internal.h"
+#include "stages/messages_internal.h"
 #include "stages/stage_internal.h"
 
 namespace fastout {
 namespace {
 
 using detail::platform;
+using detail::quoted;
 
 // Where pos and limit point in a writer that has no buffer (closed or
 // unbuffered). pos == limit, so the hot path never stores here.
 char no_buffer[1];
 
 std::atomic<error_handler> current_error_handler{nullptr};
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 // The last '\n' in [begin, begin + size), or null (memrchr() is glibc's).
 const char* last_newline_in(const char* begin, std::size_t size) noexcept {

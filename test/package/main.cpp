@@ -9,6 +9,7 @@
 // EXPECT_FMT_VERSION (120100): it must compile with that {fmt}, not with
 // another one installed on the system.
 #include <fastout/compression.h>
+#include <fastout/errors.h>
 #include <fastout/fastout.h>
 #include <fmt/format.h>
 

@@ -275,6 +275,7 @@ endfunction()
 function(check_install prefix)
   foreach(path
           include/fastout/file.h
+          include/fastout/errors.h
           ${INSTALL_LIBDIR}/cmake/fastout/fastout-config.cmake
           ${INSTALL_LIBDIR}/cmake/fastout/fastout-config-version.cmake
           ${INSTALL_LIBDIR}/cmake/fastout/fastout-targets.cmake

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 // What <fastout/file.h> declares on behalf of <fastout/print.h> and
-// <fastout/cursor.h>: fastout::hex() and fastout::cursor, as stand-ins that
-// those headers complete. A program that uses them having included only
-// file.h stops at compile time with one error naming the header to include,
-// instead of "'hex' is not a member of 'fastout'" or "incomplete type".
-// (file.h's detail::printing does the same for print(), println() and <<.)
+// <fastout/cursor.h>: file's print(), println() and <<, fastout::hex() and
+// fastout::cursor, as stand-ins that those headers complete. A program that
+// uses them having included only file.h stops at compile time with one
+// error naming the header to include, instead of a link error, "'hex' is
+// not a member of 'fastout'" or "incomplete type".
 //
 // Each stand-in is a template of a tag that only the real header completes:
-// print.h specializes hex_maker<print_h>, cursor.h basic_cursor<cursor_h>.
-// The primary templates below are instantiated only by a use, and then fail.
+// print.h specializes printing<print_h, ...> and hex_maker<print_h>,
+// cursor.h basic_cursor<cursor_h>. The primary templates below are
+// instantiated only by a use, and then fail.
 #ifndef FASTOUT_DETAIL_STAND_INS_H_
 #define FASTOUT_DETAIL_STAND_INS_H_
 
@@ -24,6 +25,21 @@ namespace detail {
 
 struct print_h;
 struct cursor_h;
+
+// What file's print(), println() and << forward to; <fastout/print.h>
+// specializes it for print_h.
+template <typename Tag, typename... T>
+struct printing {
+  static_assert(!std::is_same<Tag, Tag>::value,
+                "fastout::file's print(), println() and << are in <fastout/print.h>: include it "
+                "(or <fastout/fastout.h>, which has everything)");
+  template <bool Newline, typename... A>
+  static void runtime(A&&...) noexcept {}
+  template <bool Newline, typename... A>
+  static void compiled(A&&...) noexcept {}
+  template <typename... A>
+  static void shift(A&&...) noexcept {}
+};
 
 // hex()'s maker; <fastout/print.h> specializes it for print_h.
 template <typename Tag>

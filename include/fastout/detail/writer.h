@@ -28,13 +28,12 @@
 #  include <fastout/config.h>
 #  include <fastout/detail/fmt_compat.h>
 #  include <fastout/detail/hot_path.h>
+#  include <fastout/errors.h>
 #  include <fastout/options.h>
 
 namespace fastout {
 
 class file;
-struct file_stats;    // <fastout/file.h>
-struct error_report;  // <fastout/file.h>
 
 namespace detail {
 
