@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -913,28 +914,55 @@ TEST(platform_full_fsync, a_failure_is_the_syncs_failure) {
 // ---------------------------------------------------------------- the cap on a write
 
 namespace capped {
-std::size_t largest = 0;
-int calls = 0;
+std::vector<std::size_t> sizes;  // what each call asked for
+std::size_t most = SIZE_MAX;     // what each call writes at most: short writes
 ssize_t write(int fd, const void* data, size_t size) {
-  ++calls;
-  largest = std::max(largest, size);
-  return real().write(fd, data, size);
+  sizes.push_back(size);
+  return real().write(fd, data, std::min(size, most));
 }
 ssize_t writev(int fd, const struct iovec* iov, int count) {
-  ++calls;
   std::size_t size = 0;
   for (int i = 0; i < count; ++i) size += iov[i].iov_len;
-  largest = std::max(largest, size);
+  sizes.push_back(size);
+  if (size > most) {
+    // The first `most` bytes of the segments.
+    std::vector<struct iovec> part(iov, iov + count);
+    std::size_t left = most;
+    for (struct iovec& segment : part) {
+      segment.iov_len = std::min(segment.iov_len, left);
+      left -= segment.iov_len;
+    }
+    return real().writev(fd, part.data(), count);
+  }
   return real().writev(fd, iov, count);
+}
+
+// Writes `data` in pieces of 3, 30,000, 0, 5 and the rest with write_all(),
+// each call capped at `cap`: true if all of it reached the file.
+bool write_pieces(const std::string& path, const std::string& data, std::size_t cap,
+                  fastout::detail::write_counts& counts) {
+  sizes.clear();
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return false;
+  struct iovec iov[5] = {{const_cast<char*>(data.data()), 3},
+                         {const_cast<char*>(data.data() + 3), 30000},
+                         {const_cast<char*>(data.data() + 30003), 0},
+                         {const_cast<char*>(data.data() + 30003), 5},
+                         {const_cast<char*>(data.data() + 30008), data.size() - 30008}};
+  bool uncached = false;
+  const int error_number = fastout::detail::write_all(fd, iov, 5, uncached, counts, cap);
+  ::close(fd);
+  return error_number == 0 && read_file(path) == data;
 }
 }  // namespace capped
 
 // Each write() asks for at most the platform's cap (macOS refuses more than
-// INT_MAX bytes with EINVAL; fastout stays at INT_MAX - 1 there): a piece
-// larger than the cap goes in several calls, and several pieces go together
-// while they fit. Tested with a small cap through the loop every platform
-// uses.
-TEST(platform_write_cap, no_call_asks_for_more_than_the_cap) {
+// INT_MAX bytes with EINVAL; fastout stays at INT_MAX - 1 there), and every
+// call but the last asks for the whole cap: pieces go together, and a piece
+// that does not fit whole fills the call up to the cap (as the kernel would
+// cut one call of everything), so there are no more calls than the cap
+// forces. Tested with a small cap through the loop every platform uses.
+TEST(platform_write_cap, every_call_but_the_last_asks_for_the_whole_cap) {
   EXPECT_LE(fastout::detail::max_write_size, static_cast<std::size_t>(INT_MAX) - 1);
   temp_dir dir;
   fastout_test::scoped_platform restore;
@@ -943,26 +971,39 @@ TEST(platform_write_cap, no_call_asks_for_more_than_the_cap) {
   const std::string data = new_content();  // 50,000 bytes
   for (std::size_t cap : {1u, 7u, 1000u, 4096u, 65536u}) {
     SCOPED_TRACE("cap " + std::to_string(cap));
-    capped::largest = 0;
-    capped::calls = 0;
-    int fd = ::open(dir.file("capped").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    ASSERT_GE(fd, 0);
-    // Pieces of 3, 30,000, 0, 5 and the rest.
-    struct iovec iov[5] = {{const_cast<char*>(data.data()), 3},
-                           {const_cast<char*>(data.data() + 3), 30000},
-                           {const_cast<char*>(data.data() + 30003), 0},
-                           {const_cast<char*>(data.data() + 30003), 5},
-                           {const_cast<char*>(data.data() + 30008), data.size() - 30008}};
-    bool uncached = false;
+    capped::most = SIZE_MAX;
     fastout::detail::write_counts counts;
-    EXPECT_EQ(fastout::detail::write_all(fd, iov, 5, uncached, counts, cap), 0);
-    ::close(fd);
-    EXPECT_LE(capped::largest, cap);
-    EXPECT_EQ(counts.calls, static_cast<std::uint64_t>(capped::calls));
+    EXPECT_TRUE(capped::write_pieces(dir.file("capped"), data, cap, counts));
+    std::vector<std::size_t> expected((data.size() + cap - 1) / cap, cap);
+    expected.back() = data.size() - (expected.size() - 1) * cap;
+    EXPECT_EQ(capped::sizes, expected);
+    EXPECT_EQ(counts.calls, capped::sizes.size());
     EXPECT_EQ(counts.bytes, data.size());
-    EXPECT_GE(counts.calls, (data.size() + cap - 1) / cap);
-    EXPECT_EQ(read_file(dir.file("capped")), data);
   }
+}
+
+// Short writes under the cap: each call asks for the cap, or all that is
+// left, from where the last one stopped, across the pieces.
+TEST(platform_write_cap, short_writes_continue_where_they_stopped) {
+  temp_dir dir;
+  fastout_test::scoped_platform restore;
+  table().write = capped::write;
+  table().writev = capped::writev;
+  const std::string data = new_content();
+  for (std::size_t most : {1u, 3u, 999u}) {
+    for (std::size_t cap : {7u, 1000u, 4096u}) {
+      SCOPED_TRACE("cap " + std::to_string(cap) + ", at most " + std::to_string(most));
+      capped::most = most;
+      fastout::detail::write_counts counts;
+      EXPECT_TRUE(capped::write_pieces(dir.file("short"), data, cap, counts));
+      std::vector<std::size_t> expected;
+      for (std::size_t left = data.size(); left > 0; left -= std::min({left, cap, most}))
+        expected.push_back(std::min(left, cap));
+      EXPECT_EQ(capped::sizes, expected);
+      EXPECT_EQ(counts.bytes, data.size());
+    }
+  }
+  capped::most = SIZE_MAX;
 }
 
 }  // namespace

@@ -16,6 +16,15 @@ namespace {
 // callers pass a handful).
 constexpr int max_segments = 1024;
 
+// One call of the table: write() for one segment (a flush is one plain
+// write(), never a writev() with an empty segment), writev() for several,
+// write_uncached() while the system takes it.
+ssize_t write_once(int fd, const struct iovec* segments, int count, bool uncached) noexcept {
+  if (uncached) return platform.write_uncached(fd, segments, count);
+  if (count == 1) return platform.write(fd, segments->iov_base, segments->iov_len);
+  return platform.writev(fd, segments, count);
+}
+
 }  // namespace
 
 int write_all(int fd, struct iovec* iov, int count, bool& uncached, write_counts& counts,
@@ -27,30 +36,32 @@ int write_all(int fd, struct iovec* iov, int count, bool& uncached, write_counts
       --count;
       continue;
     }
-    // As many whole segments as the cap allows, or the cap's worth of the
-    // first one.
-    struct iovec capped[1] = {{iov->iov_base, std::min(iov->iov_len, cap)}};
-    struct iovec* segments = iov->iov_len > cap ? capped : iov;
-    int segment_count = 1;
-    std::size_t total = segments->iov_len;
-    while (segments == iov && segment_count < count && segment_count < max_segments &&
+    // Each call as much as the cap allows: whole segments while they fit,
+    // then the part of the next one that fills the call up to the cap. The
+    // kernel would cut one call of everything there itself, so a large
+    // piece after a few buffered bytes costs no call more than it forces.
+    int segment_count = 0;
+    std::size_t total = 0;
+    while (segment_count < count && segment_count < max_segments &&
            iov[segment_count].iov_len <= cap - total) {
       total += iov[segment_count].iov_len;
       ++segment_count;
     }
+    struct iovec* cut = nullptr;  // the segment the call takes only a part of
+    std::size_t cut_length = 0;   // its whole length, put back after the call
+    if (segment_count < count && segment_count < max_segments && total < cap) {
+      cut = &iov[segment_count];
+      cut_length = cut->iov_len;
+      cut->iov_len = cap - total;
+      ++segment_count;
+    }
     ++counts.calls;
-    ssize_t result;
-    if (uncached) {
-      result = platform.write_uncached(fd, segments, segment_count);
-      if (result < 0 && uncached_write_refused(errno)) {
-        // Nothing was written: plain writes carry on.
-        uncached = false;
-        continue;
-      }
-    } else if (segment_count == 1) {
-      result = platform.write(fd, segments->iov_base, segments->iov_len);
-    } else {
-      result = platform.writev(fd, segments, segment_count);
+    const ssize_t result = write_once(fd, iov, segment_count, uncached);
+    if (cut != nullptr) cut->iov_len = cut_length;
+    if (result < 0 && uncached && uncached_write_refused(errno)) {
+      // Nothing was written: plain writes carry on.
+      uncached = false;
+      continue;
     }
     if (result > 0) {
       auto written = static_cast<std::size_t>(result);
