@@ -7,7 +7,6 @@
 #include "platform/platform_internal.h"
 
 #include <algorithm>
-#include <climits>
 
 namespace fastout::detail {
 namespace {
@@ -98,42 +97,6 @@ int sync_file(int fd, bool metadata) noexcept {
   if (retry_interrupted([&] { return platform.full_fsync(fd); }) == 0) return 0;
   if (errno != ENOTSUP && errno != EOPNOTSUPP && errno != EINVAL && errno != ENOTTY) return -1;
   return retry_interrupted([&] { return metadata ? platform.fsync(fd) : platform.fdatasync(fd); });
-}
-
-const char* common_error_text(int error_number) noexcept {
-  switch (error_number) {
-    case EINVAL: return "Invalid argument";
-    case EBADF: return "Bad file descriptor";
-    case EBUSY: return "Device or resource busy";
-    case ENOMEM: return "Cannot allocate memory";
-    case EOVERFLOW: return "Value too large for defined data type";
-    case EILSEQ: return "Invalid or incomplete multibyte or wide character";
-    case ENOSPC: return "No space left on device";
-    case EFBIG: return "File too large";
-    case EPIPE: return "Broken pipe";
-    case EIO: return "Input/output error";
-    case EDQUOT: return "Disk quota exceeded";
-    case EACCES: return "Permission denied";
-    case ENOENT: return "No such file or directory";
-    case EEXIST: return "File exists";
-    case EISDIR: return "Is a directory";
-    case ENOTDIR: return "Not a directory";
-    case ENOTSUP: return "Operation not supported";
-    case EPERM: return "Operation not permitted";
-    case EINTR: return "Interrupted system call";
-    case EAGAIN: return "Resource temporarily unavailable";
-    case ECANCELED: return "Operation canceled";
-    case ELOOP: return "Too many levels of symbolic links";
-    case ENAMETOOLONG: return "File name too long";
-    case EROFS: return "Read-only file system";
-    case EXDEV: return "Invalid cross-device link";
-    case ENOSYS: return "Function not implemented";
-    case ESPIPE: return "Illegal seek";
-    case EMFILE: return "Too many open files";
-    case ENFILE: return "Too many open files in system";
-    case ENOLCK: return "No locks available";
-    default: return nullptr;
-  }
 }
 
 int sync_directory(int dir) noexcept {

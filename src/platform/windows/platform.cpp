@@ -1128,22 +1128,54 @@ unsigned __stdcall thread_main(void* start) {
   return 0;
 }
 
+constexpr platform_calls windows_platform() noexcept {
+  platform_calls calls{};
+  calls.open = open_path;
+  calls.openat = open_at;
+  calls.create_unnamed = create_unnamed;
+  calls.link_unnamed = link_unnamed;
+  calls.write = write_bytes;
+  calls.writev = writev;
+  calls.write_uncached = write_uncached;
+  calls.wait_writable = wait_writable;
+  calls.close = close_fd;
+  calls.fstat = fstat_fd;
+  calls.fstatat = fstatat_path;
+  calls.readlinkat = readlinkat;
+  calls.is_terminal = is_terminal;
+  calls.is_console = is_console;
+  calls.write_console = write_console;
+  calls.lseek = lseek_fd;
+  calls.read = read_fd;
+  calls.fsync = fsync_fd;
+  calls.fdatasync = fsync_fd;  // FlushFileBuffers either way
+  calls.full_fsync = full_fsync;
+  calls.start_writeback = start_writeback;
+  calls.wait_for_writeback = wait_for_writeback;
+  calls.renameat = renameat_paths;
+  calls.exchange = exchange;
+  calls.linkat = linkat_paths;
+  calls.unlinkat = unlinkat_path;
+  calls.list_directory = list_directory;
+  calls.fchmod = fchmod_fd;
+  calls.fchown = fchown_fd;
+  calls.umask = umask_call;
+  calls.read_umask = read_umask;
+  calls.reserve = reserve;
+  calls.ftruncate = ftruncate_fd;
+  calls.random_bytes = random_bytes;
+  calls.try_lock = try_lock;
+  calls.dup = dup_fd;
+  calls.open_write_stream = open_write_stream;
+  return calls;
+}
+constexpr platform_calls windows_calls = windows_platform();
+static_assert(every_entry_filled(windows_calls), "the windows table leaves an entry empty");
+
 }  // namespace
 
-// Spelled out twice rather than copied so that both are constant-initialized:
-// a writer used during static initialization works.
-#define FASTOUT_WINDOWS_PLATFORM                                                                   \
-  {                                                                                                \
-    open_path, open_at, create_unnamed, link_unnamed, write_bytes, writev, write_uncached,         \
-        wait_writable, close_fd, fstat_fd, fstatat_path, readlinkat, is_terminal, is_console,      \
-        write_console, lseek_fd, read_fd, fsync_fd, fsync_fd, full_fsync, start_writeback,         \
-        wait_for_writeback, renameat_paths, exchange, linkat_paths, unlinkat_path, list_directory, \
-        fchmod_fd, fchown_fd, umask_call, read_umask, reserve, ftruncate_fd, random_bytes,         \
-        try_lock, dup_fd, open_write_stream,                                                       \
-  }
-
-const platform_calls real_platform = FASTOUT_WINDOWS_PLATFORM;
-platform_calls platform = FASTOUT_WINDOWS_PLATFORM;
+FASTOUT_CONSTINIT const platform_calls real_platform = windows_calls;
+FASTOUT_CONSTINIT platform_calls platform = windows_calls;
 
 const char* platform_name() noexcept { return "windows"; }
 
@@ -1199,10 +1231,36 @@ void run_at_exit(void (*handler)(int status, bool status_known)) noexcept {
 // process ends with `status` (ExitProcess underneath).
 void exit_now(int status) noexcept { std::_Exit(status); }
 
+// The runtime's locale, as its printf() reads it: localeconv() (per thread
+// where _configthreadlocale() made it so).
 const char* decimal_point() noexcept {
   const std::lconv* conventions = std::localeconv();
-  return conventions != nullptr ? conventions->decimal_point : ".";
+  return conventions != nullptr && conventions->decimal_point != nullptr
+             ? conventions->decimal_point
+             : ".";
 }
+
+digit_grouping thousands_grouping() noexcept {
+  const std::lconv* conventions = std::localeconv();
+  if (conventions == nullptr) return {"", ""};
+  return {conventions->thousands_sep != nullptr ? conventions->thousands_sep : "",
+          conventions->grouping != nullptr ? conventions->grouping : ""};
+}
+
+// The runtime's printf() has no 'I' flag.
+bool outdigits_are_ascii() noexcept { return true; }
+
+// The runtime has no strerror_r(); strerror_s() writes into the buffer, and
+// says "Unknown error" for a number it does not know.
+const char* localized_error_text(int error_number, char* buffer, std::size_t size) noexcept {
+  buffer[0] = '\0';
+  if (::strerror_s(buffer, size, error_number) != 0) return "Unknown error";
+  return buffer;
+}
+
+// The runtime names no errors: glibc's names of those its <errno.h>
+// defines.
+const char* error_symbol(int error_number) noexcept { return common_error_symbol(error_number); }
 
 void set_standard_streams(std::FILE*, std::FILE*) noexcept {}
 
