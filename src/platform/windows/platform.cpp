@@ -559,6 +559,35 @@ bool console_write_all(int fd, const char16_t* text, std::size_t count) {
   return true;
 }
 
+// The UTF-16 side of a write to a console: characters in, as one or two
+// code units, and out in WriteConsoleW calls of up to 2048 units.
+class console_units {
+ public:
+  // Whether one more character fits: a character is never split between
+  // two calls.
+  bool has_room() const { return count_ + 2 <= sizeof units_ / sizeof units_[0]; }
+  void put(std::uint32_t code) {
+    if (code >= 0x10000) {
+      code -= 0x10000;
+      units_[count_++] = static_cast<char16_t>(0xD800 + (code >> 10));
+      units_[count_++] = static_cast<char16_t>(0xDC00 + (code & 0x3FF));
+    } else {
+      units_[count_++] = static_cast<char16_t>(code);
+    }
+  }
+  // Writes what was put, continuing short writes: false (errno set) if the
+  // console failed.
+  bool send(int fd) {
+    if (count_ > 0 && !console_write_all(fd, units_, count_)) return false;
+    count_ = 0;
+    return true;
+  }
+
+ private:
+  char16_t units_[2048];
+  std::size_t count_ = 0;
+};
+
 // UTF-8 to a console, as UTF-16: a character is never split between two
 // WriteConsoleW calls (an incomplete one at the end waits for the next
 // write), and a byte that is not UTF-8 is shown as U+FFFD. Every byte is
@@ -566,8 +595,7 @@ bool console_write_all(int fd, const char16_t* text, std::size_t count) {
 ssize_t write_to_console(int fd, const unsigned char* data, std::size_t size) {
   std::lock_guard<std::mutex> lock(console_mutex);
   console_tail* tail = tail_of(fd, true);
-  char16_t units[2048];
-  std::size_t count = 0;
+  console_units units;
   std::size_t taken = 0;  // bytes of `data` whose text is in `units` or out
   std::size_t sent = 0;   // bytes of `data` whose text is out
   unsigned char pending[4];
@@ -577,21 +605,11 @@ ssize_t write_to_console(int fd, const unsigned char* data, std::size_t size) {
     std::memcpy(pending, tail->bytes, tail->size);
     tail->size = 0;
   }
-  auto put = [&](std::uint32_t code) {
-    if (code >= 0x10000) {
-      code -= 0x10000;
-      units[count++] = static_cast<char16_t>(0xD800 + (code >> 10));
-      units[count++] = static_cast<char16_t>(0xDC00 + (code & 0x3FF));
-    } else {
-      units[count++] = static_cast<char16_t>(code);
-    }
-  };
   std::size_t i = 0;
   while (i < size || pending_size > 0) {
-    if (count + 2 > sizeof units / sizeof units[0]) {
-      if (!console_write_all(fd, units, count)) return sent > 0 ? static_cast<ssize_t>(sent) : -1;
+    if (!units.has_room()) {
+      if (!units.send(fd)) return sent > 0 ? static_cast<ssize_t>(sent) : -1;
       sent = taken;
-      count = 0;
     }
     // The next character: bytes kept from before, then this write's.
     unsigned char bytes[4];
@@ -599,7 +617,7 @@ ssize_t write_to_console(int fd, const unsigned char* data, std::size_t size) {
     while (have < pending_size) bytes[have] = pending[have], ++have;
     const int need = sequence_length(have > 0 ? bytes[0] : data[i]);
     if (need == 0 || need == 1) {
-      put(need == 0 ? 0xFFFD : (have > 0 ? bytes[0] : data[i]));
+      units.put(need == 0 ? 0xFFFD : (have > 0 ? bytes[0] : data[i]));
       if (have > 0) {
         std::memmove(pending, pending + 1, static_cast<std::size_t>(--pending_size));
       } else {
@@ -626,13 +644,13 @@ ssize_t write_to_console(int fd, const unsigned char* data, std::size_t size) {
     }
     std::uint32_t code;
     if (have == need && whole_character(bytes, need, code)) {
-      put(code);
+      units.put(code);
       i += from_data;
       pending_size = 0;
     } else {
       // Not a character: its first byte is shown as U+FFFD, and the next
       // byte starts the next try.
-      put(0xFFFD);
+      units.put(0xFFFD);
       if (pending_size > 0) {
         std::memmove(pending, pending + 1, static_cast<std::size_t>(--pending_size));
       } else {
@@ -641,8 +659,7 @@ ssize_t write_to_console(int fd, const unsigned char* data, std::size_t size) {
     }
     taken = i;
   }
-  if (count > 0 && !console_write_all(fd, units, count))
-    return sent > 0 ? static_cast<ssize_t>(sent) : -1;
+  if (!units.send(fd)) return sent > 0 ? static_cast<ssize_t>(sent) : -1;
   return static_cast<ssize_t>(size);
 }
 
