@@ -11,7 +11,7 @@
 #   cmake -DNM=... -DLIBRARY=... -DPLATFORM=linux|posix|windows -P platform_symbols.cmake
 cmake_minimum_required(VERSION 3.16)  # IN_LIST in script mode
 set(linux_only renameat2 sync_file_range pwritev2 fallocate fallocate64 getdents64 fopencookie
-               memrchr getrandom strerrordesc_np copy_file_range on_exit)
+               memrchr getrandom strerrordesc_np strerrorname_np copy_file_range on_exit)
 execute_process(COMMAND ${NM} -u ${LIBRARY} RESULT_VARIABLE result OUTPUT_VARIABLE output
                 ERROR_VARIABLE errors)
 if(NOT result EQUAL 0)
@@ -61,7 +61,7 @@ if(PLATFORM STREQUAL "posix")
   endif()
   message(STATUS "${count} undefined symbols, none of them Linux-only (${linux_only})")
 else()
-  foreach(expected renameat2 sync_file_range pwritev2 fopencookie getrandom on_exit)
+  foreach(expected renameat2 sync_file_range pwritev2 fopencookie getrandom on_exit strerrorname_np)
     if(NOT expected IN_LIST found)
       message(FATAL_ERROR "the linux platform layer's library does not call ${expected}: "
                           "is this the linux layer, and does the test read its symbols?")

@@ -11,14 +11,20 @@
 // too. What only Apple systems have (F_FULLFSYNC, a cap on each write) is
 // made to answer as it does there, through the same table. Tests of the
 // linux layer's own facilities are skipped, with the reason, in a build of
-// another layer (scripts/test --platform posix).
+// another layer (scripts/test --platform posix). The table itself: whole
+// before any static initializer runs; and what the interface says of the
+// locale and of errno for printf.
 #include <fastout/c_api.h>
 #include <fastout/file.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
+#include <clocale>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -26,6 +32,9 @@
 #include <vector>
 
 #include <fcntl.h>
+#if !defined(_WIN32)
+#  include <locale.h>  // newlocale(), uselocale()
+#endif
 #include <linux/falloc.h>
 #include <sched.h>
 #include <signal.h>
@@ -915,28 +924,55 @@ TEST(platform_full_fsync, a_failure_is_the_syncs_failure) {
 // ---------------------------------------------------------------- the cap on a write
 
 namespace capped {
-std::size_t largest = 0;
-int calls = 0;
+std::vector<std::size_t> sizes;  // what each call asked for
+std::size_t most = SIZE_MAX;     // what each call writes at most: short writes
 ssize_t write(int fd, const void* data, size_t size) {
-  ++calls;
-  largest = std::max(largest, size);
-  return real().write(fd, data, size);
+  sizes.push_back(size);
+  return real().write(fd, data, std::min(size, most));
 }
 ssize_t writev(int fd, const struct iovec* iov, int count) {
-  ++calls;
   std::size_t size = 0;
   for (int i = 0; i < count; ++i) size += iov[i].iov_len;
-  largest = std::max(largest, size);
+  sizes.push_back(size);
+  if (size > most) {
+    // The first `most` bytes of the segments.
+    std::vector<struct iovec> part(iov, iov + count);
+    std::size_t left = most;
+    for (struct iovec& segment : part) {
+      segment.iov_len = std::min(segment.iov_len, left);
+      left -= segment.iov_len;
+    }
+    return real().writev(fd, part.data(), count);
+  }
   return real().writev(fd, iov, count);
+}
+
+// Writes `data` in pieces of 3, 30,000, 0, 5 and the rest with write_all(),
+// each call capped at `cap`: true if all of it reached the file.
+bool write_pieces(const std::string& path, const std::string& data, std::size_t cap,
+                  fastout::detail::write_counts& counts) {
+  sizes.clear();
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return false;
+  struct iovec iov[5] = {{const_cast<char*>(data.data()), 3},
+                         {const_cast<char*>(data.data() + 3), 30000},
+                         {const_cast<char*>(data.data() + 30003), 0},
+                         {const_cast<char*>(data.data() + 30003), 5},
+                         {const_cast<char*>(data.data() + 30008), data.size() - 30008}};
+  bool uncached = false;
+  const int error_number = fastout::detail::write_all(fd, iov, 5, uncached, counts, cap);
+  ::close(fd);
+  return error_number == 0 && read_file(path) == data;
 }
 }  // namespace capped
 
 // Each write() asks for at most the platform's cap (macOS refuses more than
-// INT_MAX bytes with EINVAL; fastout stays at INT_MAX - 1 there): a piece
-// larger than the cap goes in several calls, and several pieces go together
-// while they fit. Tested with a small cap through the loop every platform
-// uses.
-TEST(platform_write_cap, no_call_asks_for_more_than_the_cap) {
+// INT_MAX bytes with EINVAL; fastout stays at INT_MAX - 1 there), and every
+// call but the last asks for the whole cap: pieces go together, and a piece
+// that does not fit whole fills the call up to the cap (as the kernel would
+// cut one call of everything), so there are no more calls than the cap
+// forces. Tested with a small cap through the loop every platform uses.
+TEST(platform_write_cap, every_call_but_the_last_asks_for_the_whole_cap) {
   EXPECT_LE(fastout::detail::max_write_size, static_cast<std::size_t>(INT_MAX) - 1);
   temp_dir dir;
   fastout_test::scoped_platform restore;
@@ -945,26 +981,179 @@ TEST(platform_write_cap, no_call_asks_for_more_than_the_cap) {
   const std::string data = new_content();  // 50,000 bytes
   for (std::size_t cap : {1u, 7u, 1000u, 4096u, 65536u}) {
     SCOPED_TRACE("cap " + std::to_string(cap));
-    capped::largest = 0;
-    capped::calls = 0;
-    int fd = ::open(dir.file("capped").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    ASSERT_GE(fd, 0);
-    // Pieces of 3, 30,000, 0, 5 and the rest.
-    struct iovec iov[5] = {{const_cast<char*>(data.data()), 3},
-                           {const_cast<char*>(data.data() + 3), 30000},
-                           {const_cast<char*>(data.data() + 30003), 0},
-                           {const_cast<char*>(data.data() + 30003), 5},
-                           {const_cast<char*>(data.data() + 30008), data.size() - 30008}};
-    bool uncached = false;
+    capped::most = SIZE_MAX;
     fastout::detail::write_counts counts;
-    EXPECT_EQ(fastout::detail::write_all(fd, iov, 5, uncached, counts, cap), 0);
-    ::close(fd);
-    EXPECT_LE(capped::largest, cap);
-    EXPECT_EQ(counts.calls, static_cast<std::uint64_t>(capped::calls));
+    EXPECT_TRUE(capped::write_pieces(dir.file("capped"), data, cap, counts));
+    std::vector<std::size_t> expected((data.size() + cap - 1) / cap, cap);
+    expected.back() = data.size() - (expected.size() - 1) * cap;
+    EXPECT_EQ(capped::sizes, expected);
+    EXPECT_EQ(counts.calls, capped::sizes.size());
     EXPECT_EQ(counts.bytes, data.size());
-    EXPECT_GE(counts.calls, (data.size() + cap - 1) / cap);
-    EXPECT_EQ(read_file(dir.file("capped")), data);
   }
 }
+
+// Short writes under the cap: each call asks for the cap, or all that is
+// left, from where the last one stopped, across the pieces.
+TEST(platform_write_cap, short_writes_continue_where_they_stopped) {
+  temp_dir dir;
+  fastout_test::scoped_platform restore;
+  table().write = capped::write;
+  table().writev = capped::writev;
+  const std::string data = new_content();
+  for (std::size_t most : {1u, 3u, 999u}) {
+    for (std::size_t cap : {7u, 1000u, 4096u}) {
+      SCOPED_TRACE("cap " + std::to_string(cap) + ", at most " + std::to_string(most));
+      capped::most = most;
+      fastout::detail::write_counts counts;
+      EXPECT_TRUE(capped::write_pieces(dir.file("short"), data, cap, counts));
+      std::vector<std::size_t> expected;
+      for (std::size_t left = data.size(); left > 0; left -= std::min({left, cap, most}))
+        expected.push_back(std::min(left, cap));
+      EXPECT_EQ(capped::sizes, expected);
+      EXPECT_EQ(counts.bytes, data.size());
+    }
+  }
+  capped::most = SIZE_MAX;
+}
+
+// ---------------------------------------------------------------- the table
+
+// Read by a static object of this test program. Its object files come
+// before the library on the link line, so its dynamic initializers run
+// before any of the library's: had the table a dynamic initializer, it
+// would still be empty here, and a writer opened by a static object would
+// call through null pointers.
+struct table_at_static_initialization {
+  bool platform_whole = fastout::detail::every_entry_filled(fastout::detail::platform);
+  bool real_platform_whole = fastout::detail::every_entry_filled(fastout::detail::real_platform);
+  bool writes_to_the_real_call = fastout::detail::platform.write == real().write;
+};
+const table_at_static_initialization at_static_initialization;
+
+TEST(platform_table, is_whole_before_any_static_initializer_runs) {
+  EXPECT_TRUE(at_static_initialization.platform_whole);
+  EXPECT_TRUE(at_static_initialization.real_platform_whole);
+  EXPECT_TRUE(at_static_initialization.writes_to_the_real_call);
+  EXPECT_TRUE(fastout::detail::every_entry_filled(fastout::detail::real_platform));
+}
+
+// The check the tables are held to at compile time fails on a table with
+// an entry left empty, whichever it is.
+TEST(platform_table, a_table_with_an_empty_entry_is_not_whole) {
+  fastout::detail::platform_calls calls = fastout::detail::real_platform;
+  EXPECT_TRUE(fastout::detail::every_entry_filled(calls));
+  calls.open_write_stream = nullptr;
+  EXPECT_FALSE(fastout::detail::every_entry_filled(calls));
+  calls = fastout::detail::real_platform;
+  calls.fdatasync = nullptr;
+  EXPECT_FALSE(fastout::detail::every_entry_filled(calls));
+}
+
+// ---------------------------------------------------------------- the locale and errno for printf
+
+TEST(platform_locale, the_c_locale_has_a_point_no_grouping_and_ascii_digits) {
+  EXPECT_STREQ(fastout::detail::decimal_point(), ".");
+  const fastout::detail::digit_grouping grouping = fastout::detail::thousands_grouping();
+  ASSERT_NE(grouping.separator, nullptr);
+  ASSERT_NE(grouping.sizes, nullptr);
+  EXPECT_STREQ(grouping.separator, "");
+  EXPECT_TRUE(grouping.sizes[0] == '\0' || grouping.sizes[0] == CHAR_MAX) << +grouping.sizes[0];
+  EXPECT_TRUE(fastout::detail::outdigits_are_ascii());
+}
+
+// A locale with a decimal comma and groups of three, in force for this
+// thread only (uselocale()), as the C library's printf() reads it: the
+// platform answers for this thread, and the process's locale stays "C".
+// The locale is compiled here from a few lines (its LC_NUMERIC only), in
+// milliseconds; on Windows the runtime's own German locale.
+TEST(platform_locale, a_threads_locale_gives_its_decimal_comma_and_grouping) {
+#if defined(_WIN32)
+  if (std::setlocale(LC_NUMERIC, "German_Germany.1252") == nullptr &&
+      std::setlocale(LC_NUMERIC, "de-DE") == nullptr)
+    GTEST_SKIP() << "the C runtime has no German locale here";
+  const std::string point = fastout::detail::decimal_point();
+  const fastout::detail::digit_grouping grouping = fastout::detail::thousands_grouping();
+  const std::string separator = grouping.separator, sizes = grouping.sizes;
+  std::setlocale(LC_NUMERIC, "C");
+#else
+  temp_dir dir;
+  write_file(dir.file("numbers.src"),
+             "LC_NUMERIC\ndecimal_point \",\"\nthousands_sep \".\"\ngrouping 3;3\n"
+             "END LC_NUMERIC\n");
+  // localedef warns of the categories the source leaves out (-c: and
+  // writes the locale all the same).
+  const std::string command = "localedef -c -i '" + dir.file("numbers.src") +
+                              "' -f ANSI_X3.4-1968 '" + dir.file("xx_NUM") + "' >/dev/null 2>&1";
+  if (std::system(command.c_str()) == -1 || !std::filesystem::exists(dir.file("xx_NUM")))
+    GTEST_SKIP() << "localedef cannot compile a locale here";
+  ::setenv("LOCPATH", dir.path().c_str(), 1);
+  locale_t numbers = ::newlocale(LC_NUMERIC_MASK, "xx_NUM", static_cast<locale_t>(nullptr));
+  ::unsetenv("LOCPATH");
+  if (numbers == static_cast<locale_t>(nullptr))
+    GTEST_SKIP() << "the compiled locale does not load: " << std::strerror(errno);
+  const locale_t before = ::uselocale(numbers);
+  const std::string point = fastout::detail::decimal_point();
+  const fastout::detail::digit_grouping grouping = fastout::detail::thousands_grouping();
+  const std::string separator = grouping.separator, sizes = grouping.sizes;
+  ::uselocale(before);
+  ::freelocale(numbers);
+#endif
+  EXPECT_EQ(point, ",");
+  EXPECT_EQ(separator, ".");
+  ASSERT_FALSE(sizes.empty());
+  EXPECT_EQ(sizes[0], 3);
+  EXPECT_STREQ(fastout::detail::decimal_point(), ".");  // this thread's again
+  EXPECT_STREQ(fastout::detail::thousands_grouping().separator, "");
+}
+
+// %m's text is the C library's, in the locale's language: in the "C"
+// locale, strerror()'s.
+TEST(platform_errno, the_text_for_m_is_the_c_librarys) {
+  for (int error_number : {ENOENT, ENOSPC, EINVAL, EILSEQ}) {
+    char buffer[256];
+    const std::string expected = std::strerror(error_number);
+    const char* text = fastout::detail::localized_error_text(error_number, buffer, sizeof buffer);
+    ASSERT_NE(text, nullptr);
+    EXPECT_EQ(text, expected);
+  }
+  char buffer[256];
+  EXPECT_NE(fastout::detail::localized_error_text(99999, buffer, sizeof buffer), nullptr);
+}
+
+// %#m's names are glibc's on every platform, and none for a number that
+// names no error.
+TEST(platform_errno, the_names_for_m_are_glibcs) {
+  EXPECT_STREQ(fastout::detail::error_symbol(0), "0");
+  EXPECT_STREQ(fastout::detail::error_symbol(ENOENT), "ENOENT");
+  EXPECT_STREQ(fastout::detail::error_symbol(ENOSPC), "ENOSPC");
+  EXPECT_STREQ(fastout::detail::error_symbol(EAGAIN), "EAGAIN");
+  EXPECT_STREQ(fastout::detail::error_symbol(EDEADLK), "EDEADLK");
+  EXPECT_STREQ(fastout::detail::error_symbol(EOPNOTSUPP), "EOPNOTSUPP");
+  EXPECT_STREQ(fastout::detail::error_symbol(EILSEQ), "EILSEQ");
+  EXPECT_EQ(fastout::detail::error_symbol(99999), nullptr);
+  EXPECT_EQ(fastout::detail::error_symbol(-1), nullptr);
+  EXPECT_STREQ(fastout::detail::common_error_symbol(ENOSPC), "ENOSPC");
+  EXPECT_EQ(fastout::detail::common_error_symbol(99999), nullptr);
+}
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+// The names the posix and windows layers give are glibc's own, number for
+// number: every errno value glibc names, and none it does not.
+TEST(platform_errno, the_common_names_are_strerrorname_nps) {
+  int named = 0;
+  for (int error_number = -10; error_number < 5000; ++error_number) {
+    const char* glibcs = ::strerrorname_np(error_number);
+    const char* ours = fastout::detail::common_error_symbol(error_number);
+    if (glibcs == nullptr) {
+      EXPECT_EQ(ours, nullptr) << error_number << " is " << ours;
+      continue;
+    }
+    ++named;
+    ASSERT_NE(ours, nullptr) << error_number << " is " << glibcs;
+    EXPECT_STREQ(ours, glibcs) << error_number;
+  }
+  EXPECT_GT(named, 100);
+}
+#endif
 
 }  // namespace

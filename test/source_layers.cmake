@@ -12,7 +12,13 @@
 # includes one from a layer above its own, if the platform folder uses
 # anything of fastout's but <fastout/config.h>, if a public header includes
 # an internal one, if the writer names a stage, or if files include each
-# other in a loop.
+# other in a loop. It also holds the platform layer whole: nothing outside
+# src/platform/ asks which system it is on (an #if, #ifdef or #elif on a
+# system's or a C library's macro: _WIN32, __GLIBC__, __APPLE__, __linux__,
+# ...; a compiler's or a processor's is no platform's), and nothing reaches
+# into one implementation's folder (linux/, posix/, windows/, or unix/,
+# which only linux/ and posix/ share) but that implementation: the
+# interface included.
 #
 #   cmake -DSOURCE_DIR=<repository> -P source_layers.cmake
 cmake_minimum_required(VERSION 3.16)
@@ -33,6 +39,31 @@ function(layer_of path out)
   set(${out} ${index} PARENT_SCOPE)
 endfunction()
 
+# The macros that say which system or C library a build is for. Compilers
+# (_MSC_VER, __GNUC__, __clang__) and processors (__x86_64__) are not
+# among them: code may choose an intrinsic by them.
+set(platform_macros
+    _WIN32 _WIN64 __WIN32__ WIN32 __WINDOWS__ __CYGWIN__ __MINGW32__ __MINGW64__
+    __APPLE__ __MACH__ __linux__ __linux linux __gnu_linux__ __ANDROID__
+    __FreeBSD__ __NetBSD__ __OpenBSD__ __DragonFly__ __unix__ __unix unix __sun _AIX __hpux
+    __HAIKU__ __EMSCRIPTEN__ __wasi__ __Fuchsia__ __QNX__
+    __GLIBC__ __GLIBC_MINOR__ __GNU_LIBRARY__ __UCLIBC__ __BIONIC__ _NEWLIB_VERSION
+    "_POSIX_[A-Z0-9_]+" "_XOPEN_[A-Z0-9_]+")
+string(REPLACE ";" "|" platform_macro_pattern "${platform_macros}")
+set(platform_macro_pattern "(^|[^A-Za-z0-9_])(${platform_macro_pattern})([^A-Za-z0-9_]|$)")
+
+# Which implementation of the platform a file under src/platform/ belongs
+# to ("" for the interface's own files), and which implementations' folders
+# it may include from.
+set(unix_layers linux posix)
+function(implementation_of path out)
+  if(path MATCHES "^platform/([^/]+)/")
+    set(${out} ${CMAKE_MATCH_1} PARENT_SCOPE)
+  else()
+    set(${out} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
 set(edges "")
 foreach(source ${sources})
   layer_of(${source} own)
@@ -47,6 +78,23 @@ foreach(source ${sources})
       if(NOT EXISTS ${SOURCE_DIR}/src/${included})
         string(APPEND problems "\n  src/${source} includes \"${included}\", which is not under src/")
         continue()
+      endif()
+      implementation_of(${included} their_implementation)
+      if(their_implementation)
+        implementation_of(${source} own_implementation)
+        if(NOT own_implementation STREQUAL their_implementation AND
+           NOT (their_implementation STREQUAL "unix" AND own_implementation IN_LIST unix_layers))
+          if(own_implementation)
+            set(who "platform/${own_implementation}/")
+          elseif(source MATCHES "^platform/")
+            set(who "the interface's own files")
+          else()
+            set(who "a layer above the platform")
+          endif()
+          string(APPEND problems "\n  src/${source} includes \"${included}\": only "
+                                 "platform/${their_implementation}/ (and, for unix/, linux/ and "
+                                 "posix/) may reach into that implementation's folder, not ${who}")
+        endif()
       endif()
       layer_of(${included} theirs)
       if(theirs LESS own)
@@ -64,6 +112,16 @@ foreach(source ${sources})
       endif()
     endif()
   endforeach()
+  if(NOT source MATCHES "^platform/")
+    file(STRINGS ${SOURCE_DIR}/src/${source} conditionals REGEX "^[ \t]*#[ \t]*(if|elif)")
+    foreach(line ${conditionals})
+      if(line MATCHES "${platform_macro_pattern}")
+        string(APPEND problems "\n  src/${source} asks which system it is on (${CMAKE_MATCH_2}: "
+                               "\"${line}\"): that is src/platform/'s to know, behind its "
+                               "interface")
+      endif()
+    endforeach()
+  endif()
   if(source MATCHES "^writer/")
     file(READ ${SOURCE_DIR}/src/${source} text)
     if(text MATCHES "(compression_stage|sync_and_replace_stage|file_stage|stages/[a-z_]+_stage)")
@@ -151,4 +209,5 @@ if(problems)
 endif()
 list(LENGTH edges edge_count)
 message(STATUS "${count} sources, ${edge_count} includes between them: every one downward "
-               "or within a layer, no loops")
+               "or within a layer, no loops, no implementation's folder reached into, and no "
+               "system asked about above src/platform/")

@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -123,6 +124,90 @@ TEST_F(write_faults, short_writes_across_the_buffer_and_the_callers_data_lose_no
     EXPECT_EQ(f.stats().bytes_written, data.size());
     ASSERT_EQ(read_file(path("short")), data);
   }
+}
+
+// ---------------------------------------------------------------- the cap on a call
+
+namespace past_the_cap {
+// The sizes of each call's segments. The data is never read: it is address
+// space that nothing may touch.
+std::vector<std::vector<std::size_t>> calls;
+ssize_t write(int, const void*, size_t size) {
+  calls.push_back({size});
+  return static_cast<ssize_t>(size);
+}
+ssize_t writev(int, const struct iovec* iov, int count) {
+  std::vector<std::size_t> sizes;
+  std::size_t total = 0;
+  for (int i = 0; i < count; ++i) {
+    sizes.push_back(iov[i].iov_len);
+    total += iov[i].iov_len;
+  }
+  calls.push_back(sizes);
+  return static_cast<ssize_t>(total);
+}
+}  // namespace past_the_cap
+
+// One write larger than a system call may take (max_write_size: 0x7ffff000
+// bytes on Linux) after a few buffered bytes: the first call carries the
+// buffered bytes and the large piece's first part, up to the cap, as the
+// kernel would cut one writev() of both itself, and the second the rest --
+// two calls for 2,148,536,324 bytes, not three (the buffered bytes alone,
+// then the piece in two). The piece is address space reserved with
+// PROT_NONE, which nothing reads: the fakes count sizes, and nothing
+// allocates 2 GiB.
+TEST_F(write_faults, a_write_past_the_cap_fills_the_first_call_up_to_the_cap) {
+  FASTOUT_SKIP_ON_WINDOWS(
+      "reserves address space with mmap(); platform_write_cap.* runs the same loop there");
+  const std::size_t cap = fastout::detail::max_write_size;
+  const std::size_t buffered = 4;
+  for (std::size_t beyond : size_list{1, 1056772, cap - buffered}) {
+    SCOPED_TRACE("beyond the cap by " + std::to_string(beyond));
+    const std::size_t size = cap - buffered + beyond;  // with the buffered bytes: cap + beyond
+    void* space = ::mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (space == MAP_FAILED)
+      GTEST_SKIP() << "cannot reserve " << size
+                   << " bytes of address space: " << std::strerror(errno);
+    fastout::detail::platform.write = past_the_cap::write;
+    fastout::detail::platform.writev = past_the_cap::writev;
+    past_the_cap::calls.clear();
+    file f(path("large"), with_buffer(64));
+    f.write("abcd", buffered);
+    f.write(static_cast<const char*>(space), size);
+    f.close();
+    ::munmap(space, size);
+    using sizes = std::vector<std::size_t>;
+    const std::vector<sizes> expected = {sizes{buffered, cap - buffered}, sizes{beyond}};
+    EXPECT_EQ(past_the_cap::calls, expected);
+    EXPECT_EQ(f.stats().write_calls, 2u);
+    EXPECT_EQ(f.stats().bytes_written, cap + beyond);
+  }
+}
+
+// What fits under the cap with the buffered bytes is still one writev(),
+// and a flush still one write().
+TEST_F(write_faults, a_write_up_to_the_cap_is_one_call_with_the_buffered_bytes) {
+  FASTOUT_SKIP_ON_WINDOWS(
+      "reserves address space with mmap(); platform_write_cap.* runs the same loop there");
+  const std::size_t cap = fastout::detail::max_write_size;
+  const std::size_t size = cap - 4;
+  void* space = ::mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (space == MAP_FAILED)
+    GTEST_SKIP() << "cannot reserve " << size
+                 << " bytes of address space: " << std::strerror(errno);
+  fastout::detail::platform.write = past_the_cap::write;
+  fastout::detail::platform.writev = past_the_cap::writev;
+  past_the_cap::calls.clear();
+  file f(path("large"), with_buffer(64));
+  f.write("abcd", 4);
+  f.write(static_cast<const char*>(space), size);
+  f.write("efgh", 4);
+  f.flush();
+  ::munmap(space, size);
+  using sizes = std::vector<std::size_t>;
+  const std::vector<sizes> expected = {sizes{4, cap - 4}, sizes{4}};
+  EXPECT_EQ(past_the_cap::calls, expected);
+  f.close();
 }
 
 // ---------------------------------------------------------------- errors mid-stream

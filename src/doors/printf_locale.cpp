@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// What fastout's printf engine asks of the C library (printf_internal.h):
-// the current locale, the directives whose text depends on it, and the
-// texts of errno.
+// What fastout's printf engine asks of the platform and the C library
+// (printf_internal.h): the current locale, the directives whose text
+// depends on it, and the texts of errno.
 //
 // The engine prints the "C" locale's numbers itself. Where the locale of
 // the calling thread (LC_NUMERIC, LC_CTYPE) changes them -- a decimal point
@@ -9,62 +9,37 @@
 // 'I' flag -- it hands that one directive, its width and precision written
 // out as numbers, to the C library's snprintf, which knows the locale: the
 // only C library formatter the engine calls, and only from this file (a
-// test checks the other files' objects). %m's text is strerror_r()'s, in
-// the locale's language, and %#m's name is glibc's strerrorname_np().
+// test checks the other files' objects). What the locale is, %m's text (in
+// the locale's language) and %#m's name are the platform's to say
+// (platform_internal.h): this file knows no system.
 #include <cerrno>
 #include <climits>
-#include <clocale>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
 
-#if !defined(_WIN32)
-#  include <langinfo.h>
-#endif
-
 #include "doors/printf_internal.h"
+#include "platform/platform_internal.h"
 
 namespace fastout {
 namespace detail {
 namespace printf_engine {
 
 bool decimal_point_is_dot() noexcept {
-#ifdef __GLIBC__
-  // The calling thread's locale (uselocale()), as glibc's printf reads it.
-  const char* point = ::nl_langinfo(RADIXCHAR);
-#else
-  const char* point = std::localeconv()->decimal_point;
-#endif
-  return point != nullptr && point[0] == '.' && point[1] == '\0';
+  const char* point = decimal_point();
+  return point[0] == '.' && point[1] == '\0';
 }
 
 bool locale_groups_digits() noexcept {
-#ifdef __GLIBC__
-  const char* separator = ::nl_langinfo(THOUSEP);
-  const char* grouping = ::nl_langinfo(__GROUPING);
-#else
-  const std::lconv* conventions = std::localeconv();
-  const char* separator = conventions->thousands_sep;
-  const char* grouping = conventions->grouping;
-#endif
   // glibc groups when there is a separator and a first group size that is
   // neither 0 nor CHAR_MAX (nor negative).
-  return separator != nullptr && separator[0] != '\0' && grouping != nullptr && grouping[0] > 0 &&
-         grouping[0] != CHAR_MAX;
+  const digit_grouping grouping = thousands_grouping();
+  return grouping.separator[0] != '\0' && grouping.sizes[0] > 0 && grouping.sizes[0] != CHAR_MAX;
 }
 
-bool locale_digits_are_ascii() noexcept {
-#ifdef __GLIBC__
-  // 'I': LC_CTYPE's outdigits, ASCII in most locales.
-  for (int i = 0; i < 10; ++i) {
-    const char* digit = ::nl_langinfo(static_cast<nl_item>(_NL_CTYPE_OUTDIGIT0_MB + i));
-    if (digit == nullptr || digit[0] != '0' + i || digit[1] != '\0') return false;
-  }
-#endif
-  return true;
-}
+bool locale_digits_are_ascii() noexcept { return outdigits_are_ascii(); }
 
 namespace {
 
@@ -178,34 +153,11 @@ int locale_long_double(output& out, char*& pos, const float_spec& spec, std::uin
   return locale_float(out, pos, spec, "L", value);
 }
 
-namespace {
-// strerror_r is the GNU one (returning the text) or the XSI one (returning
-// 0 and writing the text): either way, the text.
-[[maybe_unused]] const char* strerror_result(const char* text, char*) { return text; }
-[[maybe_unused]] const char* strerror_result(int error, char* buffer) {
-  return error == 0 ? buffer : "Unknown error";
-}
-}  // namespace
-
 const char* errno_text(int error_number, char* buffer, std::size_t size) noexcept {
-  buffer[0] = '\0';
-#if defined(_WIN32)
-  // The C runtime's strerror_s (Windows has no strerror_r), in the same
-  // shape as XSI's.
-  return strerror_result(static_cast<int>(::strerror_s(buffer, size, error_number)), buffer);
-#else
-  return strerror_result(::strerror_r(error_number, buffer, size), buffer);
-#endif
+  return localized_error_text(error_number, buffer, size);
 }
 
-const char* errno_name(int error_number) noexcept {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
-  return ::strerrorname_np(error_number);
-#else
-  (void)error_number;
-  return nullptr;
-#endif
-}
+const char* errno_name(int error_number) noexcept { return error_symbol(error_number); }
 
 }  // namespace printf_engine
 }  // namespace detail

@@ -7,7 +7,6 @@
 #include "platform/platform_internal.h"
 
 #include <algorithm>
-#include <climits>
 
 namespace fastout::detail {
 namespace {
@@ -15,6 +14,15 @@ namespace {
 // writev() takes at most IOV_MAX segments (1024 on Linux and the BSDs; the
 // callers pass a handful).
 constexpr int max_segments = 1024;
+
+// One call of the table: write() for one segment (a flush is one plain
+// write(), never a writev() with an empty segment), writev() for several,
+// write_uncached() while the system takes it.
+ssize_t write_once(int fd, const struct iovec* segments, int count, bool uncached) noexcept {
+  if (uncached) return platform.write_uncached(fd, segments, count);
+  if (count == 1) return platform.write(fd, segments->iov_base, segments->iov_len);
+  return platform.writev(fd, segments, count);
+}
 
 }  // namespace
 
@@ -27,30 +35,32 @@ int write_all(int fd, struct iovec* iov, int count, bool& uncached, write_counts
       --count;
       continue;
     }
-    // As many whole segments as the cap allows, or the cap's worth of the
-    // first one.
-    struct iovec capped[1] = {{iov->iov_base, std::min(iov->iov_len, cap)}};
-    struct iovec* segments = iov->iov_len > cap ? capped : iov;
-    int segment_count = 1;
-    std::size_t total = segments->iov_len;
-    while (segments == iov && segment_count < count && segment_count < max_segments &&
+    // Each call as much as the cap allows: whole segments while they fit,
+    // then the part of the next one that fills the call up to the cap. The
+    // kernel would cut one call of everything there itself, so a large
+    // piece after a few buffered bytes costs no call more than it forces.
+    int segment_count = 0;
+    std::size_t total = 0;
+    while (segment_count < count && segment_count < max_segments &&
            iov[segment_count].iov_len <= cap - total) {
       total += iov[segment_count].iov_len;
       ++segment_count;
     }
+    struct iovec* cut = nullptr;  // the segment the call takes only a part of
+    std::size_t cut_length = 0;   // its whole length, put back after the call
+    if (segment_count < count && segment_count < max_segments && total < cap) {
+      cut = &iov[segment_count];
+      cut_length = cut->iov_len;
+      cut->iov_len = cap - total;
+      ++segment_count;
+    }
     ++counts.calls;
-    ssize_t result;
-    if (uncached) {
-      result = platform.write_uncached(fd, segments, segment_count);
-      if (result < 0 && uncached_write_refused(errno)) {
-        // Nothing was written: plain writes carry on.
-        uncached = false;
-        continue;
-      }
-    } else if (segment_count == 1) {
-      result = platform.write(fd, segments->iov_base, segments->iov_len);
-    } else {
-      result = platform.writev(fd, segments, segment_count);
+    const ssize_t result = write_once(fd, iov, segment_count, uncached);
+    if (cut != nullptr) cut->iov_len = cut_length;
+    if (result < 0 && uncached && uncached_write_refused(errno)) {
+      // Nothing was written: plain writes carry on.
+      uncached = false;
+      continue;
     }
     if (result > 0) {
       auto written = static_cast<std::size_t>(result);
@@ -87,42 +97,6 @@ int sync_file(int fd, bool metadata) noexcept {
   if (retry_interrupted([&] { return platform.full_fsync(fd); }) == 0) return 0;
   if (errno != ENOTSUP && errno != EOPNOTSUPP && errno != EINVAL && errno != ENOTTY) return -1;
   return retry_interrupted([&] { return metadata ? platform.fsync(fd) : platform.fdatasync(fd); });
-}
-
-const char* common_error_text(int error_number) noexcept {
-  switch (error_number) {
-    case EINVAL: return "Invalid argument";
-    case EBADF: return "Bad file descriptor";
-    case EBUSY: return "Device or resource busy";
-    case ENOMEM: return "Cannot allocate memory";
-    case EOVERFLOW: return "Value too large for defined data type";
-    case EILSEQ: return "Invalid or incomplete multibyte or wide character";
-    case ENOSPC: return "No space left on device";
-    case EFBIG: return "File too large";
-    case EPIPE: return "Broken pipe";
-    case EIO: return "Input/output error";
-    case EDQUOT: return "Disk quota exceeded";
-    case EACCES: return "Permission denied";
-    case ENOENT: return "No such file or directory";
-    case EEXIST: return "File exists";
-    case EISDIR: return "Is a directory";
-    case ENOTDIR: return "Not a directory";
-    case ENOTSUP: return "Operation not supported";
-    case EPERM: return "Operation not permitted";
-    case EINTR: return "Interrupted system call";
-    case EAGAIN: return "Resource temporarily unavailable";
-    case ECANCELED: return "Operation canceled";
-    case ELOOP: return "Too many levels of symbolic links";
-    case ENAMETOOLONG: return "File name too long";
-    case EROFS: return "Read-only file system";
-    case EXDEV: return "Invalid cross-device link";
-    case ENOSYS: return "Function not implemented";
-    case ESPIPE: return "Illegal seek";
-    case EMFILE: return "Too many open files";
-    case ENFILE: return "Too many open files in system";
-    case ENOLCK: return "No locks available";
-    default: return nullptr;
-  }
 }
 
 int sync_directory(int dir) noexcept {

@@ -3,10 +3,12 @@
 //
 // Everything that touches the system -- opening and creating files, writing,
 // syncing, renaming and exchanging, links, permissions and owners, locks,
-// terminals, the process, threads, error texts -- goes through here. Above
-// this folder nothing names a system call, and nothing knows which system it
-// runs on: the differences live in one implementation per platform, chosen
-// at configure time (FASTOUT_PLATFORM):
+// terminals, the process, threads, error texts, the locale's numbers --
+// goes through here. Above this folder nothing names a system call or a C
+// library's extension, and nothing knows which system it runs on (no
+// _WIN32, __GLIBC__, __APPLE__ ...: the CTest source_layers fails on one):
+// the differences live in one implementation per platform, chosen at
+// configure time (FASTOUT_PLATFORM):
 //
 //   linux/   Linux with glibc: O_TMPFILE, renameat2(RENAME_EXCHANGE),
 //            sync_file_range, pwritev2(RWF_DONTCACHE), fallocate, getrandom,
@@ -14,6 +16,9 @@
 //   posix/   macOS, the BSDs and other Unix systems, with POSIX.1-2008 calls;
 //            Apple's F_FULLFSYNC, F_PREALLOCATE and renameatx_np(RENAME_SWAP),
 //            and BSD's flock, arc4random_buf and funopen where they exist
+//   unix/    what linux/ and posix/ share: the table's POSIX.1-2008 entries
+//            (unix_platform(), which each of them completes) and the parts
+//            of the interface that are the same on both
 //   windows/ Windows (MinGW-w64 and MSVC): Win32 handles behind C runtime
 //            descriptors, UTF-8 paths as UTF-16, ReplaceFileW/MoveFileExW,
 //            FlushFileBuffers, LockFileEx, the console through WriteConsoleW
@@ -31,11 +36,18 @@
 //
 // The interface speaks POSIX's types: descriptors are ints, flags are the
 // system's O_* and AT_* values, errors are errno values (-1 and errno, as
-// the system calls), and a file's status is a struct stat. On Windows these
-// are the C runtime's descriptors and errno values, with what the runtime
-// lacks (struct iovec, AT_*, O_NOFOLLOW, ...) given fastout's own values
-// by platform/windows/posix_shapes_internal.h; the platform maps each Win32
-// error to an errno (docs/platforms.md has the table).
+// the system calls), and a file's status is a struct stat
+// (posix_shapes_internal.h, the interface's own, says where each comes
+// from). On Windows these are the C runtime's descriptors and errno values,
+// with what the runtime lacks (struct iovec, AT_*, O_NOFOLLOW, ...) given
+// fastout's own values; the platform maps each Win32 error to an errno
+// (docs/platforms.md has the table).
+//
+// Each implementation fills its table by name, in a constexpr function
+// checked with every_entry_filled() at compile time, and both `platform`
+// and `real_platform` are constant-initialized (FASTOUT_CONSTINIT): they
+// are whole before any static initializer of a program or a library runs,
+// so a writer used during static initialization works.
 //
 // This folder depends on nothing of fastout's but <fastout/config.h>. This
 // header is internal: it is not installed.
@@ -50,15 +62,7 @@
 #include <cstdio>
 #include <system_error>
 
-#if defined(_WIN32)
-#  include "platform/windows/posix_shapes_internal.h"
-#else
-#  include <fcntl.h>
-#  include <sys/stat.h>
-#  include <sys/types.h>
-#  include <sys/uio.h>
-#  include <unistd.h>
-#endif
+#include "platform/posix_shapes_internal.h"
 
 namespace fastout::detail {
 
@@ -182,6 +186,43 @@ struct platform_calls {
                                   ssize_t (*write)(void* cookie, const char* data, size_t size));
 };
 
+/// The number of entries of platform_calls, which every_entry_filled()
+/// checks one by one: a new entry is added there too.
+inline constexpr std::size_t platform_call_count = 37;
+static_assert(sizeof(platform_calls) == platform_call_count * sizeof(void (*)()),
+              "platform_calls gained or lost an entry: every_entry_filled() must check each");
+
+/// Whether every entry of `c` is filled: each implementation's table, filled
+/// by name, is checked with it at compile time, so that an entry the
+/// interface gains and one platform forgets fails that platform's build
+/// instead of crashing at its first call.
+constexpr bool every_entry_filled(const platform_calls& c) noexcept {
+  return c.open && c.openat && c.create_unnamed && c.link_unnamed &&  // opening and creating
+         c.write && c.writev && c.write_uncached && c.wait_writable && c.close &&  // writing
+         c.fstat && c.fstatat && c.readlinkat && c.is_terminal && c.is_console &&  // what ...
+         c.write_console && c.lseek && c.read &&  // ... a descriptor or a name is
+         c.fsync && c.fdatasync && c.full_fsync && c.start_writeback &&             // durability
+         c.wait_for_writeback &&                                                    //
+         c.renameat && c.exchange && c.linkat && c.unlinkat && c.list_directory &&  // in place
+         c.fchmod && c.fchown && c.umask && c.read_umask &&  // permissions and owners
+         c.reserve && c.ftruncate &&                         // space
+         c.random_bytes && c.try_lock && c.dup &&            // names and locks
+         c.open_write_stream;                                // the process
+}
+
+// Constant initialization, required: the tables must be whole before any
+// dynamic initializer runs (C++20's constinit; GCC's and Clang's own before
+// it, so that a table that stops being constant fails to compile).
+#if defined(__cpp_constinit)
+#  define FASTOUT_CONSTINIT constinit
+#elif defined(__clang__)
+#  define FASTOUT_CONSTINIT [[clang::require_constant_initialization]]
+#elif defined(__GNUC__) && __GNUC__ >= 10
+#  define FASTOUT_CONSTINIT __constinit
+#else
+#  define FASTOUT_CONSTINIT
+#endif
+
 /// The table in use. Starts as the platform's real calls.
 FASTOUT_API extern platform_calls platform;
 /// The real calls, so a test can restore them or delegate to them.
@@ -250,11 +291,6 @@ FASTOUT_API void run_at_exit(void (*handler)(int status, bool status_known)) noe
 /// (_exit()): the only way an exit handler can change the status.
 [[noreturn]] FASTOUT_API void exit_now(int status) noexcept;
 
-/// The decimal point of the C locale in force for this thread, which the C
-/// library's printf() writes: nl_langinfo(RADIXCHAR) on Unix systems
-/// (uselocale() included), localeconv() on Windows.
-const char* decimal_point() noexcept;
-
 /// Makes `out` and `err` the C library's stdout and stderr, which glibc's,
 /// Apple's and the BSDs' C libraries keep in variables. On Windows, whose
 /// runtime keeps them in a table of its own, nothing: open_write_stream()
@@ -273,8 +309,60 @@ FASTOUT_API int errno_of_windows_error(unsigned long code) noexcept;
 #endif
 
 /// glibc's texts for the errors fastout itself reports, on every platform,
-/// so that a message reads the same everywhere; null for the others.
+/// so that a message reads the same everywhere; null for the others
+/// (platform/error_texts.cpp).
 const char* common_error_text(int error_number) noexcept;
+
+// ---------------------------------------------------------------------------
+// What the C library's printf() takes from the locale and from errno, for
+// fastout_printf()'s forms that are the platform's by nature
+// (src/doors/printf_locale.cpp is the one caller). Each reads the locale in
+// force for the calling thread (uselocale() included where the C library
+// has it) at the call; the texts are the C library's, valid until the
+// locale changes.
+
+/// The decimal point printf() writes (LC_NUMERIC): "." in the "C" locale,
+/// "," in de_DE. nl_langinfo(RADIXCHAR) on Unix systems, localeconv() on
+/// Windows. Never null.
+FASTOUT_API const char* decimal_point() noexcept;
+
+/// How printf()'s '\'' flag groups the digits of an integer part (LC_NUMERIC).
+struct digit_grouping {
+  /// Between groups: "." in de_DE; "" where the locale groups nothing.
+  const char* separator;
+  /// The group sizes, from the right, as localeconv()'s grouping: each byte
+  /// one size, the last repeated after a 0 byte or the end, none after a
+  /// CHAR_MAX ("\3" in de_DE, "" in the "C" locale).
+  const char* sizes;
+};
+/// nl_langinfo(THOUSEP) and glibc's nl_langinfo(GROUPING) on Linux,
+/// nl_langinfo(THOUSEP) and localeconv() on other Unix systems (POSIX has no
+/// nl_langinfo() item for the sizes), localeconv() on Windows. Never null.
+FASTOUT_API digit_grouping thousands_grouping() noexcept;
+
+/// Whether printf()'s 'I' flag writes ASCII digits: glibc's LC_CTYPE
+/// outdigits (other digits in fa_IR, say); true where the C library has no
+/// 'I' flag (every other).
+FASTOUT_API bool outdigits_are_ascii() noexcept;
+
+/// printf()'s %m: the text of `error_number` in the language of the locale
+/// (LC_MESSAGES), strerror_r()'s on Unix systems, strerror_s()'s on
+/// Windows, written into `buffer` (of `size` bytes) or a static text of the
+/// C library's. Never null.
+FASTOUT_API const char* localized_error_text(int error_number, char* buffer,
+                                             std::size_t size) noexcept;
+
+/// printf()'s %#m: the name of `error_number` ("ENOENT"), as glibc's
+/// strerrorname_np() gives it ("0" for 0), or null for a number that names
+/// no error (glibc's printf() then prints the number). glibc's own on Linux
+/// (2.32 and later); elsewhere glibc's names of the errno values the
+/// system's <errno.h> defines (common_error_symbol()).
+FASTOUT_API const char* error_symbol(int error_number) noexcept;
+
+/// glibc's names of the errno values this system's <errno.h> defines, or
+/// null for others: where a value has two (EAGAIN and EWOULDBLOCK on
+/// Linux), the one glibc gives (platform/error_texts.cpp).
+FASTOUT_API const char* common_error_symbol(int error_number) noexcept;
 
 // ---------------------------------------------------------------------------
 // The platform's answers, read the same way everywhere.

@@ -3,20 +3,23 @@
 // POSIX's calls, and Linux's own where they do better -- O_TMPFILE files
 // linked through /proc, renameat2(RENAME_EXCHANGE), pwritev2(RWF_DONTCACHE),
 // sync_file_range, fallocate, getrandom, open file description locks, the
-// umask from /proc/self/status, fopencookie, strerrordesc_np. Each falls
-// back where the kernel or the filesystem refuses it, as the table's
-// comments in platform_internal.h say.
+// umask from /proc/self/status, fopencookie, strerrordesc_np and
+// strerrorname_np, the locale's grouping and outdigits through
+// nl_langinfo(). Each falls back where the kernel or the filesystem refuses
+// it, as the table's comments in platform_internal.h say. What every Unix
+// system has the same way is unix/'s: the table starts as unix_platform().
 //
 // O_TMPFILE (glibc 2.19), RENAME_EXCHANGE (2.28) and F_OFD_SETLK (2.20) come
 // from the C library's headers, and O_TMPFILE's value differs between
 // architectures.
-#include "platform/unix_calls_internal.h"
+#include "platform/unix/unix_internal.h"
 
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 
 #include <fcntl.h>
+#include <langinfo.h>
 #include <linux/falloc.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,8 +85,6 @@ ssize_t write_uncached(int fd, const struct iovec* iov, int count) {
   return ::pwritev2(fd, iov, count, -1, RWF_DONTCACHE);
 }
 
-int fdatasync(int fd) { return ::fdatasync(fd); }
-
 int full_fsync(int) {
   errno = ENOTSUP;  // Linux's fsync() flushes the drive's cache itself
   return -1;
@@ -122,7 +123,7 @@ mode_t read_umask() {
       if (end != line + 7 && mask <= 0777) return static_cast<mode_t>(mask);
     }
   }
-  return unix_calls::umask_by_setting();
+  return unix_calls::read_umask();
 }
 
 int reserve(int fd, off_t offset, off_t length) {
@@ -163,25 +164,30 @@ std::FILE* open_write_stream(void* cookie,
   return stream;
 }
 
+// POSIX's calls, and Linux's own where they do better.
+constexpr platform_calls linux_platform() noexcept {
+  platform_calls calls = unix_platform();
+  calls.create_unnamed = create_unnamed;
+  calls.link_unnamed = link_unnamed;
+  calls.write_uncached = write_uncached;
+  calls.full_fsync = full_fsync;
+  calls.start_writeback = start_writeback;
+  calls.wait_for_writeback = wait_for_writeback;
+  calls.exchange = exchange;
+  calls.read_umask = read_umask;
+  calls.reserve = reserve;
+  calls.random_bytes = random_bytes;
+  calls.try_lock = try_lock;
+  calls.open_write_stream = open_write_stream;
+  return calls;
+}
+constexpr platform_calls linux_calls = linux_platform();
+static_assert(every_entry_filled(linux_calls), "the linux table leaves an entry empty");
+
 }  // namespace
 
-// Spelled out twice rather than copied so that both are constant-initialized:
-// a writer used during static initialization works.
-#define FASTOUT_LINUX_PLATFORM                                                                   \
-  {                                                                                              \
-    unix_calls::open, unix_calls::openat, create_unnamed, link_unnamed, unix_calls::write,       \
-        unix_calls::writev, write_uncached, unix_calls::wait_writable, unix_calls::close,        \
-        unix_calls::fstat, unix_calls::fstatat, unix_calls::readlinkat, unix_calls::is_terminal, \
-        unix_calls::is_console, unix_calls::write_console, unix_calls::lseek, unix_calls::read,  \
-        unix_calls::fsync, fdatasync, full_fsync, start_writeback, wait_for_writeback,           \
-        unix_calls::renameat, exchange, unix_calls::linkat, unix_calls::unlinkat,                \
-        unix_calls::list_directory, unix_calls::fchmod, unix_calls::fchown, unix_calls::umask,   \
-        read_umask, reserve, unix_calls::ftruncate, random_bytes, try_lock, unix_calls::dup,     \
-        open_write_stream,                                                                       \
-  }
-
-const platform_calls real_platform = FASTOUT_LINUX_PLATFORM;
-platform_calls platform = FASTOUT_LINUX_PLATFORM;
+FASTOUT_CONSTINIT const platform_calls real_platform = linux_calls;
+FASTOUT_CONSTINIT platform_calls platform = linux_calls;
 
 const char* platform_name() noexcept { return "linux"; }
 
@@ -192,16 +198,6 @@ int directory_open_flags(bool synced) noexcept {
   // no read permission; fsync needs it open for reading.
   return O_DIRECTORY | O_CLOEXEC | (synced ? O_RDONLY : O_PATH);
 }
-
-const char* decimal_point() noexcept { return unix_decimal_point(); }
-
-void set_standard_streams(std::FILE* out, std::FILE* err) noexcept {
-  unix_set_standard_streams(out, err);
-}
-
-int process_id() noexcept { return unix_process_id(); }
-
-const std::error_category& error_category() noexcept { return unix_error_category(); }
 
 namespace {
 void (*exit_handler)(int, bool) = nullptr;
@@ -214,22 +210,45 @@ void run_at_exit(void (*handler)(int status, bool status_known)) noexcept {
   ::on_exit(on_exit_trampoline, nullptr);
 }
 
-void exit_now(int status) noexcept { unix_exit_now(status); }
-
-int start_thread(thread_handle& thread, void* (*run)(void*), void* argument) noexcept {
-  return unix_start_thread(thread, run, argument);
-}
-
-void join_thread(thread_handle& thread) noexcept { unix_join_thread(thread); }
+// glibc 2.32 brought strerrordesc_np() and strerrorname_np(); the linux
+// layer takes 2.28 and later.
+#if __GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32)
+#  define FASTOUT_GLIBC_ERROR_NAMES 1
+#endif
 
 const char* error_text(int error_number) noexcept {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+#if defined(FASTOUT_GLIBC_ERROR_NAMES)
   // glibc's English descriptions, untranslated and static: no locale, no
   // buffer, no race.
   return ::strerrordesc_np(error_number);
 #else
   return common_error_text(error_number);
 #endif
+}
+
+const char* error_symbol(int error_number) noexcept {
+#if defined(FASTOUT_GLIBC_ERROR_NAMES)
+  return ::strerrorname_np(error_number);
+#else
+  return common_error_symbol(error_number);
+#endif
+}
+
+// glibc's printf() reads the thread's locale the same way (uselocale()
+// included).
+digit_grouping thousands_grouping() noexcept {
+  const char* separator = ::nl_langinfo(THOUSEP);
+  const char* sizes = ::nl_langinfo(__GROUPING);
+  return {separator != nullptr ? separator : "", sizes != nullptr ? sizes : ""};
+}
+
+bool outdigits_are_ascii() noexcept {
+  // 'I': LC_CTYPE's outdigits, ASCII in most locales.
+  for (int i = 0; i < 10; ++i) {
+    const char* digit = ::nl_langinfo(static_cast<nl_item>(_NL_CTYPE_OUTDIGIT0_MB + i));
+    if (digit == nullptr || digit[0] != '0' + i || digit[1] != '\0') return false;
+  }
+  return true;
 }
 
 }  // namespace fastout::detail

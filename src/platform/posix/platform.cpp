@@ -8,19 +8,24 @@
 // falls back: a named temporary file and rename() for a replacement, the
 // sync at close() instead of writeback while writing, no preallocation, a
 // replacement's files unlocked (docs/safe-replace.md says what a killed
-// writer then leaves). docs/platforms.md has the whole table.
+// writer then leaves). docs/platforms.md has the whole table. What every
+// Unix system has the same way is unix/'s: the table starts as
+// unix_platform().
 //
 // This file is built on Linux too (scripts/test --platform posix), where it
 // must not reach for anything Linux-only: a test reads the built library's
 // undefined symbols to prove it.
-#include "platform/unix_calls_internal.h"
+#include "platform/unix/unix_internal.h"
 
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
+#include <clocale>
+
 #include <fcntl.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,15 +55,6 @@ int link_unnamed(int, int, const char*) { return unsupported(EOPNOTSUPP); }
 
 ssize_t write_uncached(int, const struct iovec*, int) { return unsupported(EOPNOTSUPP); }
 
-int fdatasync(int fd) {
-#if defined(__APPLE__) || !defined(_POSIX_SYNCHRONIZED_IO) || _POSIX_SYNCHRONIZED_IO <= 0
-  // Apple's C library does not declare fdatasync(); fsync() is what there is.
-  return ::fsync(fd);
-#else
-  return ::fdatasync(fd);
-#endif
-}
-
 int full_fsync(int fd) {
 #if defined(__APPLE__) && defined(F_FULLFSYNC)
   return ::fcntl(fd, F_FULLFSYNC);
@@ -80,8 +76,6 @@ int exchange(int old_dir, const char* old_path, int new_dir, const char* new_pat
   return unsupported(ENOSYS);
 #endif
 }
-
-mode_t read_umask() { return unix_calls::umask_by_setting(); }
 
 int reserve(int fd, off_t offset, off_t length) {
 #if defined(__APPLE__) && defined(F_PREALLOCATE)
@@ -171,25 +165,29 @@ std::FILE* open_write_stream(void* cookie,
 }
 [[maybe_unused]] const char* strerror_result(const char* result, const char*) { return result; }
 
+// POSIX's calls, and what a system adds where it has it.
+constexpr platform_calls posix_platform() noexcept {
+  platform_calls calls = unix_platform();
+  calls.create_unnamed = create_unnamed;
+  calls.link_unnamed = link_unnamed;
+  calls.write_uncached = write_uncached;
+  calls.full_fsync = full_fsync;
+  calls.start_writeback = start_writeback;
+  calls.wait_for_writeback = wait_for_writeback;
+  calls.exchange = exchange;
+  calls.reserve = reserve;
+  calls.random_bytes = random_bytes;
+  calls.try_lock = try_lock;
+  calls.open_write_stream = open_write_stream;
+  return calls;
+}
+constexpr platform_calls posix_calls = posix_platform();
+static_assert(every_entry_filled(posix_calls), "the posix table leaves an entry empty");
+
 }  // namespace
 
-// Spelled out twice rather than copied so that both are constant-initialized:
-// a writer used during static initialization works.
-#define FASTOUT_POSIX_PLATFORM                                                                   \
-  {                                                                                              \
-    unix_calls::open, unix_calls::openat, create_unnamed, link_unnamed, unix_calls::write,       \
-        unix_calls::writev, write_uncached, unix_calls::wait_writable, unix_calls::close,        \
-        unix_calls::fstat, unix_calls::fstatat, unix_calls::readlinkat, unix_calls::is_terminal, \
-        unix_calls::is_console, unix_calls::write_console, unix_calls::lseek, unix_calls::read,  \
-        unix_calls::fsync, fdatasync, full_fsync, start_writeback, wait_for_writeback,           \
-        unix_calls::renameat, exchange, unix_calls::linkat, unix_calls::unlinkat,                \
-        unix_calls::list_directory, unix_calls::fchmod, unix_calls::fchown, unix_calls::umask,   \
-        read_umask, reserve, unix_calls::ftruncate, random_bytes, try_lock, unix_calls::dup,     \
-        open_write_stream,                                                                       \
-  }
-
-const platform_calls real_platform = FASTOUT_POSIX_PLATFORM;
-platform_calls platform = FASTOUT_POSIX_PLATFORM;
+FASTOUT_CONSTINIT const platform_calls real_platform = posix_calls;
+FASTOUT_CONSTINIT platform_calls platform = posix_calls;
 
 const char* platform_name() noexcept { return "posix"; }
 
@@ -203,16 +201,6 @@ const std::size_t max_write_size = 0x7ffff000;
 
 int directory_open_flags(bool) noexcept { return O_RDONLY | O_DIRECTORY | O_CLOEXEC; }
 
-const char* decimal_point() noexcept { return unix_decimal_point(); }
-
-void set_standard_streams(std::FILE* out, std::FILE* err) noexcept {
-  unix_set_standard_streams(out, err);
-}
-
-int process_id() noexcept { return unix_process_id(); }
-
-const std::error_category& error_category() noexcept { return unix_error_category(); }
-
 namespace {
 void (*exit_handler)(int, bool) = nullptr;
 void atexit_trampoline() { exit_handler(0, false); }
@@ -224,14 +212,6 @@ void run_at_exit(void (*handler)(int status, bool status_known)) noexcept {
   std::atexit(atexit_trampoline);
 }
 
-void exit_now(int status) noexcept { unix_exit_now(status); }
-
-int start_thread(thread_handle& thread, void* (*run)(void*), void* argument) noexcept {
-  return unix_start_thread(thread, run, argument);
-}
-
-void join_thread(thread_handle& thread) noexcept { unix_join_thread(thread); }
-
 const char* error_text(int error_number) noexcept {
   if (const char* text = common_error_text(error_number)) return text;
   // Anything else: the C library's words, copied per thread; none for an
@@ -241,5 +221,21 @@ const char* error_text(int error_number) noexcept {
   if (text == nullptr || std::strncmp(text, "Unknown error", 13) == 0) return nullptr;
   return text;
 }
+
+// Names for %#m where the C library has no strerrorname_np(): glibc's, for
+// every errno value this system's <errno.h> defines.
+const char* error_symbol(int error_number) noexcept { return common_error_symbol(error_number); }
+
+// POSIX names the separator in nl_langinfo(), and the group sizes only in
+// localeconv(), which reads the thread's locale too (uselocale()).
+digit_grouping thousands_grouping() noexcept {
+  const char* separator = ::nl_langinfo(THOUSEP);
+  const std::lconv* conventions = std::localeconv();
+  const char* sizes = conventions != nullptr ? conventions->grouping : nullptr;
+  return {separator != nullptr ? separator : "", sizes != nullptr ? sizes : ""};
+}
+
+// Only glibc's printf() has the 'I' flag, and its outdigits.
+bool outdigits_are_ascii() noexcept { return true; }
 
 }  // namespace fastout::detail

@@ -559,6 +559,35 @@ bool console_write_all(int fd, const char16_t* text, std::size_t count) {
   return true;
 }
 
+// The UTF-16 side of a write to a console: characters in, as one or two
+// code units, and out in WriteConsoleW calls of up to 2048 units.
+class console_units {
+ public:
+  // Whether one more character fits: a character is never split between
+  // two calls.
+  bool has_room() const { return count_ + 2 <= sizeof units_ / sizeof units_[0]; }
+  void put(std::uint32_t code) {
+    if (code >= 0x10000) {
+      code -= 0x10000;
+      units_[count_++] = static_cast<char16_t>(0xD800 + (code >> 10));
+      units_[count_++] = static_cast<char16_t>(0xDC00 + (code & 0x3FF));
+    } else {
+      units_[count_++] = static_cast<char16_t>(code);
+    }
+  }
+  // Writes what was put, continuing short writes: false (errno set) if the
+  // console failed.
+  bool send(int fd) {
+    if (count_ > 0 && !console_write_all(fd, units_, count_)) return false;
+    count_ = 0;
+    return true;
+  }
+
+ private:
+  char16_t units_[2048];
+  std::size_t count_ = 0;
+};
+
 // UTF-8 to a console, as UTF-16: a character is never split between two
 // WriteConsoleW calls (an incomplete one at the end waits for the next
 // write), and a byte that is not UTF-8 is shown as U+FFFD. Every byte is
@@ -566,8 +595,7 @@ bool console_write_all(int fd, const char16_t* text, std::size_t count) {
 ssize_t write_to_console(int fd, const unsigned char* data, std::size_t size) {
   std::lock_guard<std::mutex> lock(console_mutex);
   console_tail* tail = tail_of(fd, true);
-  char16_t units[2048];
-  std::size_t count = 0;
+  console_units units;
   std::size_t taken = 0;  // bytes of `data` whose text is in `units` or out
   std::size_t sent = 0;   // bytes of `data` whose text is out
   unsigned char pending[4];
@@ -577,21 +605,11 @@ ssize_t write_to_console(int fd, const unsigned char* data, std::size_t size) {
     std::memcpy(pending, tail->bytes, tail->size);
     tail->size = 0;
   }
-  auto put = [&](std::uint32_t code) {
-    if (code >= 0x10000) {
-      code -= 0x10000;
-      units[count++] = static_cast<char16_t>(0xD800 + (code >> 10));
-      units[count++] = static_cast<char16_t>(0xDC00 + (code & 0x3FF));
-    } else {
-      units[count++] = static_cast<char16_t>(code);
-    }
-  };
   std::size_t i = 0;
   while (i < size || pending_size > 0) {
-    if (count + 2 > sizeof units / sizeof units[0]) {
-      if (!console_write_all(fd, units, count)) return sent > 0 ? static_cast<ssize_t>(sent) : -1;
+    if (!units.has_room()) {
+      if (!units.send(fd)) return sent > 0 ? static_cast<ssize_t>(sent) : -1;
       sent = taken;
-      count = 0;
     }
     // The next character: bytes kept from before, then this write's.
     unsigned char bytes[4];
@@ -599,7 +617,7 @@ ssize_t write_to_console(int fd, const unsigned char* data, std::size_t size) {
     while (have < pending_size) bytes[have] = pending[have], ++have;
     const int need = sequence_length(have > 0 ? bytes[0] : data[i]);
     if (need == 0 || need == 1) {
-      put(need == 0 ? 0xFFFD : (have > 0 ? bytes[0] : data[i]));
+      units.put(need == 0 ? 0xFFFD : (have > 0 ? bytes[0] : data[i]));
       if (have > 0) {
         std::memmove(pending, pending + 1, static_cast<std::size_t>(--pending_size));
       } else {
@@ -626,13 +644,13 @@ ssize_t write_to_console(int fd, const unsigned char* data, std::size_t size) {
     }
     std::uint32_t code;
     if (have == need && whole_character(bytes, need, code)) {
-      put(code);
+      units.put(code);
       i += from_data;
       pending_size = 0;
     } else {
       // Not a character: its first byte is shown as U+FFFD, and the next
       // byte starts the next try.
-      put(0xFFFD);
+      units.put(0xFFFD);
       if (pending_size > 0) {
         std::memmove(pending, pending + 1, static_cast<std::size_t>(--pending_size));
       } else {
@@ -641,8 +659,7 @@ ssize_t write_to_console(int fd, const unsigned char* data, std::size_t size) {
     }
     taken = i;
   }
-  if (count > 0 && !console_write_all(fd, units, count))
-    return sent > 0 ? static_cast<ssize_t>(sent) : -1;
+  if (!units.send(fd)) return sent > 0 ? static_cast<ssize_t>(sent) : -1;
   return static_cast<ssize_t>(size);
 }
 
@@ -1171,22 +1188,54 @@ unsigned __stdcall thread_main(void* start) {
   return 0;
 }
 
+constexpr platform_calls windows_platform() noexcept {
+  platform_calls calls{};
+  calls.open = open_path;
+  calls.openat = open_at;
+  calls.create_unnamed = create_unnamed;
+  calls.link_unnamed = link_unnamed;
+  calls.write = write_bytes;
+  calls.writev = writev;
+  calls.write_uncached = write_uncached;
+  calls.wait_writable = wait_writable;
+  calls.close = close_fd;
+  calls.fstat = fstat_fd;
+  calls.fstatat = fstatat_path;
+  calls.readlinkat = readlinkat;
+  calls.is_terminal = is_terminal;
+  calls.is_console = is_console;
+  calls.write_console = write_console;
+  calls.lseek = lseek_fd;
+  calls.read = read_fd;
+  calls.fsync = fsync_fd;
+  calls.fdatasync = fsync_fd;  // FlushFileBuffers either way
+  calls.full_fsync = full_fsync;
+  calls.start_writeback = start_writeback;
+  calls.wait_for_writeback = wait_for_writeback;
+  calls.renameat = renameat_paths;
+  calls.exchange = exchange;
+  calls.linkat = linkat_paths;
+  calls.unlinkat = unlinkat_path;
+  calls.list_directory = list_directory;
+  calls.fchmod = fchmod_fd;
+  calls.fchown = fchown_fd;
+  calls.umask = umask_call;
+  calls.read_umask = read_umask;
+  calls.reserve = reserve;
+  calls.ftruncate = ftruncate_fd;
+  calls.random_bytes = random_bytes;
+  calls.try_lock = try_lock;
+  calls.dup = dup_fd;
+  calls.open_write_stream = open_write_stream;
+  return calls;
+}
+constexpr platform_calls windows_calls = windows_platform();
+static_assert(every_entry_filled(windows_calls), "the windows table leaves an entry empty");
+
 }  // namespace
 
-// Spelled out twice rather than copied so that both are constant-initialized:
-// a writer used during static initialization works.
-#define FASTOUT_WINDOWS_PLATFORM                                                                   \
-  {                                                                                                \
-    open_path, open_at, create_unnamed, link_unnamed, write_bytes, writev, write_uncached,         \
-        wait_writable, close_fd, fstat_fd, fstatat_path, readlinkat, is_terminal, is_console,      \
-        write_console, lseek_fd, read_fd, fsync_fd, fsync_fd, full_fsync, start_writeback,         \
-        wait_for_writeback, renameat_paths, exchange, linkat_paths, unlinkat_path, list_directory, \
-        fchmod_fd, fchown_fd, umask_call, read_umask, reserve, ftruncate_fd, random_bytes,         \
-        try_lock, dup_fd, open_write_stream,                                                       \
-  }
-
-const platform_calls real_platform = FASTOUT_WINDOWS_PLATFORM;
-platform_calls platform = FASTOUT_WINDOWS_PLATFORM;
+FASTOUT_CONSTINIT const platform_calls real_platform = windows_calls;
+FASTOUT_CONSTINIT platform_calls platform = windows_calls;
 
 const char* platform_name() noexcept { return "windows"; }
 
@@ -1242,10 +1291,36 @@ void run_at_exit(void (*handler)(int status, bool status_known)) noexcept {
 // process ends with `status` (ExitProcess underneath).
 void exit_now(int status) noexcept { std::_Exit(status); }
 
+// The runtime's locale, as its printf() reads it: localeconv() (per thread
+// where _configthreadlocale() made it so).
 const char* decimal_point() noexcept {
   const std::lconv* conventions = std::localeconv();
-  return conventions != nullptr ? conventions->decimal_point : ".";
+  return conventions != nullptr && conventions->decimal_point != nullptr
+             ? conventions->decimal_point
+             : ".";
 }
+
+digit_grouping thousands_grouping() noexcept {
+  const std::lconv* conventions = std::localeconv();
+  if (conventions == nullptr) return {"", ""};
+  return {conventions->thousands_sep != nullptr ? conventions->thousands_sep : "",
+          conventions->grouping != nullptr ? conventions->grouping : ""};
+}
+
+// The runtime's printf() has no 'I' flag.
+bool outdigits_are_ascii() noexcept { return true; }
+
+// The runtime has no strerror_r(); strerror_s() writes into the buffer, and
+// says "Unknown error" for a number it does not know.
+const char* localized_error_text(int error_number, char* buffer, std::size_t size) noexcept {
+  buffer[0] = '\0';
+  if (::strerror_s(buffer, size, error_number) != 0) return "Unknown error";
+  return buffer;
+}
+
+// The runtime names no errors: glibc's names of those its <errno.h>
+// defines.
+const char* error_symbol(int error_number) noexcept { return common_error_symbol(error_number); }
 
 void set_standard_streams(std::FILE*, std::FILE*) noexcept {}
 
