@@ -720,7 +720,7 @@ char* call::put_wide_string(char* pos, const wchar_t* s, int width, int precisio
     // A first pass for the padding, as glibc's.
     std::mbstate_t state{};
     std::size_t total = 0;
-    for (const wchar_t* p = s; *p != L'\0' && total < limit; ++p) {
+    for (const wchar_t* p = s; total < limit && *p != L'\0'; ++p) {
       const std::size_t n = std::wcrtomb(bytes, *p, &state);
       if (n == static_cast<std::size_t>(-1)) {
         total = static_cast<std::size_t>(-1);
@@ -736,7 +736,7 @@ char* call::put_wide_string(char* pos, const wchar_t* s, int width, int precisio
   }
   std::mbstate_t state{};
   std::size_t total = 0;
-  for (const wchar_t* p = s; *p != L'\0' && total < limit; ++p) {
+  for (const wchar_t* p = s; total < limit && *p != L'\0'; ++p) {
     const std::size_t n = std::wcrtomb(bytes, *p, &state);
     if (n == static_cast<std::size_t>(-1)) {
       out_.error = errno != 0 ? errno : EILSEQ;
