@@ -705,46 +705,100 @@ char* call::put_string(char* pos, const char* s, int width, int precision, std::
   return put_padded(pos, s, size, width, flags);
 }
 
-// glibc's outstring_converted_wide_string(): each character through
-// wcrtomb() in the current locale, as many whole characters as the
-// precision has bytes for; a character the locale cannot convert fails the
-// call with wcrtomb()'s errno (EILSEQ).
+// A wide string as glibc's outstring_converted_wide_string() writes it: in
+// the locale's multibyte form, converted in chunks of at most 256 bytes, as
+// glibc's wcsrtombs() into its 256-byte buffer converts them. A chunk takes
+// the characters that fit in it; one the locale cannot convert, met while
+// the chunk has room left, fails the call (EILSEQ) and the chunk is not
+// written: the chunks before it stay, as in glibc's stream. A precision
+// limits the bytes, in whole characters, and no character is read past
+// what it lets through (an array with no terminator is fine).
+constexpr std::size_t wide_chunk_size = 256;
+constexpr std::size_t conversion_failed = static_cast<std::size_t>(-1);
+
+// One chunk: the characters of `s` whose bytes fit in `limit` (at most
+// wide_chunk_size), into `chunk`; `s` ends after them, or null at the
+// terminator. Returns their bytes (0: none fit, or none left), or
+// conversion_failed with errno set.
+std::size_t convert_chunk(const wchar_t*& s, std::size_t limit, std::mbstate_t& state,
+                          char* chunk) {
+  std::size_t size = 0;
+  char bytes[MB_LEN_MAX > 16 ? MB_LEN_MAX : 16];
+  // A character is looked at only while there is room for a byte of it,
+  // as glibc's conversion loop checks its output's room first.
+  while (size < limit) {
+    if (*s == L'\0') {
+      s = nullptr;
+      break;
+    }
+    const std::mbstate_t before = state;
+    const std::size_t n = std::wcrtomb(bytes, *s, &state);
+    if (n == conversion_failed) {
+      if (errno == 0) errno = EILSEQ;
+      return conversion_failed;
+    }
+    if (n > limit - size) {  // the next chunk's
+      state = before;
+      break;
+    }
+    std::memcpy(chunk + size, bytes, n);
+    size += n;
+    ++s;
+  }
+  return size;
+}
+
+// glibc's first pass, for the padding before a string: the bytes of `s`,
+// at most `limit` of them, or conversion_failed.
+std::size_t converted_size(const wchar_t* s, std::size_t limit) {
+  std::mbstate_t state{};
+  char chunk[wide_chunk_size];
+  std::size_t total = 0;
+  while (limit > 0 && s != nullptr) {
+    const std::size_t size = convert_chunk(s, std::min(limit, wide_chunk_size), state, chunk);
+    if (size == conversion_failed) return conversion_failed;
+    if (size == 0) break;
+    total += size;
+    limit -= size;
+  }
+  return total;
+}
+
 char* call::put_wide_string(char* pos, const wchar_t* s, int width, int precision,
                             std::uint16_t flags) {
   if (s == nullptr) return put_string(pos, nullptr, width, precision, flags);
   const bool left = (flags & flag_left) != 0;
   const std::size_t limit =
       precision >= 0 ? static_cast<std::size_t>(precision) : static_cast<std::size_t>(-1);
-  char bytes[MB_LEN_MAX > 16 ? MB_LEN_MAX : 16];
   if (width > 0 && !left) {
-    // A first pass for the padding, as glibc's.
-    std::mbstate_t state{};
-    std::size_t total = 0;
-    for (const wchar_t* p = s; total < limit && *p != L'\0'; ++p) {
-      const std::size_t n = std::wcrtomb(bytes, *p, &state);
-      if (n == static_cast<std::size_t>(-1)) {
-        total = static_cast<std::size_t>(-1);
-        break;
-      }
-      if (n > limit - total) break;
-      total += n;
+    const std::size_t size = converted_size(s, limit);
+    // Under a precision, glibc's first pass fails the call before anything
+    // is written; without one, it measured the whole string (wcsrtombs()
+    // with no buffer), and its failure only leaves out the padding: the
+    // chunks before the bad character are still written.
+    if (size == conversion_failed && precision >= 0) {
+      out_.error = errno;
+      return pos;
     }
-    if (total != static_cast<std::size_t>(-1) && total < static_cast<std::size_t>(width)) {
-      if (out_.too_long(pos, static_cast<std::size_t>(width) - total)) return pos;
-      pos = out_.fill(pos, ' ', static_cast<std::size_t>(width) - total);
+    if (size != conversion_failed && size < static_cast<std::size_t>(width)) {
+      if (out_.too_long(pos, static_cast<std::size_t>(width) - size)) return pos;
+      pos = out_.fill(pos, ' ', static_cast<std::size_t>(width) - size);
     }
   }
   std::mbstate_t state{};
+  char chunk[wide_chunk_size];
   std::size_t total = 0;
-  for (const wchar_t* p = s; total < limit && *p != L'\0'; ++p) {
-    const std::size_t n = std::wcrtomb(bytes, *p, &state);
-    if (n == static_cast<std::size_t>(-1)) {
-      out_.error = errno != 0 ? errno : EILSEQ;
+  std::size_t remaining = limit;
+  while (remaining > 0 && s != nullptr) {
+    const std::size_t size = convert_chunk(s, std::min(remaining, wide_chunk_size), state, chunk);
+    if (size == conversion_failed) {
+      out_.error = errno;
       return pos;
     }
-    if (n > limit - total) break;
-    pos = out_.append(pos, bytes, n);
-    total += n;
+    if (size == 0) break;
+    pos = out_.append(pos, chunk, size);
+    total += size;
+    if (precision >= 0) remaining -= size;
   }
   if (width > 0 && left && total < static_cast<std::size_t>(width)) {
     if (out_.too_long(pos, static_cast<std::size_t>(width) - total)) return pos;
