@@ -14,6 +14,7 @@
 // test/printf_diff_test.c holds the engine to glibc's snprintf through every
 // buffer size from 1 to 64, and test/printf_corpus_test.cpp to glibc's bytes
 // recorded on Linux, on any platform.
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdarg>
@@ -164,6 +165,39 @@ FASTOUT_ALWAYS_INLINE char* put_hex(char* pos, unsigned long long value, bool up
   return pos + digits;
 }
 
+// The literal text [begin, end) of a plan's format at `at`: one 16-byte
+// copy from the plan's padded copy if it is shorter (the room for it is
+// part of the directive's before it, directive::fast_room).
+FASTOUT_ALWAYS_INLINE char* fast_literal(char* at, const char* text, std::uint32_t begin,
+                                         std::uint32_t end) {
+  const std::size_t size = end - begin;
+  if (FASTOUT_LIKELY(size <= 16))
+    std::memcpy(at, text + begin, 16);
+  else
+    std::memcpy(at, text + begin, size);
+  return at + size;
+}
+
+// A plain %s, %.Ns or %.*s at `pos`, if the string is not null and fits in
+// `room`; else nullptr, and the general executor writes it.
+FASTOUT_ALWAYS_INLINE char* fast_string(char* pos, std::size_t room, const char* s, int precision) {
+  if (FASTOUT_UNLIKELY(s == nullptr)) return nullptr;
+  const std::size_t size =
+      precision >= 0 ? ::strnlen(s, static_cast<std::size_t>(precision)) : std::strlen(s);
+  if (FASTOUT_UNLIKELY(room < size)) return nullptr;
+  std::memcpy(pos, s, size);
+  return pos + size;
+}
+
+// Whether the fast executor's doubles are glibc's here: the "C" locale's
+// decimal point, and rounding to nearest; asked once per call (`known`,
+// -1 until then).
+FASTOUT_ALWAYS_INLINE bool plain_floats(signed char& known) {
+  if (FASTOUT_UNLIKELY(known < 0))
+    known = decimal_point_is_dot() && rounding_mode() == FE_TONEAREST;
+  return known != 0;
+}
+
 // The fast executor: a plan made only of common directives with no flags
 // and no width (plan::fast), written straight into the writer's free space
 // while it has the room each directive can take, and committed at once
@@ -183,21 +217,12 @@ FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
   char* pos = room.pos;
   char* const end = room.limit;
   const char* const text = p.text.data();
-  // The literal text after a directive: one 16-byte copy if it is shorter.
-  auto literal = [text](char* at, std::uint32_t begin, std::uint32_t finish) {
-    const std::size_t size = finish - begin;
-    if (FASTOUT_LIKELY(size <= 16))
-      std::memcpy(at, text + begin, 16);
-    else
-      std::memcpy(at, text + begin, size);
-    return at + size;
-  };
   if (p.lead != 0) {
     if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) < p.lead + 16))
       return continue_in_general(writer, p, whole_call, pos, ap);
-    pos = literal(pos, 0, p.lead);
+    pos = fast_literal(pos, text, 0, p.lead);
   }
-  signed char plain_floats = -1;  // the locale and rounding mode, once asked
+  signed char floats_known = -1;
   const directive* const first = p.first.data();
   const directive* const last = first + p.first.size();
   for (const directive* at = first; at != last; ++at) {
@@ -224,31 +249,24 @@ FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
         break;
       case fast_kind::string: {
         int precision = d.precision;
-        if (d.flags & flag_precision_star) {
-          precision = va_arg(ap, int);
-          if (precision < 0) precision = -1;
-        }
+        if (d.flags & flag_precision_star) precision = std::max(va_arg(ap, int), -1);
         const char* s = va_arg(ap, const char*);
-        if (FASTOUT_UNLIKELY(s == nullptr))
+        char* const after =
+            fast_string(pos, static_cast<std::size_t>(end - pos) - d.fast_room, s, precision);
+        if (FASTOUT_UNLIKELY(after == nullptr))
           return continue_with_string(writer, p, i, pos, ap, s, precision);
-        const std::size_t size =
-            precision >= 0 ? ::strnlen(s, static_cast<std::size_t>(precision)) : std::strlen(s);
-        if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) - d.fast_room < size))
-          return continue_with_string(writer, p, i, pos, ap, s, precision);
-        std::memcpy(pos, s, size);
-        pos += size;
+        pos = after;
         break;
       }
       case fast_kind::double_value:
-        if (FASTOUT_UNLIKELY(plain_floats < 0))
-          plain_floats = decimal_point_is_dot() && rounding_mode() == FE_TONEAREST;
-        if (FASTOUT_UNLIKELY(plain_floats == 0)) return continue_in_general(writer, p, i, pos, ap);
+        if (FASTOUT_UNLIKELY(!plain_floats(floats_known)))
+          return continue_in_general(writer, p, i, pos, ap);
         pos = put_plain_double(pos, d.conversion, d.precision, va_arg(ap, double));
         break;
       case fast_kind::count: *va_arg(ap, int*) = static_cast<int>(pos - room.pos); break;
       case fast_kind::none: return continue_in_general(writer, p, i, pos, ap);
     }
-    pos = literal(pos, d.end, d.next);
+    pos = fast_literal(pos, text, d.end, d.next);
   }
   const auto total = static_cast<std::size_t>(pos - room.pos);
   if (FASTOUT_UNLIKELY(total > static_cast<std::size_t>(INT_MAX))) return -EOVERFLOW;
