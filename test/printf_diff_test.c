@@ -1389,7 +1389,7 @@ static void wide_call(struct wide_run* r, const char* format, ...) {
                (unsigned long)accepted, (unsigned long)glibc_size,
                expected < 0 ? " (a failed call leaves none, or all of glibc's)" : "");
   }
-  if (accepted == glibc_size) {
+  if (accepted == glibc_size && glibc_size != 0) {
     if (r->expected_size + glibc_size > r->expected_capacity) {
       r->expected_capacity = (r->expected_size + glibc_size) * 2;
       r->expected = (char*)realloc(r->expected, r->expected_capacity);
