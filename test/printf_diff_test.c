@@ -19,7 +19,8 @@
  * path of the engine (the fast executor, the general one, making room,
  * streaming, a hand-over between them) is taken; then unbuffered and the
  * default size, other rounding modes and locales, and the limits near
- * INT_MAX.
+ * INT_MAX; and %ls, %S, %lc and %C of characters the locale cannot convert,
+ * whose failure must leave in the file what glibc's leaves in its stream.
  *
  * A failure names the case (its index, format and buffer size) and the first
  * byte that differs. FASTOUT_PRINTF_CASES (default 8000 per buffer size)
@@ -37,6 +38,7 @@
 #include <locale.h>
 #include <math.h>
 #include <printf.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <wchar.h>
@@ -442,18 +444,19 @@ static void record(struct run* r, const char* format, int expected, int actual) 
   }
   {
     /* What the writer took: all of the text, or, for a call that fails,
-     * nothing unless part of it had streamed to the file already, which
-     * must be glibc's text so far (snprintf leaves it in its buffer). */
+     * nothing unless part of it had streamed to the file already, and then
+     * glibc's text up to the failure, all of it (snprintf leaves it in its
+     * buffer). */
     fastout_stats stats;
     unsigned long long accepted;
     fastout_get_stats(r->out, &stats);
     accepted = stats.bytes_accepted - r->accepted;
     r->accepted = stats.bytes_accepted;
     if (expected < 0) {
-      if (accepted > strlen(glibc_text) && r->mismatch[0] == '\0')
+      if (accepted != 0 && accepted != strlen(glibc_text) && r->mismatch[0] == '\0')
         snprintf(r->mismatch, sizeof r->mismatch,
                  "case %lu, buffer size %lu: fastout_printf(\"%s\") failed as glibc's, but sent "
-                 "%llu bytes, more than glibc made (%lu)",
+                 "%llu bytes, where glibc made %lu",
                  (unsigned long)r->cases - 1, (unsigned long)r->buffer_size, format, accepted,
                  (unsigned long)strlen(glibc_text));
       else
@@ -1319,16 +1322,261 @@ TEST(decimal_comma_locale) {
   }
 }
 
-#define ALL_TESTS(X)                   \
-  X(every_buffer_size_from_1_to_64)    \
-  X(long_doubles_and_large_precisions) \
-  X(limits_of_int)                     \
-  X(unbuffered_and_default_buffer)     \
-  X(large_buffers)                     \
-  X(line_buffered)                     \
-  X(errors_match_glibc)                \
-  X(another_rounding_mode)             \
-  X(utf8_locale)                       \
-  X(decimal_comma_locale)
+/* ------------------------------------------ unconvertible wide characters */
+
+/* glibc converts a %ls or %S string in chunks of up to 256 bytes
+ * (outstring_converted_wide_string): a chunk with a character the locale
+ * cannot convert is not written, the call fails with EILSEQ, and the chunks
+ * before it stay written; a right-justified string is measured first (all
+ * of it, or as much as its precision lets), and a failure there leaves no
+ * padding, and nothing at all under a precision. These cases hold fastout
+ * to that: strings failing at several places (either side of a chunk's
+ * end, past the precision), widths either side, precisions, %lc and %C,
+ * after text that has or has not gone to the file yet. A failing call must
+ * leave in the file nothing, or, where part of its text had been sent
+ * already, exactly glibc's text up to the failure. */
+
+struct wide_run {
+  fastout_file* out;
+  size_t buffer_size;
+  char* expected; /* what the file must hold */
+  size_t expected_size, expected_capacity;
+  char* glibc; /* snprintf's text */
+  char mismatch[1024];
+  unsigned long long accepted;
+  size_t cases;
+};
+
+enum { WIDE_GLIBC_SIZE = 1 << 20, WIDE_LONGEST = 6000 };
+static wchar_t wide_text[WIDE_LONGEST + 1];
+static char narrow_text[5001];
+
+static void wide_call(struct wide_run* r, const char* format, ...) {
+  va_list glibc_args, fastout_args;
+  int expected, actual, error;
+  size_t glibc_size, accepted;
+  fastout_stats stats;
+  ++r->cases;
+  va_start(glibc_args, format);
+  va_copy(fastout_args, glibc_args);
+  r->glibc[0] = '\0';
+  errno = 0;
+  expected = vsnprintf(r->glibc, WIDE_GLIBC_SIZE, format, glibc_args);
+  error = errno;
+  va_end(glibc_args);
+  actual = fastout_vfprintf(r->out, format, fastout_args);
+  va_end(fastout_args);
+  glibc_size = expected >= 0 ? (size_t)expected : strlen(r->glibc);
+  if (glibc_size >= WIDE_GLIBC_SIZE) {
+    fprintf(stderr, "a case made %lu bytes, more than the test's buffer: %s\n",
+            (unsigned long)glibc_size, format);
+    exit(2);
+  }
+  fastout_get_stats(r->out, &stats);
+  accepted = (size_t)(stats.bytes_accepted - r->accepted);
+  r->accepted = stats.bytes_accepted;
+  if (r->mismatch[0] == '\0') {
+    if (expected < 0 ? actual != -error : actual != expected)
+      snprintf(r->mismatch, sizeof r->mismatch,
+               "case %lu, buffer size %lu: fastout_printf(\"%s\") returned %d, glibc %d (errno %d)",
+               (unsigned long)r->cases, (unsigned long)r->buffer_size, format, actual, expected,
+               error);
+    else if (accepted != glibc_size && !(expected < 0 && accepted == 0))
+      snprintf(r->mismatch, sizeof r->mismatch,
+               "case %lu, buffer size %lu: fastout_printf(\"%s\") returned %d and left %lu bytes "
+               "in the file; glibc's text is %lu bytes%s",
+               (unsigned long)r->cases, (unsigned long)r->buffer_size, format, actual,
+               (unsigned long)accepted, (unsigned long)glibc_size,
+               expected < 0 ? " (a failed call leaves none, or all of glibc's)" : "");
+  }
+  if (accepted == glibc_size && glibc_size != 0) {
+    if (r->expected_size + glibc_size > r->expected_capacity) {
+      r->expected_capacity = (r->expected_size + glibc_size) * 2;
+      r->expected = (char*)realloc(r->expected, r->expected_capacity);
+      if (r->expected == NULL) exit(2);
+    }
+    memcpy(r->expected + r->expected_size, r->glibc, glibc_size);
+    r->expected_size += glibc_size;
+  }
+}
+
+/* A wide string of `length` characters, the one at `bad` (if below length)
+ * one the locale cannot convert. In a UTF-8 locale (`utf8`), characters of
+ * one, two and three bytes, so that chunks end inside them. */
+static const wchar_t* make_wide_text(size_t length, size_t bad, int utf8) {
+  static const wchar_t utf8_letters[] = {L'a', 0xe9, 0x4e2d, L'b', L'c', 0x3b1, 0x20ac};
+  size_t i;
+  for (i = 0; i < length; ++i) {
+    wchar_t c = (wchar_t)(L'A' + i % 26);
+    if (utf8 && chance(50)) c = utf8_letters[below(7)];
+    wide_text[i] = c;
+  }
+  /* Not in the "C" locale (ASCII), and a surrogate, which UTF-8 cannot
+   * encode. */
+  if (bad < length) wide_text[bad] = utf8 ? (wchar_t)0xd800 : (wchar_t)0xe9;
+  wide_text[length] = 0;
+  return wide_text;
+}
+
+static size_t wide_place(size_t length) {
+  static const size_t places[] = {0, 1, 4, 100, 170, 255, 256, 257, 300, 511, 512, 513, 1000, 4500};
+  if (chance(15)) return length; /* none */
+  if (chance(50)) return below((unsigned)length + 1);
+  return places[below(sizeof places / sizeof places[0])];
+}
+
+static void wide_string_case(struct wide_run* r, int utf8) {
+  static const unsigned lengths[] = {0, 1, 5, 10, 200, 255, 256, 257, 300, 600, 1100, 5000};
+  static const int widths[] = {-300, -20, 0, 3, 20, 300, 1000, 6000};
+  static const int precisions[] = {-1, 0, 3, 4, 5, 100, 254, 255, 256, 257, 300, 512, 600, 10000};
+  static const char* const forms[] = {"%ls",     "%S",       "%*ls",        "%*S",
+                                      "%-*ls",   "%.*ls",    "%.*S",        "%*.*ls",
+                                      "%-*.*ls", "%2$*1$ls", "%3$*1$.*2$ls"};
+  /* Text before: none, a few bytes, and more than the unbuffered writer's
+   * 4 KiB, the 64 KiB streaming area, and the default buffer. */
+  static const int prefix_widths[] = {0, 5, 4701, 70000, 300000};
+  const size_t length = chance(80) ? lengths[below(12)] : below(WIDE_LONGEST + 1);
+  const wchar_t* w = make_wide_text(length, wide_place(length), utf8);
+  const int width = chance(70) ? widths[below(8)] : (int)below(601) - 300;
+  int precision = chance(70) ? precisions[below(14)] : (int)below(700);
+  const char* form = forms[below(sizeof forms / sizeof forms[0])];
+  const int prefix = prefix_widths[below(chance(60) ? 2 : 5)];
+  char format[64];
+  if (chance(10)) precision = -1 - (int)below(5); /* a negative one is none */
+  snprintf(format, sizeof format, "<%%*d|%s>%s", form, chance(50) ? "\n" : "");
+  if (strchr(form, '$') != NULL) {
+    /* Positional: the prefix is its first argument too. */
+    if (strstr(form, "3$") != NULL) {
+      snprintf(format, sizeof format, "<%%4$*5$d|%s>", form);
+      wide_call(r, format, width, precision, w, 1, prefix);
+    } else {
+      snprintf(format, sizeof format, "<%%3$*4$d|%s>", form);
+      wide_call(r, format, width, w, 1, prefix);
+    }
+  } else if (strstr(form, "*.*") != NULL)
+    wide_call(r, format, prefix, 1, width, precision, w);
+  else if (strchr(form, '*') != NULL)
+    wide_call(r, format, prefix, 1, strchr(form, '.') != NULL ? precision : width, w);
+  else
+    wide_call(r, format, prefix, 1, w);
+}
+
+static void wide_char_case(struct wide_run* r, int utf8) {
+  static const char* const forms[] = {"%lc", "%C", "%*lc", "%-*lc", "%*C", "%1$*2$lc"};
+  static const int prefix_widths[] = {0, 5, 4701, 70000, 300000};
+  const char* form = forms[below(sizeof forms / sizeof forms[0])];
+  const int prefix = prefix_widths[below(chance(60) ? 2 : 5)];
+  const int width = (int)below(41) - 20;
+  const wint_t c = chance(60) ? (wint_t)(utf8 ? 0xdc00 : 0xe9) : (wint_t)(utf8 ? 0x4e2d : L'x');
+  char format[64];
+  if (strchr(form, '$') != NULL) {
+    snprintf(format, sizeof format, "%s|%%3$*4$d", form);
+    wide_call(r, format, c, width, 1, prefix);
+    return;
+  }
+  snprintf(format, sizeof format, "%%*d|%s|", form);
+  if (strchr(form, '*') != NULL)
+    wide_call(r, format, prefix, 1, width, c);
+  else
+    wide_call(r, format, prefix, 1, c);
+}
+
+/* `count` cases through a writer with this buffer size; 0, or 1 with a
+ * message. */
+static int run_wide_cases(const char* path, size_t buffer_size, unsigned long long seed,
+                          size_t count, int utf8, char* message, size_t message_size) {
+  struct wide_run r;
+  fastout_options o;
+  size_t i, actual_size = 0;
+  char* actual;
+  int closed, failed = 0;
+  memset(&r, 0, sizeof r);
+  rng_state = seed;
+  r.buffer_size = buffer_size;
+  r.glibc = (char*)malloc(WIDE_GLIBC_SIZE);
+  if (r.glibc == NULL) exit(2);
+  fastout_options_init(&o);
+  o.buffer_size = buffer_size;
+  r.out = fastout_open(path, &o);
+  if (r.out == NULL) {
+    snprintf(message, message_size, "cannot open %s: %s", path, strerror(errno));
+    return 1;
+  }
+  memset(narrow_text, 'n', sizeof narrow_text - 1);
+  /* The issue's case: 4,701 bytes of glibc's, and none of the failing
+   * chunk ("MNOP"). */
+  wide_call(&r, "%#*.181ls%*ls", 4701, L"an ASCII string", 20,
+            utf8 ? L"MNOP\xd800RSTUV" : L"MNOP\xe9RSTUV");
+  wide_call(&r, "%s%ls", narrow_text, utf8 ? L"MNOP\xd800RSTUV" : L"MNOP\xe9RSTUV");
+  for (i = 0; i < count; ++i) {
+    if (chance(80))
+      wide_string_case(&r, utf8);
+    else
+      wide_char_case(&r, utf8);
+  }
+  closed = fastout_close(r.out);
+  actual = c_test_read_file(path, &actual_size);
+  if (r.mismatch[0] != '\0') {
+    snprintf(message, message_size, "%s", r.mismatch);
+    failed = 1;
+  } else if (closed != 0) {
+    snprintf(message, message_size, "fastout_close: %s", fastout_error_name(closed));
+    failed = 1;
+  } else if (actual == NULL || actual_size != r.expected_size ||
+             memcmp(actual, r.expected, actual_size) != 0) {
+    size_t at = 0;
+    while (actual != NULL && at < actual_size && at < r.expected_size &&
+           actual[at] == r.expected[at])
+      ++at;
+    snprintf(message, message_size,
+             "buffer size %lu: the file (%lu bytes) and glibc's texts (%lu bytes) differ at byte "
+             "%lu",
+             (unsigned long)buffer_size, (unsigned long)actual_size, (unsigned long)r.expected_size,
+             (unsigned long)at);
+    failed = 1;
+  }
+  free(actual);
+  free(r.expected);
+  free(r.glibc);
+  return failed;
+}
+
+static void check_wide_runs(int utf8, unsigned long long seed) {
+  static const size_t sizes[] = {0, 1, 7, FASTOUT_DEFAULT_BUFFER_SIZE};
+  size_t i;
+  for (i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+    char message[2048];
+    if (run_wide_cases(c_test_path("out"), sizes[i], seed + i, case_count() / 8, utf8, message,
+                       sizeof message) != 0) {
+      c_test_report(__FILE__, __LINE__, message);
+      return;
+    }
+  }
+}
+
+TEST(unconvertible_wide_characters_fail_as_glibc) { check_wide_runs(0, base_seed() + 8000); }
+
+TEST(unconvertible_wide_characters_fail_as_glibc_in_utf8) {
+  if (setlocale(LC_ALL, "C.UTF-8") == NULL) {
+    c_test_skip("no C.UTF-8 locale");
+    return;
+  }
+  check_wide_runs(1, base_seed() + 8100);
+  setlocale(LC_ALL, "C");
+}
+
+#define ALL_TESTS(X)                             \
+  X(every_buffer_size_from_1_to_64)              \
+  X(long_doubles_and_large_precisions)           \
+  X(limits_of_int)                               \
+  X(unbuffered_and_default_buffer)               \
+  X(large_buffers)                               \
+  X(line_buffered)                               \
+  X(errors_match_glibc)                          \
+  X(another_rounding_mode)                       \
+  X(utf8_locale)                                 \
+  X(decimal_comma_locale)                        \
+  X(unconvertible_wide_characters_fail_as_glibc) \
+  X(unconvertible_wide_characters_fail_as_glibc_in_utf8)
 
 C_TEST_MAIN(ALL_TESTS)

@@ -3,19 +3,30 @@
 // the per-thread cache of parsed formats -- a format changed at the same
 // address is parsed again, the memory stays within its bound, threads print
 // at once (run under ThreadSanitizer too), a thread's last calls after its
-// cache is gone -- and the limit on positional arguments. The bytes
-// themselves are printf_diff_test.c's (against glibc) and
-// printf_corpus_test.cpp's (against glibc's recorded bytes).
+// cache is gone -- the limit on positional arguments, and strings read no
+// further than their precision lets the engine (arrays with no terminator,
+// ending at an unreadable page). The bytes themselves are
+// printf_diff_test.c's (against glibc) and printf_corpus_test.cpp's
+// (against glibc's recorded bytes).
 #include <fastout/c_api.h>
 
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <clocale>
 #include <cstdio>
 #include <cstring>
+#include <cwchar>
 #include <string>
 #include <thread>
 #include <vector>
+
+#if defined(_WIN32)
+#  include <windows.h>
+#else
+#  include <sys/mman.h>
+#  include <unistd.h>
+#endif
 
 #include "doors/printf_internal.h"
 #include "test_util.h"
@@ -229,6 +240,142 @@ TEST(printf_engine, more_than_4096_positional_arguments_are_refused) {
   EXPECT_EQ(print(out.get(), "a%4097$d", 1), -EINVAL);
   EXPECT_EQ(print(out.get(), "b%1$d\n", 2), 3);
   EXPECT_EQ(out.text(), "b2\n");
+}
+
+// One readable and writable page followed by one that can be neither read
+// nor written: an array placed so that it ends where the page ends kills the
+// test if anything reads one byte past it.
+class guarded_page {
+ public:
+  guarded_page() {
+#if defined(_WIN32)
+    SYSTEM_INFO info;
+    GetSystemInfo(&info);
+    size_ = info.dwPageSize;
+    void* at = VirtualAlloc(nullptr, 2 * size_, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+    DWORD old_protection;
+    if (at == nullptr) {
+      reason_ = "VirtualAlloc failed: Windows error " + std::to_string(GetLastError());
+      return;
+    }
+    pages_ = static_cast<char*>(at);
+    if (!VirtualProtect(pages_ + size_, size_, PAGE_NOACCESS, &old_protection))
+      reason_ =
+          "VirtualProtect(PAGE_NOACCESS) failed: Windows error " + std::to_string(GetLastError());
+#else
+    size_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    void* at = mmap(nullptr, 2 * size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (at == MAP_FAILED) {
+      reason_ = std::string("mmap failed: ") + std::strerror(errno);
+      return;
+    }
+    pages_ = static_cast<char*>(at);
+    if (mprotect(pages_ + size_, size_, PROT_NONE) != 0)
+      reason_ = std::string("mprotect(PROT_NONE) failed: ") + std::strerror(errno);
+#endif
+  }
+  ~guarded_page() {
+    if (pages_ == nullptr) return;
+#if defined(_WIN32)
+    VirtualFree(pages_, 0, MEM_RELEASE);
+#else
+    munmap(pages_, 2 * size_);
+#endif
+  }
+  guarded_page(const guarded_page&) = delete;
+  guarded_page& operator=(const guarded_page&) = delete;
+
+  /// Empty if the guard is in place, else why not (the test then skips).
+  const std::string& unavailable() const { return reason_; }
+  /// `count` elements of `text` copied to the end of the readable page,
+  /// with no terminator after them; returns where they begin.
+  template <typename Char>
+  const Char* at_end(const Char* text, std::size_t count) {
+    char* begin = pages_ + size_ - count * sizeof(Char);
+    std::memcpy(begin, text, count * sizeof(Char));
+    return reinterpret_cast<const Char*>(begin);
+  }
+
+ private:
+  char* pages_ = nullptr;
+  std::size_t size_ = 0;
+  std::string reason_;
+};
+
+// A precision exists so that an array with no terminator can be printed:
+// "%.3s" and "%.3ls" of three characters that end at an unreadable page
+// read those three and no more, through every path of the engine (the fast
+// executor, the general one, the second parser, widths on either side,
+// precisions from arguments) and every buffer size.
+TEST(printf_engine, a_precision_reads_no_character_past_it) {
+  guarded_page narrow_page, wide_page;
+  if (!narrow_page.unavailable().empty()) GTEST_SKIP() << narrow_page.unavailable();
+  if (!wide_page.unavailable().empty()) GTEST_SKIP() << wide_page.unavailable();
+  const char* abc = narrow_page.at_end("abc", 3);
+  const wchar_t* wide_abc = wide_page.at_end(L"abc", 3);
+  struct narrow_case {
+    const char* format;
+    const char* expected;
+  };
+  static const narrow_case narrow_cases[] = {
+      {"[%.3s]", "[abc]"},        {"[%.2s]", "[ab]"},        {"[%5.3s]", "[  abc]"},
+      {"[%-5.3s]", "[abc  ]"},    {"[%1$.3s]", "[abc]"},     {"[%1$5.3s]", "[  abc]"},
+      {"[%.3s|%d]", "[abc|7]"},   {"[%.3ls]", "[abc]"},      {"[%.2ls]", "[ab]"},
+      {"[%6.3ls]", "[   abc]"},   {"[%-6.3ls]", "[abc   ]"}, {"[%.3S]", "[abc]"},
+      {"[%6.3S]", "[   abc]"},    {"[%1$.3ls]", "[abc]"},    {"[%1$6.3ls]", "[   abc]"},
+      {"[%1$-6.3S]", "[abc   ]"}, {"[%.3ls|%d]", "[abc|7]"},
+  };
+  for (std::size_t buffer_size :
+       {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{FASTOUT_DEFAULT_BUFFER_SIZE}}) {
+    temp_dir dir;
+    const std::string path = dir.file("out");
+    fastout_options options;
+    fastout_options_init(&options);
+    options.buffer_size = buffer_size;
+    fastout_file* out = fastout_open(path.c_str(), &options);
+    ASSERT_NE(out, nullptr) << path;
+    std::string expected;
+    for (const narrow_case& c : narrow_cases) {
+      const bool wide = std::strchr(c.format, 'l') != nullptr || std::strchr(c.format, 'S');
+      const int result = wide ? print(out, c.format, wide_abc, 7) : print(out, c.format, abc, 7);
+      EXPECT_EQ(result, static_cast<int>(std::strlen(c.expected)))
+          << c.format << ", buffer size " << buffer_size;
+      expected += c.expected;
+    }
+    // Precisions from arguments.
+    EXPECT_EQ(print(out, "[%.*s]", 3, abc), 5);
+    EXPECT_EQ(print(out, "[%*.*s]", -4, 3, abc), 6);
+    EXPECT_EQ(print(out, "[%.*ls]", 3, wide_abc), 5);
+    EXPECT_EQ(print(out, "[%*.*ls]", 5, 3, wide_abc), 7);
+    EXPECT_EQ(print(out, "[%2$.*1$ls]", 3, wide_abc), 5);
+    expected += "[abc][abc ][abc][  abc][abc]";
+    ASSERT_EQ(fastout_close(out), 0);
+    EXPECT_EQ(read_file(path), expected) << "buffer size " << buffer_size;
+  }
+}
+
+// The same in a multibyte locale: "%.6ls" of three two-byte characters
+// reads the three (six bytes) and not a fourth.
+TEST(printf_engine, a_precision_in_bytes_reads_no_character_past_it) {
+  guarded_page page;
+  if (!page.unavailable().empty()) GTEST_SKIP() << page.unavailable();
+  if (std::setlocale(LC_ALL, "C.UTF-8") == nullptr)
+    GTEST_SKIP() << "no C.UTF-8 locale: setlocale(LC_ALL, \"C.UTF-8\") failed";
+  const wchar_t* three = page.at_end(L"\u00e9\u00e9\u00e9", 3);
+  temp_dir dir;
+  printed out(dir.file("out"));
+  const int plain = print(out.get(), "[%.6ls]", three);
+  const int padded = print(out.get(), "[%8.6ls]", three);
+  const int left = print(out.get(), "[%-8.6ls]", three);
+  const int shorter = print(out.get(), "[%.5ls]", three);  // two fit, the third does not
+  std::setlocale(LC_ALL, "C");
+  EXPECT_EQ(plain, 8);
+  EXPECT_EQ(padded, 10);
+  EXPECT_EQ(left, 10);
+  EXPECT_EQ(shorter, 6);
+  EXPECT_EQ(out.text(),
+            "[\xc3\xa9\xc3\xa9\xc3\xa9][  \xc3\xa9\xc3\xa9\xc3\xa9]"
+            "[\xc3\xa9\xc3\xa9\xc3\xa9  ][\xc3\xa9\xc3\xa9]");
 }
 
 }  // namespace

@@ -8,30 +8,35 @@
 #
 #   cmake -DNM=<nm> -DOBJECTS=<the library's objects, ;-separated> -P printf_symbols.cmake
 #
-# It also checks that it looked at something: the three engine objects must
-# be there, and printf_locale.cpp's must show snprintf, which proves that nm
-# lists what the check is after.
+# It also checks that it looked at something: each of the engine's objects
+# must be there, and printf_locale.cpp's must show snprintf, which proves
+# that nm lists what the check is after.
 if(NOT NM OR NOT OBJECTS)
   message(FATAL_ERROR "usage: cmake -DNM=<nm> -DOBJECTS=<objects> -P printf_symbols.cmake")
 endif()
 
 set(forbidden "printf|fopencookie|^_?strfrom|^_?q?[efg]cvt")
+# The engine: every src/doors/printf*.cpp but printf_locale.cpp.
+set(expected_engine printf printf_call printf_float printf_format printf_output)
 set(engine_objects "")
+set(engine_names "")
 set(locale_object "")
 foreach(object IN LISTS OBJECTS)
   get_filename_component(name "${object}" NAME)
   if(name MATCHES "^printf_locale\\.cpp\\.o(bj)?$")
     set(locale_object "${object}")
-  elseif(name MATCHES "^printf(_[a-z]+)?\\.cpp\\.o(bj)?$")
+  elseif(name MATCHES "^(printf(_[a-z]+)?)\\.cpp\\.o(bj)?$")
     list(APPEND engine_objects "${object}")
+    list(APPEND engine_names "${CMAKE_MATCH_1}")
   endif()
 endforeach()
 
-list(LENGTH engine_objects count)
-if(NOT count EQUAL 3)
-  message(FATAL_ERROR "expected the engine's 3 objects (printf.cpp, printf_format.cpp, "
-                      "printf_float.cpp), found ${count}: ${engine_objects}")
+list(SORT engine_names)
+if(NOT engine_names STREQUAL expected_engine)
+  message(FATAL_ERROR "expected the engine's objects (${expected_engine}, each .cpp.o), "
+                      "found ${engine_names}: ${engine_objects}")
 endif()
+list(LENGTH engine_objects count)
 if(NOT locale_object)
   message(FATAL_ERROR "printf_locale.cpp's object is not among the library's objects")
 endif()

@@ -736,14 +736,21 @@ char* decimal_conversion(output& out, char* pos, const float_spec& spec, const b
   return pad_and_emit(out, pos, spec, v.negative, body, true, false);
 }
 
-// %a %A: glibc's printf_fphex.
-char* hex_conversion(output& out, char* pos, const float_spec& spec, const binary_value& v) {
-  const bool upper = spec.conversion == 'A';
-  const char* hex = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-  // The fraction's hexadecimal digits (the leading one apart), all of them.
+// %a's digits of a value: the leading one, the fraction's (all of them),
+// and the binary exponent, rounded to a precision.
+struct hex_digits {
+  char leading;
   char fraction[32];
-  const int count = v.fraction_bits / 4;
-  for (int i = 0; i < count; ++i) {
+  int count;   // of the fraction's digits
+  int digits;  // of them to the last nonzero one
+  int exponent;
+};
+
+hex_digits hex_digits_of(const binary_value& v, bool upper) {
+  const char* hex = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  hex_digits h;
+  h.count = v.fraction_bits / 4;
+  for (int i = 0; i < h.count; ++i) {
     const int shift = v.fraction_bits - 4 * (i + 1);
     const std::uint64_t lo = v.fraction_bits == 60 ? v.hex_bits : v.lo;  // x87: as it is
     std::uint64_t bits;
@@ -753,65 +760,64 @@ char* hex_conversion(output& out, char* pos, const float_spec& spec, const binar
       bits = lo;
     else
       bits = lo >> shift | v.hi << (64 - shift);
-    fraction[i] = hex[bits & 15];
+    h.fraction[i] = hex[bits & 15];
   }
-  char leading = v.leading;
-  if (upper && leading >= 'a') leading = static_cast<char>(leading - 'a' + 'A');
-  const bool zero_mantissa = v.hex_zero;
-  int exponent = v.hex_exponent;
-  int precision = spec.precision;
-  int digits = 0;  // the fraction's digits to the last nonzero one
-  if (!zero_mantissa) {
-    digits = count;
-    while (digits > 0 && fraction[digits - 1] == '0') --digits;
-    if (precision != -1 && precision < digits) {
-      auto value_of = [](char h) {
-        return h >= 'a' ? h - 'a' + 10 : h >= 'A' ? h - 'A' + 10 : h - '0';
-      };
-      const int last = value_of(precision > 0 ? fraction[precision - 1] : leading);
-      const int next = value_of(fraction[precision]);
-      const bool more = (next & 7) != 0 || precision + 1 < digits;
-      if (round_away(v.negative, (last & 1) != 0, next >= 8, more, rounding_mode())) {
-        int i = precision;
-        while (--i >= 0) {
-          const char h = fraction[i];
-          if (h == '9') {
-            fraction[i] = upper ? 'A' : 'a';
-            break;
-          }
-          if ((h | 0x20) < 'f') {
-            ++fraction[i];
-            break;
-          }
-          fraction[i] = '0';
-        }
-        if (i < 0) {
-          // The leading digit goes up; past 'f' (an x87 mantissa) it is 1
-          // and the exponent 4 more.
-          if (leading == '9') {
-            leading = upper ? 'A' : 'a';
-          } else if ((leading | 0x20) < 'f') {
-            ++leading;
-          } else {
-            leading = '1';
-            exponent += 4;
-          }
-        }
-      }
+  h.leading = v.leading;
+  if (upper && h.leading >= 'a') h.leading = static_cast<char>(h.leading - 'a' + 'A');
+  h.exponent = v.hex_exponent;
+  h.digits = 0;
+  if (!v.hex_zero) {
+    h.digits = h.count;
+    while (h.digits > 0 && h.fraction[h.digits - 1] == '0') --h.digits;
+  }
+  return h;
+}
+
+// One unit more in the last of the first `precision` fraction digits,
+// carried as far as it goes: into the leading digit, which past 'f' (an
+// x87 mantissa) becomes 1 with the exponent 4 more.
+void round_hex_up(hex_digits& h, int precision, bool upper) {
+  int i = precision;
+  while (--i >= 0) {
+    const char c = h.fraction[i];
+    if (c == '9') {
+      h.fraction[i] = upper ? 'A' : 'a';
+      return;
     }
-    if (precision == -1) precision = digits;
-  } else if (precision == -1) {
-    precision = 0;
+    if ((c | 0x20) < 'f') {
+      ++h.fraction[i];
+      return;
+    }
+    h.fraction[i] = '0';
   }
-  parts body;
-  body.text(upper ? "0X" : "0x", 2);
-  body.text(&leading, 1);
-  if (precision > 0 || (spec.flags & flag_alt)) body.text(".", 1);
-  const int shown = std::min(digits, precision);
-  body.text(fraction, static_cast<std::size_t>(shown > 0 ? shown : 0));
-  body.run('0', static_cast<std::size_t>(precision - (shown > 0 ? shown : 0)));
-  char exponent_text_[16];
-  char* t = exponent_text_;
+  if (h.leading == '9') {
+    h.leading = upper ? 'A' : 'a';
+  } else if ((h.leading | 0x20) < 'f') {
+    ++h.leading;
+  } else {
+    h.leading = '1';
+    h.exponent += 4;
+  }
+}
+
+// Rounds the fraction to `precision` digits, as glibc does, by the
+// rounding mode, if it has more.
+void round_hex(hex_digits& h, int precision, bool negative, bool upper) {
+  if (precision < 0 || precision >= h.digits) return;
+  auto value_of = [](char c) {
+    return c >= 'a' ? c - 'a' + 10 : c >= 'A' ? c - 'A' + 10 : c - '0';
+  };
+  const int last = value_of(precision > 0 ? h.fraction[precision - 1] : h.leading);
+  const int next = value_of(h.fraction[precision]);
+  const bool more = (next & 7) != 0 || precision + 1 < h.digits;
+  if (round_away(negative, (last & 1) != 0, next >= 8, more, rounding_mode()))
+    round_hex_up(h, precision, upper);
+}
+
+// %a's exponent: 'p' (or 'P'), its sign, its decimal digits, at `text`;
+// returns their size.
+std::size_t hex_exponent_text(char* text, int exponent, bool upper) {
+  char* t = text;
   *t++ = upper ? 'P' : 'p';
   *t++ = exponent < 0 ? '-' : '+';
   unsigned magnitude = static_cast<unsigned>(exponent < 0 ? -exponent : exponent);
@@ -822,7 +828,25 @@ char* hex_conversion(output& out, char* pos, const float_spec& spec, const binar
     magnitude /= 10;
   } while (magnitude != 0);
   while (n > 0) *t++ = reversed[--n];
-  body.text(exponent_text_, static_cast<std::size_t>(t - exponent_text_));
+  return static_cast<std::size_t>(t - text);
+}
+
+// %a %A: glibc's printf_fphex. Without a precision, the fraction's digits
+// to the last nonzero one (none for a zero mantissa).
+char* hex_conversion(output& out, char* pos, const float_spec& spec, const binary_value& v) {
+  const bool upper = spec.conversion == 'A';
+  hex_digits h = hex_digits_of(v, upper);
+  round_hex(h, spec.precision, v.negative, upper);
+  const int precision = spec.precision == -1 ? h.digits : spec.precision;
+  parts body;
+  body.text(upper ? "0X" : "0x", 2);
+  body.text(&h.leading, 1);
+  if (precision > 0 || (spec.flags & flag_alt)) body.text(".", 1);
+  const int shown = std::min(h.digits, precision);
+  body.text(h.fraction, static_cast<std::size_t>(shown > 0 ? shown : 0));
+  body.run('0', static_cast<std::size_t>(precision - (shown > 0 ? shown : 0)));
+  char exponent[16];
+  body.text(exponent, hex_exponent_text(exponent, h.exponent, upper));
   return pad_and_emit(out, pos, spec, v.negative, body, true, true);
 }
 

@@ -228,22 +228,18 @@ void choose_fast(directive& d) {
 
 // ------------------------------------------------ glibc's first parser
 
-// Reads the directive whose '%' is at `percent`, as vfprintf's jump tables
-// do. Returns stop::at_end if it is one the first parser formats (then
-// `d` holds it), or how the first parser stops there.
-stop parse_first(const char* format, const char* percent, directive& d) {
-  d.begin = static_cast<std::uint32_t>(percent - format);
-  const char* f = percent + 1;
+// Step 0: flags, in any order and number. A '-' makes glibc's pad ' '
+// again, and a '0' after it does not change that.
+void read_first_flags(const char*& f, directive& d) {
   bool left = false;
   bool pad_zero = false;
-  // Step 0: flags, in any order and number.
   for (;; ++f) {
     switch (*f) {
       case ' ': d.flags |= flag_space; continue;
       case '+': d.flags |= flag_showsign; continue;
       case '-':
         left = true;
-        pad_zero = false;  // glibc's pad is ' ' again
+        pad_zero = false;
         continue;
       case '#': d.flags |= flag_alt; continue;
       case '0':
@@ -257,132 +253,150 @@ stop parse_first(const char* format, const char* percent, directive& d) {
   }
   if (left) d.flags |= flag_left;
   if (pad_zero) d.flags |= flag_pad_zero;
-  // The width: a number, or '*' and the next argument.
+}
+
+// A '*' at `f`, a width or a precision from the next argument: `f` ends
+// after it. The first parser leaves to the second a '*' followed by a
+// digit ("*2$", or "*5", whose digit is not a width), and fails where that
+// number exceeds INT_MAX.
+stop read_first_star(const char*& f) {
+  const char* t = ++f;
+  if (is_digit(*t)) {
+    const int position = read_int(t);
+    if (position == -1) return stop::overflow;
+    if (position != 0 && *t == '$') return stop::positional;
+  }
+  return is_digit(*f) ? stop::positional : stop::at_end;
+}
+
+// The width: a number, or '*' and the next argument.
+stop read_first_width(const char*& f, directive& d) {
   if (*f == '*') {
-    const char* t = ++f;
-    if (is_digit(*t)) {
-      const int position = read_int(t);
-      if (position == -1) return stop::overflow;
-      if (position != 0 && *t == '$') return stop::positional;
-    }
     d.flags |= flag_width_star;
-    // f stays after the '*': a digit there is not a width (step 1).
-    if (is_digit(*f)) return stop::positional;
-  } else if (*f >= '1' && *f <= '9') {
+    return read_first_star(f);
+  }
+  if (*f >= '1' && *f <= '9') {
     d.width = read_int(f);
     if (d.width == -1) return stop::overflow;
     if (*f == '$') return stop::positional;
   }
-  // The precision.
-  if (*f == '.') {
-    ++f;
-    if (*f == '*') {
-      const char* t = ++f;
-      if (is_digit(*t)) {
-        const int position = read_int(t);
-        if (position == -1) return stop::overflow;
-        if (position != 0 && *t == '$') return stop::positional;
-      }
-      d.flags |= flag_precision_star;
-      if (is_digit(*f)) return stop::positional;
-    } else if (is_digit(*f)) {
-      d.precision = read_int(f);
-      if (d.precision == -1) return stop::overflow;
-    } else {
-      d.precision = 0;
-    }
+  return stop::at_end;
+}
+
+// The precision: '.' and a number (none is 0), or ".*" and the next
+// argument.
+stop read_first_precision(const char*& f, directive& d) {
+  if (*f != '.') return stop::at_end;
+  ++f;
+  if (*f == '*') {
+    d.flags |= flag_precision_star;
+    return read_first_star(f);
   }
-  // The length, and which conversions may follow it (glibc's steps 3a, 3b
-  // and 4).
-  enum class after { anything, h, l, other } step = after::anything;
-  const bool length_of_a_type = *f == 'z' || *f == 'Z' || *f == 't' || *f == 'j';
+  d.precision = 0;
+  if (is_digit(*f)) {
+    d.precision = read_int(f);
+    if (d.precision == -1) return stop::overflow;
+  }
+  return stop::at_end;
+}
+
+// Which conversions the first parser takes after a length modifier (its
+// steps 3a, 3b and 4): after "h" only integers, %n and %% (and %b); after
+// "l", "ll" and the others, everything its tables take.
+enum class after_length : std::uint8_t { nothing, h, other };
+
+after_length read_first_length(const char*& f, directive& d) {
   switch (*f) {
     case 'h':
-      if (f[1] == 'h') {
-        d.length = length_char;
-        f += 2;
-        step = after::other;
-      } else {
+      ++f;
+      if (*f != 'h') {
         d.length = length_short;
-        ++f;
-        step = after::h;
+        return after_length::h;
       }
-      break;
+      ++f;
+      d.length = length_char;
+      return after_length::other;
     case 'l':
-      if (f[1] == 'l') {
-        d.length = length_long | length_long_double;
-        f += 2;
-        step = after::other;
-      } else {
-        d.length = length_long;
+      ++f;
+      d.length = length_long;
+      if (*f == 'l') {
         ++f;
-        step = after::l;
+        d.length |= length_long_double;
       }
-      break;
+      return after_length::other;
     case 'L':
-    case 'q':
-      d.length = length_long | length_long_double;
-      ++f;
-      step = after::other;
-      break;
+    case 'q': d.length = length_long | length_long_double; break;
     case 'z':
-    case 'Z':
-      d.length = length_of_type<std::size_t>();
-      ++f;
-      step = after::other;
-      break;
-    case 't':
-      d.length = length_of_type<std::ptrdiff_t>();
-      ++f;
-      step = after::other;
-      break;
-    case 'j':
-      d.length = length_of_type<std::uintmax_t>();
-      ++f;
-      step = after::other;
-      break;
-    default: break;
+    case 'Z': d.length = length_of_type<std::size_t>(); break;
+    case 't': d.length = length_of_type<std::ptrdiff_t>(); break;
+    case 'j': d.length = length_of_type<std::uintmax_t>(); break;
+    default: return after_length::nothing;
   }
+  ++f;
+  return after_length::other;
+}
+
+// Reads the directive whose '%' is at `percent`, as vfprintf's jump tables
+// do. Returns stop::at_end if it is one the first parser formats (then
+// `d` holds it), or how the first parser stops there.
+stop parse_first(const char* format, const char* percent, directive& d) {
+  d.begin = static_cast<std::uint32_t>(percent - format);
+  const char* f = percent + 1;
+  read_first_flags(f, d);
+  stop how = read_first_width(f, d);
+  if (how == stop::at_end) how = read_first_precision(f, d);
+  if (how != stop::at_end) return how;
+  const bool length_of_a_type = *f == 'z' || *f == 'Z' || *f == 't' || *f == 'j';
+  const after_length step = read_first_length(f, d);
   const char conversion = *f;
   if (conversion == '\0') return stop::invalid;
   if (!classify(d, conversion)) return stop::positional;
   length_of_type_for_floats(d, length_of_a_type);
-  // After "h" only integers, %n and %% (and %b); everything the tables take
-  // after "l", "ll" and the others.
-  if (step == after::h && d.what != action::signed_number && d.what != action::unsigned_number &&
-      d.what != action::count && d.what != action::percent)
+  if (step == after_length::h && d.what != action::signed_number &&
+      d.what != action::unsigned_number && d.what != action::count && d.what != action::percent)
     return stop::positional;
-  (void)after::l;
   d.end = static_cast<std::uint32_t>(f + 1 - format);
   return stop::at_end;
 }
 
 // ----------------------------------------------- glibc's second parser
 
-// Reads the directive at `percent` as __parse_one_specmb does. `next_arg`
-// is the number of arguments the directives before it took in order;
-// returns how many this one takes in order, and raises `largest_position`
-// to the highest positional index it names.
-std::size_t parse_second(const char* format, const char* percent, std::size_t next_arg,
-                         std::size_t& largest_position, directive& d) {
-  std::size_t taken = 0;
-  d.begin = static_cast<std::uint32_t>(percent - format);
-  const char* f = percent + 1;
-  // "%N$".
-  if (is_digit(*f)) {
-    const char* begin = f;
-    const int n = read_int(f);
-    if (n != 0 && *f == '$') {
-      ++f;
-      if (n != -1) {
-        d.data_arg = n - 1;
-        largest_position = std::max(largest_position, static_cast<std::size_t>(n));
-      }
-    } else {
-      f = begin;  // a width, or the '0' flag
-    }
+// The arguments of the directive the second parser reads: those the
+// directives before it took in order, those it takes in order, and the
+// highest position named so far.
+struct argument_positions {
+  std::size_t next;   // the next argument in order
+  std::size_t taken;  // by this directive, in order
+  std::size_t& largest_position;
+
+  std::int32_t take_next() {
+    ++taken;
+    return static_cast<std::int32_t>(next++);
   }
-  // Flags, up to the end of the format.
+  // "N$", N at least 1 and at most INT_MAX.
+  std::int32_t name(int n) {
+    largest_position = std::max(largest_position, static_cast<std::size_t>(n));
+    return n - 1;
+  }
+};
+
+// "%N$": the directive's argument by position (N past INT_MAX names none:
+// the argument is then the next in order).
+void read_second_position(const char*& f, directive& d, argument_positions& args) {
+  if (!is_digit(*f)) return;
+  const char* begin = f;
+  const int n = read_int(f);
+  if (n == 0 || *f != '$') {
+    f = begin;  // a width, or the '0' flag
+    return;
+  }
+  ++f;
+  if (n != -1) d.data_arg = args.name(n);
+}
+
+// Flags, up to the end of the format; '0' pads with zeros unless '-' is
+// there too, wherever it is.
+void read_second_flags(const char*& f, directive& d) {
   bool pad_zero = false;
   for (; *f != '\0'; ++f) {
     switch (*f) {
@@ -398,71 +412,81 @@ std::size_t parse_second(const char* format, const char* percent, std::size_t ne
     break;
   }
   if (pad_zero && !(d.flags & flag_left)) d.flags |= flag_pad_zero;
-  // The width.
-  // A '*', after it either "N$" (the Nth argument) or the next argument in
-  // order: which one goes to `arg`.
-  const auto read_star = [&](std::int32_t& arg) {
-    const char* begin = ++f;
-    if (is_digit(*f)) {
-      const int n = read_int(f);
-      if (n != 0 && *f == '$') {
-        if (n != -1) {
-          arg = n - 1;
-          largest_position = std::max(largest_position, static_cast<std::size_t>(n));
-        }
-        ++f;
-      }
+}
+
+// A '*' at `f`, then either "N$" (the Nth argument) or the next argument
+// in order (and `f` just after the '*'): which one goes to `arg`.
+void read_second_star(const char*& f, std::int32_t& arg, argument_positions& args) {
+  const char* begin = ++f;
+  if (is_digit(*f)) {
+    const int n = read_int(f);
+    if (n != 0 && *f == '$') {
+      if (n != -1) arg = args.name(n);
+      ++f;
     }
-    if (arg < 0) {
-      arg = static_cast<std::int32_t>(next_arg++);
-      ++taken;
-      f = begin;
-    }
-  };
+  }
+  if (arg < 0) {
+    arg = args.take_next();
+    f = begin;
+  }
+}
+
+// The width and the precision: numbers (one past INT_MAX is none), or '*'.
+void read_second_width_and_precision(const char*& f, directive& d, argument_positions& args) {
   if (*f == '*') {
-    read_star(d.width_arg);
+    read_second_star(f, d.width_arg, args);
   } else if (is_digit(*f)) {
     const int n = read_int(f);
     if (n != -1) d.width = n;
   }
-  // The precision.
-  if (*f == '.') {
-    ++f;
-    if (*f == '*') {
-      read_star(d.precision_arg);
-    } else if (is_digit(*f)) {
-      const int n = read_int(f);
-      if (n != -1) d.precision = n;
-    } else {
-      d.precision = 0;
-    }
+  if (*f != '.') return;
+  ++f;
+  if (*f == '*') {
+    read_second_star(f, d.precision_arg, args);
+  } else if (is_digit(*f)) {
+    const int n = read_int(f);
+    if (n != -1) d.precision = n;
+  } else {
+    d.precision = 0;
   }
-  // The length.
-  const bool length_of_a_type = *f == 'z' || *f == 'Z' || *f == 't' || *f == 'j';
-  switch (*f++) {
+}
+
+// The length modifier: "L" and "q" are long double only, to this parser.
+void read_second_length(const char*& f, directive& d) {
+  switch (*f) {
     case 'h':
-      if (*f != 'h') {
-        d.length = length_short;
-      } else {
-        ++f;
-        d.length = length_char;
-      }
-      break;
+      d.length = f[1] == 'h' ? length_char : length_short;
+      f += d.length == length_char ? 2 : 1;
+      return;
     case 'l':
-      d.length = length_long;
-      if (*f == 'l') {
-        ++f;
-        d.length |= length_long_double;
-      }
-      break;
+      d.length = f[1] == 'l' ? length_long | length_long_double : length_long;
+      f += f[1] == 'l' ? 2 : 1;
+      return;
     case 'L':
     case 'q': d.length = length_long_double; break;
     case 'z':
     case 'Z': d.length = length_of_type<std::size_t>(); break;
     case 't': d.length = length_of_type<std::ptrdiff_t>(); break;
     case 'j': d.length = length_of_type<std::uintmax_t>(); break;
-    default: --f; break;
+    default: return;
   }
+  ++f;
+}
+
+// Reads the directive at `percent` as __parse_one_specmb does. `next_arg`
+// is the number of arguments the directives before it took in order;
+// returns how many this one takes in order, and raises `largest_position`
+// to the highest positional index it names.
+std::size_t parse_second(const char* format, const char* percent, std::size_t next_arg,
+                         std::size_t& largest_position, directive& d) {
+  argument_positions args{next_arg, 0, largest_position};
+  d.begin = static_cast<std::uint32_t>(percent - format);
+  const char* f = percent + 1;
+  read_second_position(f, d, args);
+  read_second_flags(f, d);
+  read_second_width_and_precision(f, d, args);
+  const bool length_of_a_type = *f == 'z' || *f == 'Z' || *f == 't' || *f == 'j';
+  read_second_length(f, d);
   const char conversion = *f++;
   classify(d, conversion);
   length_of_type_for_floats(d, length_of_a_type);
@@ -470,12 +494,10 @@ std::size_t parse_second(const char* format, const char* percent, std::size_t ne
   // argument.
   const bool takes_argument =
       d.what != action::percent && d.what != action::strerror && d.what != action::unknown;
-  if (takes_argument && d.data_arg == -1) {
-    d.data_arg = static_cast<std::int32_t>(next_arg);
-    ++taken;
-  } else if (!takes_argument && d.data_arg != -1) {
+  if (takes_argument && d.data_arg == -1)
+    d.data_arg = args.take_next();
+  else if (!takes_argument && d.data_arg != -1)
     d.data_arg = -1;  // named, but never read: only counted
-  }
   if (conversion == '\0') {
     d.end = d.next = static_cast<std::uint32_t>(f - 1 - format);
   } else {
@@ -484,7 +506,7 @@ std::size_t parse_second(const char* format, const char* percent, std::size_t ne
     d.next =
         static_cast<std::uint32_t>(next != nullptr ? next - format : f + std::strlen(f) - format);
   }
-  return taken;
+  return args.taken;
 }
 
 // The type glibc's second parser takes a directive's argument with.

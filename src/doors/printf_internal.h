@@ -6,12 +6,18 @@
 // every conversion, flag, length modifier and argument form glibc documents
 // in the "C" locale, on every platform. Its parts:
 //
-//   printf.cpp         vprintf_to(): a call, from its plan to the writer,
-//                      and the C functions that make it (fastout_fprintf, ...);
-//                      the per-thread cache of plans; integers (their
-//                      decimal digits from detail/decimal.h), strings,
-//                      characters, %p, %n, %m, %%, and what glibc prints for
-//                      a directive it does not know
+//   printf.cpp         what every call goes through, together so that it is
+//                      inlined into the C functions: vprintf_to(), the C
+//                      door's printf family (fastout_fprintf, ...), the
+//                      per-thread cache of plans, and the fast executors
+//                      (common directives with no flags and no width,
+//                      straight into the writer's free space)
+//   printf_call.cpp    the general executor: any plan, its arguments in
+//                      order or by position; integers (their decimal digits
+//                      from detail/decimal.h), strings, characters, %p, %n,
+//                      %m, %%, and what glibc prints for a directive it does
+//                      not know
+//   printf_output.cpp  a call's text on its way into the writer (output)
 //   printf_format.cpp  parsing, as glibc's two parsers do, into a plan
 //   printf_float.cpp   floating point: digits from {fmt} where they are
 //                      glibc's, exact big-number digits where {fmt} cannot
@@ -310,6 +316,37 @@ class output {
   piece piece_{};
   char spare_[4096];  // the piece of a writer with no buffer
 };
+
+// ------------------------------------------ the general executor: printf_call.cpp
+
+/// The general executor, where the fast one (printf.cpp) does not take a
+/// call or cannot finish it: the call of plan `p` from its start (`index`
+/// is whole_call; `pos` is not used), or from directive `index` of
+/// p.first, the call's text so far in the writer's free space ending at
+/// `pos`. `args` is taken by value: the arguments from where the caller
+/// stopped (on x86-64 Linux a pointer to the caller's va_list, on 64-bit
+/// Windows a copy of its position), consumed in order from there. Returns
+/// as vprintf_to() does.
+constexpr std::size_t whole_call = static_cast<std::size_t>(-1);
+int continue_in_general(file& writer, const plan& p, std::size_t index, char* pos,
+                        std::va_list args);
+/// The same from directive `index`, a plain %s of `s` (with `precision`,
+/// -1 for none) whose arguments the fast executor took already: a null
+/// one, or one longer than the room.
+int continue_with_string(file& writer, const plan& p, std::size_t index, char* pos,
+                         std::va_list args, const char* s, int precision);
+
+/// The digits of `value` in base 2, 8 or 16, ending at `end`; returns
+/// where they begin.
+inline char* base_digits(char* end, unsigned long long value, unsigned base, bool upper) {
+  const char* digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  const unsigned shift = base == 16 ? 4 : base == 8 ? 3 : 1;
+  do {
+    *--end = digits[value & (base - 1)];
+    value >>= shift;
+  } while (value != 0);
+  return end;
+}
 
 // ------------------------------------------------------- floating point
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Decimal digits of an integer, as {fmt}'s "{}" and printf's "%lld" write
 // them, eight digits at a time in one 64-bit word, the chunks of a number
-// independent of each other: the printf engine's (src/doors/printf.cpp),
+// independent of each other: the printf engine's (src/doors/printf*.cpp),
 // and the runtime format cache's for a plain "{}" (format_cache.h).
 //
 // Why not {fmt}'s format_decimal(): it makes two digits per step, each step
