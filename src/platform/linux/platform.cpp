@@ -182,7 +182,7 @@ constexpr platform_calls linux_platform() noexcept {
   return calls;
 }
 constexpr platform_calls linux_calls = linux_platform();
-static_assert(every_entry_filled(linux_calls), "the linux table leaves an entry empty");
+FASTOUT_ASSERT_EVERY_ENTRY_FILLED(linux_calls, "the linux table leaves an entry empty");
 
 }  // namespace
 

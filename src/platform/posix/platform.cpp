@@ -182,7 +182,7 @@ constexpr platform_calls posix_platform() noexcept {
   return calls;
 }
 constexpr platform_calls posix_calls = posix_platform();
-static_assert(every_entry_filled(posix_calls), "the posix table leaves an entry empty");
+FASTOUT_ASSERT_EVERY_ENTRY_FILLED(posix_calls, "the posix table leaves an entry empty");
 
 }  // namespace
 

@@ -1230,7 +1230,7 @@ constexpr platform_calls windows_platform() noexcept {
   return calls;
 }
 constexpr platform_calls windows_calls = windows_platform();
-static_assert(every_entry_filled(windows_calls), "the windows table leaves an entry empty");
+FASTOUT_ASSERT_EVERY_ENTRY_FILLED(windows_calls, "the windows table leaves an entry empty");
 
 }  // namespace
 
