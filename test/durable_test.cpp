@@ -10,7 +10,7 @@
 // pages; a write error while writeback is in flight; a pipe, where there is
 // nothing to write back. The fallbacks where sync_file_range is refused are
 // in platform_test.cpp, replacements in replace_test.cpp, kills in
-// crash_test.cpp.
+// replace_crash_test.cpp.
 #include <fastout/c_api.h>
 #include <fastout/fastout.h>
 #include <fastout/iostream.h>

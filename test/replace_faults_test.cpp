@@ -272,7 +272,7 @@ TEST_F(replace_faults, temporary_names_that_exist_are_never_reused) {
   fastout_test::write_file(path(taken.c_str()), "someone else's");
   // Another live writer's file: it holds the lock a writer holds on its
   // new file. (Without it, the file would be one a killed writer left, and
-  // a replacement of "target" would remove it: crash_test.cpp.)
+  // a replacement of "target" would remove it: replace_crash_test.cpp.)
   fastout_test::live_writer_lock other_writer(path(taken.c_str()));
   for (bool named : {true, false}) {
     SCOPED_TRACE(named ? "named" : "O_TMPFILE, linked to a temporary name");
