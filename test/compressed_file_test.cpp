@@ -889,7 +889,7 @@ TEST(compressed_file_faults, allocation_failure_in_the_compressor_is_reported) {
 
 // A durable compressing writer (sync) starts the writeback of the
 // compressed bytes as they reach the file, as a plain durable writer does
-// (durable_test.cpp): the stream's close step passes reached_file() on to
+// (writeback_test.cpp): the stream's close step passes reached_file() on to
 // the sync steps it wraps. Random bytes barely compress, so 24 MiB of them
 // make more than two 8 MiB ranges of compressed output.
 std::atomic<int> writeback_starts{0};
