@@ -5,7 +5,7 @@
  * libraries' decoders) for every output call, buffer
  * sizes from 1 to the default and 0 to 4 workers, flush in the middle, the
  * extension chooser, bad options, and /dev/full. The C API's faults through
- * the fake system calls are in test/compressed_file_test.cpp. */
+ * the fake system calls are in test/compression_stage_test.cpp. */
 #include "c_test.h"
 
 #include <fastout/c_api.h>

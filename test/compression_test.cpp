@@ -7,7 +7,7 @@
 // fork(). These drive the engine alone, through a descriptor sink of the
 // tests' own (compression_test_sink.h), as the writer does: each buffer
 // filled to capacity before it is handed over. The writer that uses it is
-// tested in compressed_file_test.cpp.
+// tested in compression_stage_test.cpp.
 #include <fastout/compression.h>
 
 #include <gtest/gtest.h>

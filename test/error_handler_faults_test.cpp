@@ -35,18 +35,8 @@
 
 namespace {
 
-using namespace fastout_faults;  // NOLINT(google-build-using-namespace): the shared fakes
-using fastout::buffering;
-using fastout::file;
-using fastout::file_options;
-using fastout_test::contains;
-using fastout_test::describe_status;
-using fastout_test::read_file;
-using fastout_test::temp_dir;
-using fastout_test::size_list;
-using fastout_test::with_buffer;
-using fastout_test::system_error_code;
-using fastout_test::scoped_error_handler;
+using namespace fastout_faults;  // NOLINT(google-build-using-namespace): the shared fakes,
+                                 // and the names every fault test uses (fault_util.h)
 
 using error_handler_faults = faked_platform;
 

@@ -20,10 +20,6 @@
 
 namespace fastout_faults {
 
-using fastout::file;
-using fastout_test::contains;
-using fastout_test::system_error_code;
-
 // Bytes that differ from their neighbours and do not repeat with any period
 // a buffer size could hide.
 char pattern_byte(std::uint64_t i) {

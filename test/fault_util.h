@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // What the fault tests share: fake system calls that follow a plan (a byte
 // budget, short writes, EINTR, EAGAIN, a failing call or step), the fixture
-// that installs them, an error handler that records, and the checks of a
-// sticky error. Compiled once, into the fastout_fault_util library, which
-// *_faults_test.cpp, real_failures_test.cpp and write_errors_test.cpp link.
+// that installs them, an error handler that records, the checks of a
+// sticky error, and the names every fault test uses. Compiled once, into
+// the fastout_fault_util library, which *_faults_test.cpp,
+// real_failures_test.cpp and write_errors_test.cpp link.
 #ifndef FASTOUT_TEST_FAULT_UTIL_H_
 #define FASTOUT_TEST_FAULT_UTIL_H_
 
@@ -129,7 +130,21 @@ int fake_dup(int fd);
 int fake_list_directory(int dir, void (*each)(const char* name, void* context), void* context);
 int fake_random_bytes(void* data, size_t size);
 
+// The names every fault test uses, which its `using namespace
+// fastout_faults;` brings with the fakes: the real calls, the writer's
+// types and test_util.h's helpers, declared here once.
 using fastout_test::real;
+using fastout::buffering;
+using fastout::file;
+using fastout::file_options;
+using fastout_test::contains;
+using fastout_test::describe_status;
+using fastout_test::read_file;
+using fastout_test::temp_dir;
+using fastout_test::size_list;
+using fastout_test::with_buffer;
+using fastout_test::system_error_code;
+using fastout_test::scoped_error_handler;
 
 // The handler tests install; it records what it is told.
 struct handler_call {

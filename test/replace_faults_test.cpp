@@ -35,20 +35,10 @@
 
 namespace {
 
-using namespace fastout_faults;  // NOLINT(google-build-using-namespace): the shared fakes
-using fastout::buffering;
-using fastout::file;
-using fastout::file_options;
-using fastout_test::contains;
+using namespace fastout_faults;  // NOLINT(google-build-using-namespace): the shared fakes,
+                                 // and the names every fault test uses (fault_util.h)
 using fastout_test::nobody;
 using fastout_test::nobody_group;
-using fastout_test::describe_status;
-using fastout_test::read_file;
-using fastout_test::temp_dir;
-using fastout_test::size_list;
-using fastout_test::with_buffer;
-using fastout_test::system_error_code;
-using fastout_test::scoped_error_handler;
 
 using replace_faults = faked_platform;
 
@@ -272,7 +262,7 @@ TEST_F(replace_faults, temporary_names_that_exist_are_never_reused) {
   fastout_test::write_file(path(taken.c_str()), "someone else's");
   // Another live writer's file: it holds the lock a writer holds on its
   // new file. (Without it, the file would be one a killed writer left, and
-  // a replacement of "target" would remove it: crash_test.cpp.)
+  // a replacement of "target" would remove it: replace_crash_test.cpp.)
   fastout_test::live_writer_lock other_writer(path(taken.c_str()));
   for (bool named : {true, false}) {
     SCOPED_TRACE(named ? "named" : "O_TMPFILE, linked to a temporary name");

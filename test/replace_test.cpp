@@ -6,7 +6,7 @@
 // full filesystem, a read-only directory and filesystem, a target that
 // becomes a directory). A failure at every single step, through the
 // system-call layer, is in replace_faults_test.cpp; killed processes in
-// crash_test.cpp.
+// replace_crash_test.cpp.
 #include <fastout/file.h>
 #include <fastout/print.h>
 

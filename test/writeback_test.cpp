@@ -10,7 +10,7 @@
 // pages; a write error while writeback is in flight; a pipe, where there is
 // nothing to write back. The fallbacks where sync_file_range is refused are
 // in platform_test.cpp, replacements in replace_test.cpp, kills in
-// crash_test.cpp.
+// replace_crash_test.cpp.
 #include <fastout/c_api.h>
 #include <fastout/fastout.h>
 #include <fastout/iostream.h>
@@ -152,7 +152,7 @@ int fake_fsync(int) {
 }
 
 // Installs the fakes for one test, and puts the real calls back after it.
-class durable_writeback : public testing::Test {
+class writeback : public testing::Test {
  protected:
   void SetUp() override {
     fakes = disk_fakes();
@@ -184,7 +184,7 @@ void write_pieces(file& f, const std::string& data) {
 
 // ---------------------------------------------------------------- the ranges
 
-TEST_F(durable_writeback, starts_every_8_mib_and_waits_for_the_range_8_before) {
+TEST_F(writeback, starts_every_8_mib_and_waits_for_the_range_8_before) {
   const std::string path = dir_.file("out");
   const std::string data = pieces(100);
   file f = fastout::output_file(path, fastout::sync = true);
@@ -208,7 +208,7 @@ TEST_F(durable_writeback, starts_every_8_mib_and_waits_for_the_range_8_before) {
 // Formatted text leaves through the buffer, up to 256 KiB at a time, whole
 // lines: a range starts at the flush that completes 8 MiB, and the next
 // begins where it ended.
-TEST_F(durable_writeback, ranges_follow_the_flushes_of_formatted_text) {
+TEST_F(writeback, ranges_follow_the_flushes_of_formatted_text) {
   const std::string path = dir_.file("out");
   file f = fastout::output_file(path, fastout::sync = true);
   std::string expected_text;
@@ -235,7 +235,7 @@ TEST_F(durable_writeback, ranges_follow_the_flushes_of_formatted_text) {
 
 // A file that had content: the ranges are where the new bytes are, from
 // the file position (O_APPEND), not from the count of bytes written.
-TEST_F(durable_writeback, appending_starts_where_the_file_ended) {
+TEST_F(writeback, appending_starts_where_the_file_ended) {
   const std::string path = dir_.file("log");
   const std::string old(3 * mib, 'o');
   fastout_test::write_file(path, old);
@@ -250,7 +250,7 @@ TEST_F(durable_writeback, appending_starts_where_the_file_ended) {
 
 // Less than one range: nothing is started, not even the lseek; the sync at
 // close() writes it all.
-TEST_F(durable_writeback, small_output_is_left_to_the_sync_at_close) {
+TEST_F(writeback, small_output_is_left_to_the_sync_at_close) {
   const std::string path = dir_.file("out");
   file f = fastout::output_file(path, fastout::sync = true);
   write_pieces(f, pieces(7));
@@ -263,7 +263,7 @@ TEST_F(durable_writeback, small_output_is_left_to_the_sync_at_close) {
 
 // Every door writes through the same route, so each gets writeback without
 // code of its own: the iostream adapter and the C API on a durable writer.
-TEST_F(durable_writeback, every_door_starts_writeback) {
+TEST_F(writeback, every_door_starts_writeback) {
   const std::string data = pieces(20);
   {
     file f = fastout::output_file(dir_.file("stream"), fastout::sync = true);
@@ -300,7 +300,7 @@ TEST_F(durable_writeback, every_door_starts_writeback) {
 // Writers that are not durable make exactly the calls they made before:
 // their writes, and no lseek or sync_file_range. The replacement without
 // sync and page_cache::drop have close steps; a plain writer has none.
-TEST_F(durable_writeback, a_writer_that_is_not_durable_makes_no_extra_call) {
+TEST_F(writeback, a_writer_that_is_not_durable_makes_no_extra_call) {
   const std::string data = pieces(40);
   file_options replace;
   replace.mode = fastout::open_mode::replace;
@@ -342,7 +342,7 @@ TEST_F(durable_writeback, a_writer_that_is_not_durable_makes_no_extra_call) {
 // The same through /proc/self/io: the kernel's own count of write system
 // calls (syscw) for a plain writer is its writes, nothing more, with the
 // real calls in place (fastout_test::read_syscw).
-TEST(durable_writeback_counts, a_plain_writer_makes_only_its_writes) {
+TEST(writeback_counts, a_plain_writer_makes_only_its_writes) {
   FASTOUT_SKIP_ON_WINDOWS("needs /proc, which Windows has not");
   temp_dir dir;
   const std::string data = pieces(20);
@@ -364,7 +364,7 @@ TEST(durable_writeback_counts, a_plain_writer_makes_only_its_writes) {
 // loss), every later call fails, and close() reports it without syncing
 // again -- after a failed writeback the kernel may have marked the lost
 // pages clean, and a sync could then succeed without them (fsyncgate).
-TEST_F(durable_writeback, eio_from_starting_writeback_fails_the_call_and_close_never_syncs) {
+TEST_F(writeback, eio_from_starting_writeback_fails_the_call_and_close_never_syncs) {
   const std::string path = dir_.file("out");
   fakes.range_fails_at = 2;
   fakes.range_error = EIO;
@@ -401,7 +401,7 @@ TEST_F(durable_writeback, eio_from_starting_writeback_fails_the_call_and_close_n
 
 // EIO from waiting for an older range: sync_file_range reports a writeback
 // error to one caller only, so it must be final too.
-TEST_F(durable_writeback, eio_from_waiting_for_writeback_is_final) {
+TEST_F(writeback, eio_from_waiting_for_writeback_is_final) {
   const std::string path = dir_.file("out");
   fakes.range_fails_at = 10;  // the wait after the 9th start
   fakes.range_error = EIO;
@@ -424,7 +424,7 @@ TEST_F(durable_writeback, eio_from_waiting_for_writeback_is_final) {
 
 // The writebacks went well and the final fdatasync fails: close() says so,
 // once, and does not try again.
-TEST_F(durable_writeback, eio_from_the_final_sync_is_reported_by_close) {
+TEST_F(writeback, eio_from_the_final_sync_is_reported_by_close) {
   const std::string path = dir_.file("out");
   fakes.sync_error = EIO;
   file f = fastout::output_file(path, fastout::sync = true);
@@ -451,7 +451,7 @@ TEST_F(durable_writeback, eio_from_the_final_sync_is_reported_by_close) {
 // ENOSPC from a write while two ranges are being written back: the write
 // error is the writer's, with exact counts; close() neither syncs nor starts
 // another range.
-TEST_F(durable_writeback, enospc_while_writeback_is_in_flight_is_the_write_error) {
+TEST_F(writeback, enospc_while_writeback_is_in_flight_is_the_write_error) {
   const std::string path = dir_.file("out");
   fakes.write_limit = 20 * mib;
   fakes.write_error = ENOSPC;
@@ -491,7 +491,7 @@ void remember(const fastout::error_report& report) noexcept {
   ++reports;
 }
 
-TEST_F(durable_writeback, write_errors_report_hands_a_failed_writeback_to_the_handler) {
+TEST_F(writeback, write_errors_report_hands_a_failed_writeback_to_the_handler) {
   const std::string path = dir_.file("out");
   fakes.range_fails_at = 1;
   fakes.range_error = EIO;
@@ -518,7 +518,7 @@ TEST_F(durable_writeback, write_errors_report_hands_a_failed_writeback_to_the_ha
 // ---------------------------------------------------------------- for real
 
 // The real calls on a real file: the content arrives whole.
-TEST(durable_writeback_real, a_synced_file_has_every_byte) {
+TEST(writeback_real, a_synced_file_has_every_byte) {
   temp_dir dir;
   const std::string path = dir.file("out");
   const std::string data = pieces(20);
@@ -532,7 +532,7 @@ TEST(durable_writeback_real, a_synced_file_has_every_byte) {
 // and nothing to write back, so it writes as before; every byte reaches
 // the reader, and close() reports what it always did: a pipe cannot be
 // synced (EINVAL).
-TEST(durable_writeback_real, a_pipe_gets_every_byte_and_cannot_be_synced) {
+TEST(writeback_real, a_pipe_gets_every_byte_and_cannot_be_synced) {
   FASTOUT_SKIP_ON_WINDOWS(
       "FlushFileBuffers on a pipe waits until its reader has read everything: syncing a pipe is no error on Windows");
   int ends[2];

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
-// A writer that compresses (file_options::compression, output_file()'s
-// fastout::compression and fastout::compression_workers), through every
-// door: output_file(), the C API's handle on the same writer, ofstream,
-// replace mode, and standard output (compressed_stdout_helper, run as a
-// process of its own). Round trips through libzstd's and libdeflate's
-// decoders for buffer sizes from 1 to the default and 0 to 4 workers;
-// flush(); stats(); the destructor; threads that never outlive close();
-// fork(); and faults with compression on: /dev/full, RLIMIT_FSIZE, a pipe
-// whose reader is gone, EIO and short writes through the fake system calls,
-// and allocation failure in the compressor.
+// A writer that compresses (the compression stage,
+// src/stages/compression_stage.cpp: file_options::compression,
+// output_file()'s fastout::compression and fastout::compression_workers),
+// through every door: output_file(), the C API's handle on the same
+// writer, ofstream, replace mode, and standard output
+// (compressed_stdout_helper, run as a process of its own). Round trips
+// through libzstd's and libdeflate's decoders for buffer sizes from 1 to
+// the default and 0 to 4 workers; flush(); stats(); the destructor; threads
+// that never outlive close(); fork(); and faults with compression on:
+// /dev/full, RLIMIT_FSIZE, a pipe whose reader is gone, EIO and short
+// writes through the fake system calls, and allocation failure in the
+// compressor.
 #include <fastout/c_api.h>
 #include <fastout/compression.h>
 #include <fastout/fastout.h>
@@ -90,7 +92,7 @@ struct scoped_handler {
 
 // ------------------------------------------------------------ round trips
 
-TEST(compressed_file, round_trips_at_every_buffer_size_and_worker_count) {
+TEST(compression_stage, round_trips_at_every_buffer_size_and_worker_count) {
   temp_dir dir;
   for (compression_format format : formats) {
     for (unsigned workers : {0u, 1u, 2u, 4u}) {
@@ -128,7 +130,7 @@ TEST(compressed_file, round_trips_at_every_buffer_size_and_worker_count) {
   }
 }
 
-TEST(compressed_file, print_and_output_file_keys_in_any_order) {
+TEST(compression_stage, print_and_output_file_keys_in_any_order) {
   temp_dir dir;
   std::string expected;
   for (int i = 0; i < 100000; ++i) expected += fmt::format("{} {:.2f} line\n", i, i / 3.0);
@@ -153,7 +155,7 @@ TEST(compressed_file, print_and_output_file_keys_in_any_order) {
   }
 }
 
-TEST(compressed_file, extension_chooses_the_format) {
+TEST(compression_stage, extension_chooses_the_format) {
   temp_dir dir;
   for (const char* name : {"a.zst", "a.gz", "a.bgz", "a.txt"}) {
     std::string path = dir.file(name);
@@ -171,7 +173,7 @@ TEST(compressed_file, extension_chooses_the_format) {
   }
 }
 
-TEST(compressed_file, flush_makes_everything_before_it_decodable) {
+TEST(compression_stage, flush_makes_everything_before_it_decodable) {
   temp_dir dir;
   for (compression_format format : formats) {
     for (unsigned workers : {0u, 1u, 2u}) {
@@ -196,7 +198,7 @@ TEST(compressed_file, flush_makes_everything_before_it_decodable) {
   }
 }
 
-TEST(compressed_file, destructor_ends_the_stream) {
+TEST(compression_stage, destructor_ends_the_stream) {
   temp_dir dir;
   scoped_handler handler;
   for (compression_format format : formats) {
@@ -213,7 +215,7 @@ TEST(compressed_file, destructor_ends_the_stream) {
   EXPECT_EQ(reports, 0);
 }
 
-TEST(compressed_file, stats_count_accepted_and_written_bytes_apart) {
+TEST(compression_stage, stats_count_accepted_and_written_bytes_apart) {
   temp_dir dir;
   std::string data = log_text(3000000, 8);
   for (compression_format format : formats) {
@@ -233,7 +235,7 @@ TEST(compressed_file, stats_count_accepted_and_written_bytes_apart) {
   }
 }
 
-TEST(compressed_file, a_compressing_writer_refuses_what_it_cannot_do) {
+TEST(compression_stage, a_compressing_writer_refuses_what_it_cannot_do) {
   temp_dir dir;
   auto refused = [&](fastout::file_options options, int expected, const char* words) {
     try {
@@ -262,7 +264,7 @@ TEST(compressed_file, a_compressing_writer_refuses_what_it_cannot_do) {
   EXPECT_EQ(fastout_test::names_in(dir.path()).size(), 1u);  // nothing created by a refusal
 }
 
-TEST(compressed_file, appending_makes_one_valid_file) {
+TEST(compression_stage, appending_makes_one_valid_file) {
   temp_dir dir;
   for (compression_format format : formats) {
     std::string path = dir.file(std::string("log.") + fastout::format_name(format));
@@ -279,7 +281,7 @@ TEST(compressed_file, appending_makes_one_valid_file) {
 
 // ------------------------------------------------------------ the other doors
 
-TEST(compressed_file, c_api_handle_writes_into_the_same_stream) {
+TEST(compression_stage, c_api_handle_writes_into_the_same_stream) {
   temp_dir dir;
   std::string path = dir.file("c.zst");
   fastout::file out(path, options_for(compression_format::zstd, 1, 4096));
@@ -300,7 +302,7 @@ TEST(compressed_file, c_api_handle_writes_into_the_same_stream) {
   EXPECT_TRUE(decode(compression_format::zstd, read_file(path)) == expected);
 }
 
-TEST(compressed_file, ofstream_takes_the_compression_keys) {
+TEST(compression_stage, ofstream_takes_the_compression_keys) {
   temp_dir dir;
   for (compression_format format : formats) {
     std::string path = dir.file("stream");
@@ -354,7 +356,7 @@ fastout::compression_options gzip_with_workers(unsigned workers) {
 // Every way of asking for a format and two workers, in either order, gets
 // both: a format assigned or given as a parameter keeps the workers set
 // before it, and compression_workers = n wins wherever it stands.
-TEST(compressed_file, every_way_of_asking_for_workers_gets_them) {
+TEST(compression_stage, every_way_of_asking_for_workers_gets_them) {
   temp_dir dir;
   struct file_way {
     const char* name;
@@ -483,7 +485,7 @@ TEST(compressed_file, every_way_of_asking_for_workers_gets_them) {
 
 // C++20's designated initializers: the format in the initializer, the
 // workers after it.
-TEST(compressed_file, designated_initializers_get_the_format_and_the_workers) {
+TEST(compression_stage, designated_initializers_get_the_format_and_the_workers) {
 #if __cplusplus >= 202002L
   temp_dir dir;
   const std::string path = dir.file("designated");
@@ -499,7 +501,7 @@ TEST(compressed_file, designated_initializers_get_the_format_and_the_workers) {
 #endif
 }
 
-TEST(compressed_file, replace_holds_the_whole_stream_in_the_temporary) {
+TEST(compression_stage, replace_holds_the_whole_stream_in_the_temporary) {
   temp_dir dir;
   for (compression_format format : formats) {
     std::string path = dir.file("replaced");
@@ -534,7 +536,7 @@ TEST(compressed_file, replace_holds_the_whole_stream_in_the_temporary) {
 
 // ------------------------------------------------------------ threads and fork
 
-TEST(compressed_file_threads, none_outlives_close_or_the_destructor) {
+TEST(compression_stage_threads, none_outlives_close_or_the_destructor) {
   temp_dir dir;
   int before = fastout_test::thread_count_before_workers();
   for (unsigned workers : {1u, 2u, 4u}) {
@@ -570,7 +572,7 @@ void record_child_loss(const fastout::error_report& report) noexcept {
   child_lost = report.bytes_lost;
 }
 
-TEST(compressed_file_fork, a_child_reports_only_its_own_bytes_lost) {
+TEST(compression_stage_fork, a_child_reports_only_its_own_bytes_lost) {
   FASTOUT_SKIP_ON_WINDOWS(
       "the child must inherit the parent's writer through fork(), which Windows has not");
   temp_dir dir;
@@ -593,7 +595,7 @@ TEST(compressed_file_fork, a_child_reports_only_its_own_bytes_lost) {
   }
 }
 
-TEST(compressed_file_fork, child_gets_a_clear_error_and_the_parent_goes_on) {
+TEST(compression_stage_fork, child_gets_a_clear_error_and_the_parent_goes_on) {
   FASTOUT_SKIP_ON_WINDOWS(
       "the child must inherit the parent's writer through fork(), which Windows has not");
   temp_dir dir;
@@ -637,7 +639,7 @@ TEST(compressed_file_fork, child_gets_a_clear_error_and_the_parent_goes_on) {
 
 // ------------------------------------------------------------ faults
 
-TEST(compressed_file_faults, dev_full_reports_enospc_with_exact_counts) {
+TEST(compression_stage_faults, dev_full_reports_enospc_with_exact_counts) {
   for (compression_format format : formats) {
     for (unsigned workers : {0u, 1u, 2u}) {
       SCOPED_TRACE(name_of(format, workers));
@@ -662,7 +664,7 @@ TEST(compressed_file_faults, dev_full_reports_enospc_with_exact_counts) {
   }
 }
 
-TEST(compressed_file_faults, report_mode_reports_once_at_close) {
+TEST(compression_stage_faults, report_mode_reports_once_at_close) {
   scoped_handler handler;
   for (compression_format format : formats) {
     fastout::file_options options = options_for(format, 1, 4096);
@@ -699,7 +701,7 @@ TEST(compressed_file_faults, report_mode_reports_once_at_close) {
 // dropping it): prints whose pieces grow, put() and write(), with workers
 // that were compressing when the file failed. (ASan and TSan watch the
 // buffer the writer keeps.)
-TEST(compressed_file_faults, report_mode_keeps_accepting_every_call_after_a_failure) {
+TEST(compression_stage_faults, report_mode_keeps_accepting_every_call_after_a_failure) {
   scoped_handler handler;
   for (compression_format format : formats) {
     for (unsigned workers : {0u, 2u}) {
@@ -728,7 +730,7 @@ TEST(compressed_file_faults, report_mode_keeps_accepting_every_call_after_a_fail
 // On Windows, which has no RLIMIT_FSIZE, the platform table's writes stop
 // the file at 20000 bytes as Windows does one that outgrows its filesystem
 // (ERROR_FILE_TOO_LARGE, EFBIG: windows_file_size_limit, test_util.h).
-TEST(compressed_file_faults, file_size_limit_reports_efbig) {
+TEST(compression_stage_faults, file_size_limit_reports_efbig) {
   temp_dir dir;
   for (compression_format format : formats) {
     std::string path = dir.file("limited");
@@ -751,7 +753,7 @@ TEST(compressed_file_faults, file_size_limit_reports_efbig) {
   }
 }
 
-TEST(compressed_file_faults, pipe_without_reader_reports_epipe) {
+TEST(compression_stage_faults, pipe_without_reader_reports_epipe) {
   for (compression_format format : formats) {
     int status = fastout_test::run_in_child([&] {
       std::signal(SIGPIPE, SIG_IGN);
@@ -798,7 +800,7 @@ ssize_t fake_write_uncached(int fd, const struct iovec* iov, int count) {
   return fake_writev(fd, iov, count);
 }
 
-TEST(compressed_file_faults, short_writes_lose_nothing_and_eio_is_exact) {
+TEST(compression_stage_faults, short_writes_lose_nothing_and_eio_is_exact) {
   temp_dir dir;
   for (compression_format format : formats) {
     for (unsigned workers : {0u, 2u}) {
@@ -853,7 +855,7 @@ void* failing_allocate(std::size_t size) {
   return std::malloc(size);
 }
 
-TEST(compressed_file_faults, allocation_failure_in_the_compressor_is_reported) {
+TEST(compression_stage_faults, allocation_failure_in_the_compressor_is_reported) {
   temp_dir dir;
   scoped_handler handler;
   for (compression_format format : formats) {
@@ -889,7 +891,7 @@ TEST(compressed_file_faults, allocation_failure_in_the_compressor_is_reported) {
 
 // A durable compressing writer (sync) starts the writeback of the
 // compressed bytes as they reach the file, as a plain durable writer does
-// (durable_test.cpp): the stream's close step passes reached_file() on to
+// (writeback_test.cpp): the stream's close step passes reached_file() on to
 // the sync steps it wraps. Random bytes barely compress, so 24 MiB of them
 // make more than two 8 MiB ranges of compressed output.
 std::atomic<int> writeback_starts{0};
@@ -905,7 +907,7 @@ int counting_fdatasync(int fd) {
   return fastout::detail::real_platform.fdatasync(fd);
 }
 
-TEST(compressed_file, durable_writer_writes_back_the_compressed_bytes_while_writing) {
+TEST(compression_stage, durable_writer_writes_back_the_compressed_bytes_while_writing) {
   FASTOUT_SKIP_UNLESS_LINUX("writeback while writing (sync_file_range)");
   std::string data(24u << 20, '\0');
   std::uint64_t state = 88172645463325252u;  // xorshift: fast, not compressible
