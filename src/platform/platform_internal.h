@@ -132,6 +132,9 @@ struct platform_calls {
   int (*wait_for_writeback)(int fd, off_t offset, off_t size);
 
   // ------------------------------------------------ putting files in place
+  // rename(). EBUSY where the system cannot move a file that its writer
+  // still holds locked (Windows: ReplaceFileW opens the new file with no
+  // sharing): the replace stage then lets go of its lock and asks again.
   int (*renameat)(int old_dir, const char* old_path, int new_dir, const char* new_path);
   // Exchanges two names atomically (Linux's renameat2(RENAME_EXCHANGE),
   // Apple's renameatx_np(RENAME_SWAP)). ENOSYS where the system has none,
