@@ -8,9 +8,11 @@
 // stores through %n, and put glibc's bytes in the file -- or, where glibc
 // fails (EINVAL, EILSEQ, EOVERFLOW), fail the same way having written at
 // most the text glibc had made before it failed. Strings and wide strings
-// end exactly at a page that cannot be read, with no terminator whenever
-// every precision that reads them allows it, so that a read past what the
-// precision allows faults even without AddressSanitizer.
+// end exactly at a page that cannot be read; where every directive that
+// reads one has a precision, it has no terminator and ends after as many
+// characters as the largest precision (printf may read no further), so
+// that a read past what the precision allows faults even without
+// AddressSanitizer.
 //
 // Elsewhere (no glibc to ask) the target checks that nothing crashes and
 // that the second call writes what the first did, and holds the engine to
@@ -50,13 +52,16 @@
 //                      bytes, its bits
 //     a long double    1 byte: 0-127 a table, 128-255 the next 10 bytes (x87
 //                      bits, pseudo-denormals and invalid encodings too)
-//     a string (%s, %ls, %S)  1 byte: 0 a null pointer; 1 as long as its
-//                      largest precision; n the next n - 2 characters. A
-//                      narrow string's character is 1 byte; a wide one's is
-//                      1 byte: 0-127 that, 128-239 from a table of code
-//                      points the locale cannot convert or converts to
-//                      several bytes (0xe9, surrogates, 0x10ffff, ...),
-//                      240-255 the next 4 bytes
+//     a string (%s, %ls, %S)  1 byte: 0 and 240-255 as long as its largest
+//                      precision (the boundary a precision makes: no
+//                      terminator, the last character just before the
+//                      unreadable page; 5 characters without a precision),
+//                      so also past the input's end; 1 a null pointer; n
+//                      the next n - 2 characters. A narrow string's character is 1 byte;
+//                      a wide one's is 1 byte: 0-127 that, 128-239 from a
+//                      table of code points the locale cannot convert or
+//                      converts to several bytes (0xe9, surrogates,
+//                      0x10ffff, ...), 240-255 the next 4 bytes
 //     a pointer (%p)   1 byte: 0 null, 1-127 from a table, 128-255 the next
 //                      8 bytes
 //     %n's target      nothing: a cell the target compares after each call
@@ -375,6 +380,7 @@ std::size_t text_bound(const char* format, const scanned_format& scanned,
       switch (d.what) {
         case reads::integer: content = 200 + 2 * p; break;
         case reads::floating: content = (d.long_double ? 7000 : 500) + 2 * p; break;
+        case reads::pointer: content = 40 + 2 * p; break;
         case reads::narrow_text:
         case reads::wide_text:
           content = a.what == kind::narrow_text ? a.narrow.size()
@@ -682,9 +688,9 @@ void run_printf_case(const std::uint8_t* data, std::size_t size) {
       case kind::narrow_text:
       case kind::wide_text: {
         const std::uint8_t selector = in.byte();
-        a.null_text = selector == 0;
-        a.as_long_as_precision = selector == 1;
-        const std::size_t length = selector < 2 ? 0 : selector - 2u;
+        a.null_text = selector == 1;
+        a.as_long_as_precision = selector == 0 || selector >= 240;
+        const std::size_t length = selector < 2 || selector >= 240 ? 0 : selector - 2u;
         for (std::size_t i = 0; i < length; ++i) {
           if (a.what == kind::narrow_text)
             a.narrow += in.empty() ? static_cast<char>('a' + i % 26) : static_cast<char>(in.byte());
@@ -735,6 +741,13 @@ void run_printf_case(const std::uint8_t* data, std::size_t size) {
         else
           a.wide += static_cast<wchar_t>(L'a' + static_cast<wchar_t>(i % 26));
       }
+    }
+    // Where every use has a precision, printf reads no character past the
+    // largest: the string ends there, at the unreadable page.
+    if (a.every_use_precise && a.largest_precision >= 0) {
+      const auto cut = static_cast<std::size_t>(a.largest_precision);
+      if (a.narrow.size() > cut) a.narrow.resize(cut);
+      if (a.wide.size() > cut) a.wide.resize(cut);
     }
     if (a.narrow.size() > page_size - 1 || a.wide.size() > page_size / sizeof(wchar_t) - 1) return;
     a.shown = a.null_text                   ? "a null string"
