@@ -301,7 +301,6 @@ void op_printf(input& in, model& m, fastout_file* f) {
 
 void op_cursor(input& in, model& m, fastout_file* f) {
   const std::size_t count = in.byte();
-  const std::uint64_t failures_before = plan.failures;
   fastout_cursor cursor = fastout_cursor_begin(f);
   m.log += " cursor(" + std::to_string(count) + ")";
   int stopped = m.sticky;  // a failed writer lends nothing
@@ -342,7 +341,6 @@ void op_cursor(input& in, model& m, fastout_file* f) {
     wrong(m, "fastout_cursor_end() returned " + code_name(ended) + ", the model " +
                  code_name(stopped));
   if (stopped != 0) m.last_error = stopped;
-  static_cast<void>(failures_before);
   if (fastout_error(f) != m.sticky)
     wrong(m, "after the cursor, fastout_error() is " + code_name(fastout_error(f)) +
                  ", the model " + code_name(m.sticky));
