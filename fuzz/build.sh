@@ -13,6 +13,8 @@
 #                              (NAME.options) and, where zip is installed,
 #                              its seed corpus (NAME_seed_corpus.zip)
 #   WORK                       the build directory (default $OUT/build)
+#   FASTOUT_FUZZ_TARGETS       the targets to build (NAME_fuzzer ...);
+#                              unset, all of them
 #
 # Arguments go to CMake's configure step (-DFASTOUT_WERROR=ON, say).
 # scripts/fuzz calls it with clang 14, libFuzzer and ASan + UBSan.
@@ -29,11 +31,18 @@ if command -v ninja >/dev/null 2>&1; then generator="-G Ninja"; fi
 # No build type: the flags are $CFLAGS and $CXXFLAGS alone.
 # shellcheck disable=SC2086  # $generator is one or two words
 cmake -S "$here" -B "$work" $generator -DCMAKE_BUILD_TYPE= "$@"
-cmake --build "$work" -j "${FASTOUT_FUZZ_BUILD_JOBS:-2}"
+# shellcheck disable=SC2086  # the targets are words
+cmake --build "$work" -j "${FASTOUT_FUZZ_BUILD_JOBS:-2}" \
+  ${FASTOUT_FUZZ_TARGETS:+--target $FASTOUT_FUZZ_TARGETS}
 
 for binary in "$work"/*_fuzzer; do
   [ -x "$binary" ] || continue
   name=$(basename "$binary")
+  # Only what this build made, not a target an earlier build left.
+  case " ${FASTOUT_FUZZ_TARGETS:-$name} " in
+    *" $name "*) ;;
+    *) continue ;;
+  esac
   cp "$binary" "$OUT/$name"
   [ -f "$here/$name.dict" ] && cp "$here/$name.dict" "$OUT/$name.dict"
   [ -f "$here/$name.options" ] && cp "$here/$name.options" "$OUT/$name.options"
