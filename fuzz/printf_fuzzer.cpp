@@ -444,13 +444,18 @@ std::string show_settings(const writer_settings& s) {
          std::to_string(s.errno_before);
 }
 
-fastout_file* open_writer(const scratch_file& file, const writer_settings& settings) {
+fastout_file* open_writer(scratch_file& file, const writer_settings& settings) {
+  use_locale(settings.utf8);
+  file.reset();
   fastout_options options;
   fastout_options_init(&options);
   options.buffer_size = settings.buffer_size;
   options.buffering = settings.line ? FASTOUT_BUFFERING_LINE : FASTOUT_BUFFERING_FULL;
   fastout_file* out = fastout_fdopen(file.fd(), FASTOUT_BORROW, &options);
   if (out == nullptr) fail("fastout_fdopen() failed: " + std::string(std::strerror(errno)));
+  const std::string before(settings.written_before, 'w');
+  if (fastout_write(before.data(), 1, before.size(), out) != before.size())
+    fail("writing the bytes before the call failed");
   return out;
 }
 
@@ -767,18 +772,12 @@ void run_printf_case(const std::uint8_t* data, std::size_t size) {
                   show_arguments(args);
   c.shown_format = std::string(given);
 
-  use_locale(settings.utf8);
-  file.reset();
   c.out = open_writer(file, settings);
-  const std::string written_before(settings.written_before, 'w');
-  if (!written_before.empty() && fastout_write(written_before.data(), 1, written_before.size(),
-                                               c.out) != written_before.size())
-    fail("writing before the call failed");
   call_with_shape(&c, c.format, types, args.size(), values);
   if (c.segments.size() != 2) fail("no call shape for a list the target accepted");
   const int closed = fastout_close(c.out);
   if (closed != 0) fail("fastout_close() failed: " + std::to_string(closed));
-  check_file(c, written_before, file.contents());
+  check_file(c, std::string(settings.written_before, 'w'), file.contents());
 }
 
 }  // namespace

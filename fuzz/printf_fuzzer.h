@@ -55,7 +55,9 @@ struct writer_settings {
   int errno_before = 0;
 };
 writer_settings read_settings(std::uint8_t buffer, std::uint8_t before, std::uint8_t setting);
-fastout_file* open_writer(const scratch_file& file, const writer_settings& settings);
+// A writer on `file`, emptied, in the settings' locale, with the bytes
+// the settings put before the call already written.
+fastout_file* open_writer(scratch_file& file, const writer_settings& settings);
 void use_locale(bool utf8);
 std::string show_settings(const writer_settings& settings);
 
