@@ -52,54 +52,23 @@ inline constexpr long long long_edges[] = {0,
                                            256,
                                            65536};
 
-inline constexpr double double_edges[] = {0.0,
-                                          -0.0,
-                                          1.0,
-                                          -1.0,
-                                          0.5,
-                                          1.5,
-                                          2.5,
-                                          0.25,
-                                          0.125,
-                                          0.375,
-                                          9.5,
-                                          0.05,
-                                          0.95,
-                                          99.5,
-                                          999.5,
-                                          0.1,
-                                          0.2,
-                                          0.3,
-                                          1.0 / 3,
-                                          2.0 / 3,
-                                          1e15,
-                                          1e16,
-                                          1e17,
-                                          1e21,
-                                          1e22,
-                                          1e23,
-                                          1e-5,
-                                          1e-4,
-                                          123456789.0,
-                                          1e300,
-                                          1e-300,
-                                          DBL_MAX,
-                                          -DBL_MAX,
-                                          DBL_MIN,
-                                          DBL_TRUE_MIN,
-                                          2.2250738585072009e-308,
-                                          HUGE_VAL,
-                                          -HUGE_VAL,
-                                          __builtin_nan(""),
-                                          -__builtin_nan(""),
-                                          4503599627370496.5,
-                                          9007199254740993.0,
-                                          0.000001,
-                                          1e6,
-                                          1e-7,
-                                          5.5,
-                                          6.5,
-                                          1e100};
+// In an order seeds rely on (a byte below 0x80 is an index): add at the end.
+inline constexpr double double_edges[] = {
+    // signs
+    0.0, -0.0, 1.0, -1.0,
+    // halfway cases, exact (0.5, 2.5, 0.125) or only in decimal (0.05, 0.95)
+    0.5, 1.5, 2.5, 0.25, 0.125, 0.375, 9.5, 0.05, 0.95, 99.5, 999.5,
+    // no binary digits end them
+    0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3,
+    // where %g and the shortest form change notation
+    1e15, 1e16, 1e17, 1e21, 1e22, 1e23, 1e-5, 1e-4, 123456789.0,
+    // the range's ends: subnormals (2.2250738585072009e-308 the largest), infinities, NaNs
+    1e300, 1e-300, DBL_MAX, -DBL_MAX, DBL_MIN, DBL_TRUE_MIN, 2.2250738585072009e-308, HUGE_VAL,
+    -HUGE_VAL, __builtin_nan(""), -__builtin_nan(""),
+    // past 2^52 and 2^53, where halves and odd integers round
+    4503599627370496.5, 9007199254740993.0,
+    // and a few more
+    0.000001, 1e6, 1e-7, 5.5, 6.5, 1e100};
 
 // Code points a locale may not convert, or converts to several bytes.
 inline constexpr std::uint32_t wide_edges[] = {

@@ -18,6 +18,7 @@
 #ifndef FASTOUT_FUZZ_PRINTF_FORMAT_SCAN_H_
 #define FASTOUT_FUZZ_PRINTF_FORMAT_SCAN_H_
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <vector>
@@ -59,20 +60,10 @@ struct directive {
 };
 
 // <printf.h>'s values, for the check against glibc's parse_printf_format().
-enum : int {
-  pa_int = 0,
-  pa_char = 1,
-  pa_wchar = 2,
-  pa_string = 3,
-  pa_wstring = 4,
-  pa_pointer = 5,
-  pa_double = 7,
-  pa_flag_long_long = 1 << 8,
-  pa_flag_long_double = pa_flag_long_long,
-  pa_flag_long = 1 << 9,
-  pa_flag_short = 1 << 10,
-  pa_flag_ptr = 1 << 11,
-};
+enum : int { pa_int, pa_char, pa_wchar, pa_string, pa_wstring, pa_pointer, pa_double = 7 };
+enum : int { pa_flag_long_long = 1 << 8, pa_flag_long = 1 << 9, pa_flag_short = 1 << 10 };
+constexpr int pa_flag_long_double = pa_flag_long_long;
+constexpr int pa_flag_ptr = 1 << 11;
 
 struct scanned_format {
   std::vector<directive> directives;
@@ -83,18 +74,45 @@ namespace format_scan_detail {
 
 inline bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
-// glibc's read_int(): -1 for a number over INT_MAX.
+// What glibc's read_int() reads: the digits at p (p ends after all of
+// them), or -1 for a number over INT_MAX. (Kept apart from the engine's
+// own reading: a 64-bit sum held just past INT_MAX.)
 inline int read_int(const unsigned char*& p) {
-  int value = *p - '0';
-  while (is_digit(*++p)) {
-    if (value < 0) continue;
-    const int digit = *p - '0';
-    if (value > INT_MAX / 10 || value * 10 > INT_MAX - digit)
-      value = -1;
-    else
-      value = value * 10 + digit;
+  constexpr long long too_large = static_cast<long long>(INT_MAX) + 1;
+  long long value = 0;
+  for (; is_digit(*p); ++p) value = std::min(value * 10 + (*p - '0'), too_large);
+  return value == too_large ? -1 : static_cast<int>(value);
+}
+
+// A width or precision written out: its value, or too_large past INT_MAX.
+inline void read_number(const unsigned char*& p, int& value, bool& too_large) {
+  const int n = read_int(p);
+  if (n == -1)
+    too_large = true;
+  else
+    value = n;
+}
+
+// A '*' (p after it): "*N$" takes argument N into `arg`; a plain '*' the
+// next sequential one (counted in `taken`), leaving p just after the '*'.
+inline void read_star(const unsigned char*& p, std::size_t& posn, std::size_t& taken,
+                      std::size_t& largest_position, int& arg) {
+  const unsigned char* after_star = p;
+  if (is_digit(*p)) {
+    const int n = read_int(p);
+    if (n != 0 && *p == '$') {
+      if (n != -1) {
+        arg = n - 1;
+        largest_position = std::max(largest_position, static_cast<std::size_t>(n));
+      }
+      ++p;
+    }
   }
-  return value;
+  if (arg < 0) {
+    arg = static_cast<int>(posn++);
+    ++taken;
+    p = after_star;
+  }
 }
 
 inline const unsigned char* next_percent(const unsigned char* p) {
@@ -127,56 +145,16 @@ inline std::size_t parse_one(const unsigned char* format, std::size_t posn, dire
          *format == '\'' || *format == 'I')
     ++format;
   if (*format == '*') {
-    const unsigned char* begin = ++format;
-    if (is_digit(*format)) {
-      const int n = read_int(format);
-      if (n != 0 && *format == '$') {
-        if (n != -1) {
-          d.width_arg = n - 1;
-          if (static_cast<std::size_t>(n) > largest_position)
-            largest_position = static_cast<std::size_t>(n);
-        }
-        ++format;
-      }
-    }
-    if (d.width_arg < 0) {
-      d.width_arg = static_cast<int>(posn++);
-      ++taken;
-      format = begin;
-    }
+    read_star(++format, posn, taken, largest_position, d.width_arg);
   } else if (is_digit(*format)) {
-    const int n = read_int(format);
-    if (n != -1)
-      d.width = n;
-    else
-      d.width_too_large = true;
+    read_number(format, d.width, d.width_too_large);
   }
   if (*format == '.') {
     ++format;
     if (*format == '*') {
-      const unsigned char* begin = ++format;
-      if (is_digit(*format)) {
-        const int n = read_int(format);
-        if (n != 0 && *format == '$') {
-          if (n != -1) {
-            d.precision_arg = n - 1;
-            if (static_cast<std::size_t>(n) > largest_position)
-              largest_position = static_cast<std::size_t>(n);
-          }
-          ++format;
-        }
-      }
-      if (d.precision_arg < 0) {
-        d.precision_arg = static_cast<int>(posn++);
-        ++taken;
-        format = begin;
-      }
+      read_star(++format, posn, taken, largest_position, d.precision_arg);
     } else if (is_digit(*format)) {
-      const int n = read_int(format);
-      if (n != -1)
-        d.precision = n;
-      else
-        d.precision_too_large = true;
+      read_number(format, d.precision, d.precision_too_large);
     } else {
       d.precision = 0;  // "%.d" is "%.0d"
     }
