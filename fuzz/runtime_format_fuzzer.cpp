@@ -44,6 +44,7 @@
 #include <iterator>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -212,32 +213,11 @@ constexpr unsigned char one_kinds[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
 constexpr unsigned char two_kinds[] = {0, 2, 4, 9, 10};
 constexpr unsigned char three_kinds[] = {0, 4, 10};
 
+// Kind's member of a slot, in one_kinds' order.
 template <unsigned char Kind>
 const auto& value_of(const slot& a) {
-  if constexpr (Kind == 0)
-    return a.i;
-  else if constexpr (Kind == 1)
-    return a.u;
-  else if constexpr (Kind == 2)
-    return a.ll;
-  else if constexpr (Kind == 3)
-    return a.ull;
-  else if constexpr (Kind == 4)
-    return a.d;
-  else if constexpr (Kind == 5)
-    return a.f;
-  else if constexpr (Kind == 6)
-    return a.ld;
-  else if constexpr (Kind == 7)
-    return a.b;
-  else if constexpr (Kind == 8)
-    return a.c;
-  else if constexpr (Kind == 9)
-    return a.text;
-  else if constexpr (Kind == 10)
-    return a.view;
-  else
-    return a.pointer;
+  return std::get<Kind>(
+      std::tie(a.i, a.u, a.ll, a.ull, a.d, a.f, a.ld, a.b, a.c, a.text, a.view, a.pointer));
 }
 
 template <std::size_t Count, unsigned char... Kinds, typename... T>
@@ -257,46 +237,39 @@ void with_kinds(const settings& s, const unsigned char* kinds, const slot* slots
   }
 }
 
+// An argument as a report shows it: its type, then its value.
+template <unsigned char... Kinds>
+std::string shown(unsigned char kind, const slot& a,
+                  std::integer_sequence<unsigned char, Kinds...>) {
+  static const char* const types[] = {"int",    "unsigned",    "long long",   "unsigned long long",
+                                      "double", "float",       "long double", "bool",
+                                      "char",   "const char*", "string_view", "const void*"};
+  std::string value;
+  if (kind == 8)
+    value = "'" + escaped(std::string(1, a.c)) + "'";
+  else if (kind == 9 || kind == 10)
+    value = "\"" + escaped(a.bytes) + "\"";
+  else
+    static_cast<void>(
+        ((kind == Kinds && (value = fmt::format("{}", value_of<Kinds>(a)), true)) || ...));
+  return std::string(types[kind]) + " " + value;
+}
+
 void read_value(input& in, unsigned char kind, bool small_integers, slot& a) {
   auto clamp = [&](long long v) { return small_integers ? v % largest_size : v; };
   switch (kind) {
-    case 0:
-      a.i = static_cast<int>(clamp(read_integer(in, false)));
-      a.shown = "int " + std::to_string(a.i);
-      break;
-    case 1:
-      a.u = static_cast<unsigned>(clamp(read_integer(in, false) & 0xffffffff));
-      a.shown = "unsigned " + std::to_string(a.u);
-      break;
-    case 2:
-      a.ll = clamp(read_integer(in, true));
-      a.shown = "long long " + std::to_string(a.ll);
-      break;
+    case 0: a.i = static_cast<int>(clamp(read_integer(in, false))); break;
+    case 1: a.u = static_cast<unsigned>(clamp(read_integer(in, false) & 0xffffffff)); break;
+    case 2: a.ll = clamp(read_integer(in, true)); break;
     case 3:
       a.ull = static_cast<unsigned long long>(clamp(read_integer(in, true)));
       if (small_integers) a.ull %= static_cast<unsigned long long>(largest_size);
-      a.shown = "unsigned long long " + std::to_string(a.ull);
       break;
-    case 4:
-      a.d = read_double(in);
-      a.shown = fmt::format("double {}", a.d);
-      break;
-    case 5:
-      a.f = static_cast<float>(read_double(in));
-      a.shown = fmt::format("float {}", a.f);
-      break;
-    case 6:
-      a.ld = read_long_double(in);
-      a.shown = fmt::format("long double {}", a.ld);
-      break;
-    case 7:
-      a.b = (in.byte() & 1) != 0;
-      a.shown = a.b ? "true" : "false";
-      break;
-    case 8:
-      a.c = static_cast<char>(in.byte());
-      a.shown = "char '" + escaped(std::string(1, a.c)) + "'";
-      break;
+    case 4: a.d = read_double(in); break;
+    case 5: a.f = static_cast<float>(read_double(in)); break;
+    case 6: a.ld = read_long_double(in); break;
+    case 7: a.b = (in.byte() & 1) != 0; break;
+    case 8: a.c = static_cast<char>(in.byte()); break;
     case 9:
     case 10: {
       // (No null const char*: {fmt} 9.1 reads one given a width, "{:>5}".)
@@ -305,8 +278,6 @@ void read_value(input& in, unsigned char kind, bool small_integers, slot& a) {
       if (kind == 9) a.bytes = a.bytes.substr(0, a.bytes.find('\0'));
       a.text = a.bytes.c_str();
       a.view = a.bytes;
-      a.shown =
-          std::string(kind == 9 ? "const char* \"" : "string_view \"") + escaped(a.bytes) + "\"";
       break;
     }
     default: {
@@ -314,10 +285,10 @@ void read_value(input& in, unsigned char kind, bool small_integers, slot& a) {
       const std::uintptr_t address =
           b < 0x80 ? b * std::uintptr_t{0x1001} : static_cast<std::uintptr_t>(in.bits(8));
       a.pointer = reinterpret_cast<const void*>(address);
-      a.shown = fmt::format("const void* {}", a.pointer);
       break;
     }
   }
+  a.shown = shown(kind, a, std::make_integer_sequence<unsigned char, 12>());
 }
 
 }  // namespace
