@@ -181,11 +181,11 @@ const bar_spec bar_specs[] = {
     {"W17_1k", bar_kind::at_most_times, "fastout,fastout_c", "fwrite_unlocked", 1},
     {"W17_10k", bar_kind::at_most_times, "fastout,fastout_c", "fwrite_unlocked", 1},
     {"W17_1k_even", bar_kind::at_most_times, "fastout,fastout_c", "fwrite_unlocked", 1},
-    {"W17_1k_even", bar_kind::rss_at_most, "fastout,fastout_c", "fwrite", budget, nullptr, false,
-     budget_about},
+    {"W17_1k_even", bar_kind::rss_at_most, "fastout,fastout_c", "fwrite_unlocked", budget, nullptr,
+     false, budget_about},
     {"W17_10k_even", bar_kind::at_most_times, "fastout,fastout_c", "fwrite_unlocked", 1},
-    {"W17_10k_even", bar_kind::rss_at_most, "fastout,fastout_c", "fwrite", budget, nullptr, false,
-     budget_about},
+    {"W17_10k_even", bar_kind::rss_at_most, "fastout,fastout_c", "fwrite_unlocked", budget, nullptr,
+     false, budget_about},
     // gzip: the writer with its default workers, whose threads are to come
     // from the shared pool.
     {"W17_1k_gz", bar_kind::threads_at_most, "fastout_gzip", nullptr, pool_threads + 1, nullptr,

@@ -48,7 +48,7 @@
     "W6's int64 in 10 tab-separated columns, 1,000,000 rows (100,000 --quick), "               \
     "compressed")                                                                              \
   X(W16, flush, "200,000 records flushed one at a time, as seqtk comp does (50,000 --quick)")  \
-  X(W17_1k, many_1k, "1,000 outputs, records by a skewed key, 1 GiB (16 MiB --quick)")         \
+  X(W17_1k, many_1k, "1,000 outputs, records by a skewed key, 1 GiB (8 MiB --quick)")          \
   X(W17_10k, many_10k, "W17_1k with 10,000 outputs")                                           \
   X(W17_1k_even, many_1k_even, "W17_1k with the records dealt to the outputs in turn")         \
   X(W17_10k_even, many_10k_even, "W17_10k with the records dealt in turn (not with --quick)")  \
@@ -196,8 +196,8 @@ struct workload {
   /// lowers the descriptor limit there. Throws if it cannot.
   std::function<void()> child_setup;
   /// The rounds with --quick when --runs is not given; 0: the driver's
-  /// (5). W17's tables run 3, or 1 with 10,000 outputs: each of their runs
-  /// creates thousands of files.
+  /// (5). W17's tables run 1 to 3: each of their runs creates thousands of
+  /// files.
   int quick_runs = 0;
   /// Why this workload is left out of this run (W17_10k_even with
   /// --quick), or empty: the driver then prints the reason in place of its
