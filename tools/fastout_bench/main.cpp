@@ -101,7 +101,7 @@ void print_usage(std::FILE* out) {
       "Options:\n"
       "  --quick        smaller sizes (below), a few minutes\n"
       "  --runs N       timed runs of each contender (default 5, also with --quick, but\n"
-      "                 3 for W17's with --quick); the table shows the median\n"
+      "                 1 to 3 for W17's tables with --quick); the table shows the median\n"
       "  --only LIST    run only these workloads, by id or name: --only W1,W5 or lines,sweep;\n"
       "                 W17 is all six W17 tables, W17_10k one of them\n"
       "  --dir DIR      write the outputs in a new directory made inside DIR\n"
@@ -293,7 +293,7 @@ int run(const options& o) {
   }
 
   // A workload's rounds: --runs if given, else its own with --quick (W17's
-  // 3), else the default.
+  // 1 to 3), else the default.
   auto runs_of = [&o](const workload& w) {
     return !o.runs_given && o.quick && w.quick_runs > 0 ? w.quick_runs : o.runs;
   };

@@ -121,9 +121,13 @@ void print_workload(const workload_result& w, int runs) {
     std::fflush(stdout);
     return;
   }
+  // W17's tables: how many files, and their own number of runs.
   std::printf("%s %s: %s, %s bytes%s\n", w.id.c_str(), w.name.c_str(), w.summary.c_str(),
               with_commas(w.bytes).c_str(),
-              w.outputs > 0 ? fmt::format(" in {} files", with_commas(w.outputs)).c_str() : "");
+              w.outputs > 0 ? fmt::format(" in {} files, {} run{}", with_commas(w.outputs), runs,
+                                          runs == 1 ? "" : "s")
+                                  .c_str()
+                            : "");
   if (!w.error.empty()) {
     std::printf("  not measured: %s\n\n", w.error.c_str());
     std::fflush(stdout);
