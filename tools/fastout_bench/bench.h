@@ -17,6 +17,8 @@
 // fit. The driver fills in id, name
 // and summary from the line. Then a row in docs/benchmarks.md's table, and
 // its bars in bars.cpp. What more than one workload writes is in inputs.h.
+// Workloads that are tables of one study share a file and an id before
+// `_`: W17's six are in workload_many.cpp, and `--only W17` runs them all.
 #ifndef FASTOUT_BENCH_BENCH_H_
 #define FASTOUT_BENCH_BENCH_H_
 
@@ -57,9 +59,10 @@
 
 /// The workloads the Windows build of the driver runs, with their summaries
 /// there (no redirected standard output): the others use what only POSIX
-/// has (fork-free as they are, they call fsync, rename over open files,
-/// popen, gnuplot, and read their compressed outputs with pread) and are not
-/// built for Windows. tools/CMakeLists.txt builds these workloads' files.
+/// has (they call fsync, rename over open files, popen, gnuplot, read their
+/// compressed outputs with pread, and W17 forks a child per run, sets
+/// RLIMIT_NOFILE and reads /proc) and are not built for Windows.
+/// tools/CMakeLists.txt builds these workloads' files.
 #define FASTOUT_BENCH_WINDOWS_WORKLOADS(X)                          \
   X(W1, lines, "1,000,000 lines of \"test data\\n\"")               \
   X(W2, bytes, "256 MiB one byte at a time (32 MiB with --quick)")  \
