@@ -524,8 +524,10 @@ child_report measure_in_child(const workload& w, const contender& c, const std::
 // with the child itself (fork() failing, a child killed by a signal), as a
 // failed run.
 child_report run_in_child(const workload& w, const contender& c, const std::string& path) {
+  // pipe(), POSIX's: both ends are closed before this returns, and no
+  // program is started meanwhile, so they need no O_CLOEXEC.
   int pipe_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
+  if (::pipe(pipe_fds) != 0)
     throw std::system_error(errno, std::system_category(), "cannot make a pipe to a child");
   // The child must not write out what the driver's stdio holds.
   std::fflush(stdout);
