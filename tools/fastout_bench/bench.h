@@ -17,6 +17,8 @@
 // fit. The driver fills in id, name
 // and summary from the line. Then a row in docs/benchmarks.md's table, and
 // its bars in bars.cpp. What more than one workload writes is in inputs.h.
+// Workloads that are tables of one study share a file and an id before
+// `_`: W17's six are in workload_many.cpp, and `--only W17` runs them all.
 #ifndef FASTOUT_BENCH_BENCH_H_
 #define FASTOUT_BENCH_BENCH_H_
 
@@ -47,13 +49,20 @@
   X(W15, table,                                                                                \
     "W6's int64 in 10 tab-separated columns, 1,000,000 rows (100,000 --quick), "               \
     "compressed")                                                                              \
-  X(W16, flush, "200,000 records flushed one at a time, as seqtk comp does (50,000 --quick)")
+  X(W16, flush, "200,000 records flushed one at a time, as seqtk comp does (50,000 --quick)")  \
+  X(W17_1k, many_1k, "1,000 outputs, records by a skewed key, 1 GiB (8 MiB --quick)")          \
+  X(W17_10k, many_10k, "W17_1k with 10,000 outputs")                                           \
+  X(W17_1k_even, many_1k_even, "W17_1k with the records dealt to the outputs in turn")         \
+  X(W17_10k_even, many_10k_even, "W17_10k with the records dealt in turn (not with --quick)")  \
+  X(W17_1k_gz, many_1k_gzip, "W17_1k compressed, gzip -6 (4 MiB --quick)")                     \
+  X(W17_10k_fd, many_10k_fd, "W17_10k under a descriptor limit of 256: who completes")
 
 /// The workloads the Windows build of the driver runs, with their summaries
 /// there (no redirected standard output): the others use what only POSIX
-/// has (fork-free as they are, they call fsync, rename over open files,
-/// popen, gnuplot, and read their compressed outputs with pread) and are not
-/// built for Windows. tools/CMakeLists.txt builds these workloads' files.
+/// has (they call fsync, rename over open files, popen, gnuplot, read their
+/// compressed outputs with pread, and W17 forks a child per run, sets
+/// RLIMIT_NOFILE and reads /proc) and are not built for Windows.
+/// tools/CMakeLists.txt builds these workloads' files.
 #define FASTOUT_BENCH_WINDOWS_WORKLOADS(X)                          \
   X(W1, lines, "1,000,000 lines of \"test data\\n\"")               \
   X(W2, bytes, "256 MiB one byte at a time (32 MiB with --quick)")  \
@@ -113,6 +122,12 @@ struct contender {
   /// difference is shown as `differs` in its row with its figures kept, but
   /// it does not fail the run, and a bar judged against it is SKIP.
   bool may_differ = false;
+  /// Its run may fail, and is expected to today (W17_10k_fd: a writer that
+  /// meets the descriptor limit fails with EMFILE): a failure is shown as
+  /// `failed` in its row with its message below the table, and does not
+  /// fail the run; a bar that needs it to complete says FAIL. Output it does
+  /// write is still checked, and must be right.
+  bool may_fail = false;
 };
 
 /// A contender this build of the driver cannot run, and why (a library or
@@ -160,6 +175,37 @@ struct workload {
   std::function<std::string(const std::string& reference_path, const std::string& path,
                             const std::string& contender)>
       check_output;
+
+  // Many outputs (W17; POSIX only: the Windows build has no such workload).
+  /// How many files one run writes: 0 for one file at the path a run is
+  /// given (every workload but W17). Otherwise that path is a new, empty
+  /// directory, which the driver removes with everything in it once the
+  /// run has been looked at, and check_outputs must be set.
+  std::size_t outputs = 0;
+  /// Checks what a run wrote at `path` (W17: every file of the directory,
+  /// against the bytes the workload computes from its input), read as
+  /// `format`: returns an empty string if it is right, otherwise what is
+  /// wrong. Where it is set the driver writes no reference file and makes
+  /// no warm-up run (the workload knows the bytes), and `reference` only
+  /// names the contender of the ratio column.
+  std::function<std::string(const std::string& path, output_format format)> check_outputs;
+  /// Every run in a child process of its own (fork()): the child times the
+  /// run and counts its write calls and page faults as the driver does,
+  /// and also reports its peak resident set and its most threads
+  /// (measure.h says how), which a run in the driver's own process could
+  /// not tell apart from what earlier runs left.
+  bool in_child = false;
+  /// Runs in the child before the timed region, after fork(): W17_10k_fd
+  /// lowers the descriptor limit there. Throws if it cannot.
+  std::function<void()> child_setup;
+  /// The rounds with --quick when --runs is not given; 0: the driver's
+  /// (5). W17's tables run 1 to 3: each of their runs creates thousands of
+  /// files.
+  int quick_runs = 0;
+  /// Why this workload is left out of this run (W17_10k_even with
+  /// --quick), or empty: the driver then prints the reason in place of its
+  /// table, and its bars are SKIP.
+  std::string left_out;
 };
 
 // The factories, one per workload, in workload_<name>.cpp.

@@ -302,7 +302,13 @@ htslib_bgzf_sink::htslib_bgzf_sink(const char* path, const sink_options& options
   const std::string mode = "w" + std::to_string(gzip_level);
   file_ = bgzf_open(path, mode.c_str());
   if (file_ == nullptr) throw_errno("open (bgzf_open)", path);
-  if (options.threads > 0 && bgzf_mt(file_, options.threads, 256) != 0) {
+  if (options.htslib_pool != nullptr) {
+    if (bgzf_thread_pool(file_, options.htslib_pool, 0) != 0) {
+      bgzf_close(file_);
+      file_ = nullptr;
+      throw_failure("share the thread pool with (bgzf_thread_pool)", path);
+    }
+  } else if (options.threads > 0 && bgzf_mt(file_, options.threads, 256) != 0) {
     bgzf_close(file_);
     file_ = nullptr;
     throw_failure("start the threads of (bgzf_mt)", path);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-// fastout-bench: the sinks of the compressed workloads (W14, W15), one per
-// way a program writes compressed text today, with the shape every sink has
-// (sinks.h):
+// fastout-bench: the sinks of the compressed workloads (W14, W15,
+// W17_1k_gz), one per way a program writes compressed text today, with the
+// shape every sink has (sinks.h):
 //
 //   gzfile_sink        zlib's gzopen(), gzprintf(), gzclose()      gzwrite
 //   popen_sink         popen() of `gzip -6` or `zstd -3 -T1`, fed  popen_gzip,
 //                      by stdio                                    popen_zstd
-//   htslib_bgzf_sink   htslib's bgzf_open() and bgzf_mt()          htslib_bgzf_w1, _w2
+//   htslib_bgzf_sink   htslib's bgzf_open() and bgzf_mt(), or      htslib_bgzf_w1, _w2,
+//                      bgzf_thread_pool() on a shared pool         htslib_bgzf_pool
 //   zstd_limit_sink    libzstd's streaming API, on the caller's    zstd_limit
 //                      thread, a 256 KiB chunk at a time
 //   bgzf_limit_sink    libdeflate, BGZF blocks, on the caller's    bgzf_limit
@@ -231,7 +232,10 @@ class gzfile_sink {
 /// htslib_bgzf_w1, _w2: bgzf_open(path, "w6") and bgzf_mt() with
 /// options.threads threads; rows bgzf_write() each formatted row, as
 /// samtools writes a record, through out(), which checks what it returns.
-/// close() checks the sticky error and bgzf_close().
+/// close() checks the sticky error and bgzf_close(). With
+/// options.htslib_pool (W17's htslib_bgzf_pool), bgzf_thread_pool() on
+/// that shared pool instead of bgzf_mt(): htslib then starts one thread of
+/// the file's own, which writes its compressed blocks out in order.
 class htslib_bgzf_sink {
  public:
   struct writer {

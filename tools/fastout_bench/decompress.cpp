@@ -75,29 +75,42 @@ class input_file {
   int fd_;
 };
 
-// The reference, compared piece by piece with the decompressed text.
+// The reference file as an expected_text.
+class file_text : public expected_text {
+ public:
+  explicit file_text(const std::string& path) : file_(path, "the reference") {}
+  std::size_t read(char* data, std::size_t size) override { return file_.read(data, size); }
+
+ private:
+  input_file file_;
+};
+
+// The expected text, compared piece by piece with the output's text.
 class reference_text {
  public:
-  explicit reference_text(const std::string& path)
-      : file_(path, "the reference"), buffer_(new char[read_size]) {}
+  // `decompressed`: the text compared comes out of a decompressor, which
+  // the messages say.
+  reference_text(expected_text& source, bool decompressed)
+      : source_(source), buffer_(new char[read_size]), decompressed_(decompressed) {}
 
-  // Compares the next `size` decompressed bytes; throws at the first that
-  // differs, or if the text is longer than the reference.
+  // Compares the next `size` bytes of the output's text; throws at the
+  // first that differs, or if the text is longer than the reference.
   void compare(const char* data, std::size_t size) {
     while (size > 0) {
       if (pos_ == end_) {
-        end_ = file_.read(buffer_.get(), read_size);
+        end_ = source_.read(buffer_.get(), read_size);
         pos_ = 0;
         if (end_ == 0)
-          throw wrong(
-              fmt::format("it decompresses to more than the reference's {} bytes", offset_));
+          throw wrong(fmt::format("{} more than the reference's {} bytes",
+                                  decompressed_ ? "it decompresses to" : "it holds", offset_));
       }
       std::size_t n = std::min(size, end_ - pos_);
       if (std::memcmp(data, buffer_.get() + pos_, n) != 0) {
         std::size_t i = 0;
         while (data[i] == buffer_[pos_ + i]) ++i;
-        throw wrong(
-            fmt::format("decompressed, it differs from the reference at byte {}", offset_ + i));
+        throw wrong(fmt::format("{} the reference at byte {}",
+                                decompressed_ ? "decompressed, it differs from" : "it differs from",
+                                offset_ + i));
       }
       data += n;
       size -= n;
@@ -106,24 +119,39 @@ class reference_text {
     }
   }
 
-  // Throws if the reference goes on after the decompressed text.
+  // Throws if the reference goes on after the output's text.
   void finish() {
-    if (pos_ == end_) {
-      end_ = file_.read(buffer_.get(), read_size);
-      pos_ = 0;
+    std::uint64_t rest = end_ - pos_;
+    for (;;) {
+      std::size_t n = source_.read(buffer_.get(), read_size);
+      if (n == 0) break;
+      rest += n;
     }
-    if (pos_ != end_)
-      throw wrong(fmt::format("it decompresses to {} bytes, fewer than the reference's {}", offset_,
-                              file_.size()));
+    pos_ = end_ = 0;
+    if (rest > 0)
+      throw wrong(fmt::format("{} {} bytes, fewer than the reference's {}",
+                              decompressed_ ? "it decompresses to" : "it holds", offset_,
+                              offset_ + rest));
   }
 
  private:
-  input_file file_;
+  expected_text& source_;
   std::unique_ptr<char[]> buffer_;
+  bool decompressed_;
   std::size_t pos_ = 0;
   std::size_t end_ = 0;
   std::uint64_t offset_ = 0;
 };
+
+// A plain output: its bytes as they are.
+void check_plain(reference_text& reference, input_file& file) {
+  std::unique_ptr<char[]> buffer(new char[read_size]);
+  for (;;) {
+    std::size_t n = file.read(buffer.get(), read_size);
+    if (n == 0) break;
+    reference.compare(buffer.get(), n);
+  }
+}
 
 #if FASTOUT_BENCH_HAVE_ZSTD
 void check_zstd(reference_text& reference, input_file& file) {
@@ -224,10 +252,22 @@ void check_bgzf_frame(input_file& file) {
 
 std::string check_decompressed(const std::string& reference_path, const std::string& path,
                                output_format format) {
+  if (format == output_format::plain || format == output_format::none)
+    return "not a compressed format";
   try {
-    reference_text reference(reference_path);
+    file_text reference(reference_path);
+    return check_output(reference, path, format);
+  } catch (const wrong& e) {
+    return e.what();
+  }
+}
+
+std::string check_output(expected_text& expected, const std::string& path, output_format format) {
+  try {
+    reference_text reference(expected, format != output_format::plain);
     input_file file(path, "the output");
     switch (format) {
+      case output_format::plain: check_plain(reference, file); break;
       case output_format::zstd:
 #if FASTOUT_BENCH_HAVE_ZSTD
         check_zstd(reference, file);
@@ -243,8 +283,7 @@ std::string check_decompressed(const std::string& reference_path, const std::str
 #else
         return "the driver was built without zlib, which reads gzip output back";
 #endif
-      case output_format::plain:
-      case output_format::none: return "not a compressed format";
+      case output_format::none: return "no output to check";
     }
     reference.finish();
   } catch (const wrong& e) {

@@ -43,6 +43,7 @@ double ratio(const workload_result& w, const contender_result& c, const std::str
 std::string format_ratio(double r) { return r > 0 ? fmt::format("{:.2f}", r) : "-"; }
 
 std::string output_status(const contender_result& c) {
+  if (c.failed_as_allowed()) return "failed";
   if (!c.error.empty()) return "FAILED";
   if (!c.checked) return "not run";
   if (c.format == output_format::none) return "discarded";
@@ -104,14 +105,29 @@ void print_header(const machine_info& machine, const run_settings& settings) {
   std::printf(
       "  %-14s /fprintf and /limit are the time over that contender's: below 1 is faster;\n"
       "  %-14s %s;\n"
-      "  %-14s the JSON also has every run's time, and page faults per run\n\n",
+      "  %-14s the JSON also has every run's time, and page faults per run\n",
       "columns", "", write_calls_description().c_str(), "");
+#if !defined(_WIN32)
+  if (settings.child_runs) std::printf("  %-14s %s\n", "W17", child_measures_description().c_str());
+#endif
+  std::printf("\n");
   std::fflush(stdout);
 }
 
 void print_workload(const workload_result& w, int runs) {
-  std::printf("%s %s: %s, %s bytes\n", w.id.c_str(), w.name.c_str(), w.summary.c_str(),
-              with_commas(w.bytes).c_str());
+  if (!w.left_out.empty()) {
+    std::printf("%s %s: %s\n  left out: %s\n\n", w.id.c_str(), w.name.c_str(), w.summary.c_str(),
+                w.left_out.c_str());
+    std::fflush(stdout);
+    return;
+  }
+  // W17's tables: how many files, and their own number of runs.
+  std::printf("%s %s: %s, %s bytes%s\n", w.id.c_str(), w.name.c_str(), w.summary.c_str(),
+              with_commas(w.bytes).c_str(),
+              w.outputs > 0 ? fmt::format(" in {} files, {} run{}", with_commas(w.outputs), runs,
+                                          runs == 1 ? "" : "s")
+                                  .c_str()
+                            : "");
   if (!w.error.empty()) {
     std::printf("  not measured: %s\n\n", w.error.c_str());
     std::fflush(stdout);
@@ -124,9 +140,13 @@ void print_workload(const workload_result& w, int runs) {
   const int baseline_width = std::max(9, static_cast<int>(baseline_title.size()));
   const int reference_width = std::max(8, static_cast<int>(reference_title.size()));
   const bool compressed = w.compressed();
-  std::printf("  %-22s %10s %10s %*s %*s %12s %7s%s  %s\n", "contender", "median", "min",
+  // Runs in child processes (W17) have their peak resident set and threads.
+  const bool child = w.in_child;
+  std::printf("  %-22s %10s %10s %*s %*s %12s %7s%s%s  %s\n", "contender", "median", "min",
               baseline_width, baseline_title.c_str(), reference_width, reference_title.c_str(),
-              "write calls", "MB/s", compressed ? "    compressed" : "", "output");
+              "write calls", "MB/s",
+              child ? fmt::format(" {:>10} {:>7}", "peak RSS", "threads").c_str() : "",
+              compressed ? "    compressed" : "", "output");
   for (const auto& c : w.contenders) {
     std::string median = c.seconds.empty() ? "-" : format_time(c.median_seconds());
     std::string fastest = c.seconds.empty() ? "-" : format_time(c.min_seconds());
@@ -141,15 +161,30 @@ void print_workload(const workload_result& w, int runs) {
       size = fmt::format(" {:>13}", is_compressed(c.format) && c.checked && c.error.empty()
                                         ? with_commas(c.bytes)
                                         : std::string("-"));
-    std::printf("  %-22s %10s %10s %*s %*s %12s %7s%s  %s\n", c.name.c_str(), median.c_str(),
+    std::string resources;
+    if (child) {
+      const std::int64_t rss = c.peak_rss_kib_of_runs();
+      const std::int64_t threads = c.threads_of_runs();
+      resources =
+          fmt::format(" {:>10} {:>7}",
+                      c.seconds.empty() ? "-"
+                      : rss >= 0 ? fmt::format("{:.1f} MiB", static_cast<double>(rss) / 1024.0)
+                                 : "?",
+                      c.seconds.empty() ? "-"
+                      : threads >= 0    ? std::to_string(threads)
+                                        : "?");
+    }
+    std::printf("  %-22s %10s %10s %*s %*s %12s %7s%s%s  %s\n", c.name.c_str(), median.c_str(),
                 fastest.c_str(), baseline_width,
                 w.baseline.empty() ? "" : format_ratio(ratio(w, c, w.baseline)).c_str(),
                 reference_width, format_ratio(ratio(w, c, w.reference)).c_str(),
-                calls >= 0 ? std::to_string(calls).c_str() : "?", speed.c_str(), size.c_str(),
-                output_status(c).c_str());
+                calls >= 0 ? std::to_string(calls).c_str() : "?", speed.c_str(), resources.c_str(),
+                size.c_str(), output_status(c).c_str());
   }
   for (const auto& c : w.contenders) {
-    if (!c.error.empty())
+    if (c.failed_as_allowed())
+      std::printf("  %s failed, as it may here: %s\n", c.name.c_str(), c.error.c_str());
+    else if (!c.error.empty())
       std::printf("  %s failed: %s\n", c.name.c_str(), c.error.c_str());
     else if (c.differs_as_expected())
       std::printf(
@@ -220,12 +255,14 @@ std::string write_json(const std::string& path, const machine_info& machine,
                             json_string(w.absent[i].name), json_string(w.absent[i].reason));
     out += fmt::format(
         "{}\n    {{\"id\": {}, \"name\": {}, \"summary\": {}, \"bytes\": {}, "
-        "\"bytes_per_run\": {}, \"reference\": {}, \"baseline\": {}, \"interrupted\": {}, "
-        "\"error\": {}, \"absent\": [{}]}}",
+        "\"bytes_per_run\": {}, \"outputs\": {}, \"runs\": {}, \"reference\": {}, "
+        "\"baseline\": {}, \"interrupted\": {}, \"error\": {}, \"left_out\": {}, "
+        "\"absent\": [{}]}}",
         first ? "" : ",", json_string(w.id), json_string(w.name), json_string(w.summary), w.bytes,
-        w.bytes_per_run > 0 ? w.bytes_per_run : w.bytes, json_string(w.reference),
-        w.baseline.empty() ? "null" : json_string(w.baseline), w.interrupted,
-        w.error.empty() ? "null" : json_string(w.error), absent);
+        w.bytes_per_run > 0 ? w.bytes_per_run : w.bytes, w.outputs > 0 ? w.outputs : 1, w.runs,
+        json_string(w.reference), w.baseline.empty() ? "null" : json_string(w.baseline),
+        w.interrupted, w.error.empty() ? "null" : json_string(w.error),
+        w.left_out.empty() ? "null" : json_string(w.left_out), absent);
     first = false;
   }
   out += "\n  ],\n  \"results\": [";
@@ -239,8 +276,8 @@ std::string write_json(const std::string& path, const machine_info& machine,
       out += fmt::format(
           "{}\n    {{\"workload\": {}, \"workload_name\": {}, \"contender\": {}, "
           "\"median_s\": {}, \"min_s\": {}, \"max_s\": {}, \"times_s\": [{}], "
-          "\"write_calls\": {}, \"page_faults\": {}, \"bytes\": {}, \"identical\": {}, "
-          "\"may_differ\": {}, "
+          "\"write_calls\": {}, \"page_faults\": {}, \"peak_rss_kib\": {}, \"threads\": {}, "
+          "\"bytes\": {}, \"identical\": {}, \"may_differ\": {}, \"may_fail\": {}, "
           "\"ratio_to_baseline\": {}, \"ratio_to_limit\": {}, \"buffer_size\": {}, "
           "\"format\": {}, \"compressed_bytes\": {}, \"difference\": {}, \"error\": {}}}",
           first ? "" : ",", json_string(w.id), json_string(w.name), json_string(c.name),
@@ -248,8 +285,10 @@ std::string write_json(const std::string& path, const machine_info& machine,
           c.seconds.empty() ? "null" : json_number(c.min_seconds()),
           c.seconds.empty() ? "null" : json_number(c.max_seconds()), times,
           calls >= 0 ? std::to_string(calls) : "null",
-          c.median_page_faults() >= 0 ? std::to_string(c.median_page_faults()) : "null", c.bytes,
-          c.checked && c.identical, c.may_differ, json_ratio(ratio(w, c, w.baseline)),
+          c.median_page_faults() >= 0 ? std::to_string(c.median_page_faults()) : "null",
+          c.peak_rss_kib_of_runs() >= 0 ? std::to_string(c.peak_rss_kib_of_runs()) : "null",
+          c.threads_of_runs() >= 0 ? std::to_string(c.threads_of_runs()) : "null", c.bytes,
+          c.checked && c.identical, c.may_differ, c.may_fail, json_ratio(ratio(w, c, w.baseline)),
           json_ratio(ratio(w, c, w.reference)),
           c.buffer_size > 0 ? std::to_string(c.buffer_size) : "null",
           json_string(format_label(c.format)),

@@ -18,6 +18,7 @@ struct run_settings {
   bool quick = false;
   bool strict = false;
   std::vector<std::string> workloads;  ///< the ids that were selected
+  bool child_runs = false;             ///< a selected workload runs in child processes (W17)
 };
 
 void print_header(const machine_info& machine, const run_settings& settings);

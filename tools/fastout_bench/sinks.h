@@ -58,6 +58,8 @@
 #include <fmt/format.h>
 #include <fmt/os.h>
 
+struct hts_tpool;  // htslib's thread pool (htslib/thread_pool.h): see sink_options
+
 namespace fastout_bench {
 
 /// How a contender opens its sink. A sink uses what its library has and
@@ -93,6 +95,11 @@ struct sink_options {
   /// htslib's BGZF writer (compressed_sinks.h): the threads bgzf_mt() is
   /// given.
   int threads = 0;
+  /// htslib's BGZF writer: a thread pool the file shares with others
+  /// (bgzf_thread_pool(), what hts_set_thread_pool() does for a BGZF
+  /// file), instead of threads of its own (W17_1k_gz). The caller creates
+  /// it and destroys it after every file is closed.
+  hts_tpool* htslib_pool = nullptr;
   /// popen_sink (compressed_sinks.h): the command that reads the text on
   /// its standard input and writes the output on its standard output.
   const char* command = nullptr;
