@@ -28,19 +28,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sanitizers.h"
+
 /* AddressSanitizer's printf interceptor parses every format itself, and
  * stops the process on some that glibc accepts or refuses by design (the I
  * flag, a '%' at the end): the very formats these tests give snprintf and
  * fastout_printf. Its own checks of the arguments are off; ASan still
  * watches every byte the formatting reads and writes. */
-#if defined(__SANITIZE_ADDRESS__)
-#  define C_TEST_ASAN 1
-#elif defined(__has_feature)
-#  if __has_feature(address_sanitizer)
-#    define C_TEST_ASAN 1
-#  endif
-#endif
-#ifdef C_TEST_ASAN
+#ifdef FASTOUT_TEST_ASAN
 const char* __asan_default_options(void);
 const char* __asan_default_options(void) { return "check_printf=0"; }
 #endif

@@ -47,16 +47,10 @@
 #include "platform/platform_internal.h"
 #include "test_util.h"
 
+#include "sanitizers.h"
 // LeakSanitizer, where the build has it: glibc's newlocale() keeps what it
 // made of LOCPATH for the rest of the process, a leak that is glibc's.
-#if defined(__SANITIZE_ADDRESS__)
-#  define FASTOUT_TEST_LSAN 1
-#elif defined(__has_feature)
-#  if __has_feature(address_sanitizer)
-#    define FASTOUT_TEST_LSAN 1
-#  endif
-#endif
-#ifdef FASTOUT_TEST_LSAN
+#ifdef FASTOUT_TEST_ASAN
 #  include <sanitizer/lsan_interface.h>
 #endif
 
@@ -1104,7 +1098,7 @@ TEST(platform_locale, a_threads_locale_gives_its_decimal_comma_and_grouping) {
   {
     // glibc keeps the parsed LOCPATH (argz_add_sep) for good: not a leak of
     // ours, and the only allocation LeakSanitizer is told to pass over.
-#  ifdef FASTOUT_TEST_LSAN
+#  ifdef FASTOUT_TEST_ASAN
     __lsan::ScopedDisabler glibc_keeps_its_locale_path;
 #  endif
     numbers = ::newlocale(LC_NUMERIC_MASK, "xx_NUM", static_cast<locale_t>(nullptr));
