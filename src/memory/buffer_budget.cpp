@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// The process's buffer budget (buffer_budget_internal.h): three atomic
+// counters and the limit, which the environment may set once.
+#include "memory/buffer_budget_internal.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <mutex>
+
+namespace fastout::detail {
+namespace {
+
+// The smallest buffer the budget can be set to hold: below it, a budget
+// could not give any writer the buffer stdio gives every FILE.
+constexpr std::size_t smallest_budget = 4096;
+// Until measured otherwise: 256 of the 256 KiB buffers a lone writer gets.
+constexpr std::size_t default_budget = std::size_t{64} << 20;
+
+std::atomic<std::size_t> limit_bytes{0};  // 0: not settled yet
+std::atomic<std::size_t> charged{0};
+std::atomic<std::size_t> holder_count{0};
+std::once_flag environment_read;
+std::string environment_problem;  // written once, under environment_read
+
+// "65536", "64K", "64M", "1G" (powers of 1024, as `ulimit` and `sort -S`
+// read them): the bytes, or 0 if the text is not such a size.
+std::size_t parse_size(const char* text) {
+  if (text == nullptr || *text < '0' || *text > '9') return 0;
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long number = std::strtoull(text, &end, 10);
+  if (errno != 0) return 0;
+  unsigned shift = 0;
+  switch (*end) {
+    case '\0': break;
+    case 'k':
+    case 'K':
+      shift = 10;
+      ++end;
+      break;
+    case 'm':
+    case 'M':
+      shift = 20;
+      ++end;
+      break;
+    case 'g':
+    case 'G':
+      shift = 30;
+      ++end;
+      break;
+    default: return 0;
+  }
+  if (*end == 'i' || *end == 'I') ++end;  // "64MiB" too
+  if ((*end == 'b' || *end == 'B') && shift != 0) ++end;
+  if (*end != '\0') return 0;
+  const auto bytes = static_cast<std::size_t>(number);
+  if (bytes != number || (shift != 0 && bytes > (~std::size_t{0} >> shift))) return 0;
+  return bytes << shift;
+}
+
+void read_environment() {
+  std::call_once(environment_read, [] {
+    std::size_t from_environment = 0;
+    if (const char* text = std::getenv("FASTOUT_BUFFER_BUDGET")) {
+      from_environment = parse_size(text);
+      if (from_environment == 0)
+        environment_problem = std::string("FASTOUT_BUFFER_BUDGET=\"") + text +
+                              "\" is not a size in bytes (65536, 64K, 64M, 1G)";
+      else if (from_environment < smallest_budget)
+        environment_problem = std::string("FASTOUT_BUFFER_BUDGET=\"") + text +
+                              "\" is smaller than one 4096-byte buffer";
+      if (!environment_problem.empty()) from_environment = 0;
+    }
+    // The program's own choice, made before the first use, wins.
+    std::size_t unset = 0;
+    limit_bytes.compare_exchange_strong(unset,
+                                        from_environment != 0 ? from_environment : default_budget);
+  });
+}
+
+}  // namespace
+
+std::size_t budget_limit() noexcept {
+  std::size_t limit = limit_bytes.load(std::memory_order_relaxed);
+  if (limit != 0) return limit;
+  read_environment();
+  return limit_bytes.load(std::memory_order_relaxed);
+}
+
+int set_budget_limit(std::size_t bytes) noexcept {
+  if (bytes < smallest_budget) return EINVAL;
+  limit_bytes.store(bytes, std::memory_order_relaxed);
+  return 0;
+}
+
+std::string budget_environment_error() {
+  read_environment();
+  return environment_problem;
+}
+
+bool try_charge(std::size_t bytes) noexcept {
+  const std::size_t limit = budget_limit();
+  std::size_t in_use = charged.load(std::memory_order_relaxed);
+  do {
+    if (bytes > limit || in_use > limit - bytes) return false;
+  } while (!charged.compare_exchange_weak(in_use, in_use + bytes, std::memory_order_relaxed));
+  return true;
+}
+
+void charge(std::size_t bytes) noexcept { charged.fetch_add(bytes, std::memory_order_relaxed); }
+
+void refund(std::size_t bytes) noexcept { charged.fetch_sub(bytes, std::memory_order_relaxed); }
+
+void add_holder() noexcept { holder_count.fetch_add(1, std::memory_order_relaxed); }
+
+void remove_holder() noexcept { holder_count.fetch_sub(1, std::memory_order_relaxed); }
+
+budget_figures budget_now() noexcept {
+  budget_figures figures;
+  figures.limit = budget_limit();
+  figures.in_use = charged.load(std::memory_order_relaxed);
+  figures.holders = holder_count.load(std::memory_order_relaxed);
+  return figures;
+}
+
+}  // namespace fastout::detail

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// The process's buffer budget (issue 28): one count of the bytes that every
+// writer's buffers hold -- a plain writer's buffer, a compressed writer's
+// buffers in flight -- against one limit, so that a program with thousands
+// of writers does not hold thousands of 256 KiB buffers. Writers charge it
+// when they take memory and refund it when they give it back; a writer
+// whose size the program chose (buffer_size), and the smallest buffer any
+// writer needs, are charged whatever the limit says (counted, never
+// refused), while growth beyond that asks first (try_charge()). Nothing
+// here is in a writer's hot path: a writer charges at open, at a drain, at
+// close. Every call is thread-safe and takes no lock (atomics), since
+// different writers are used on different threads at once.
+// Internal: not installed.
+#ifndef FASTOUT_MEMORY_BUFFER_BUDGET_INTERNAL_H_
+#define FASTOUT_MEMORY_BUFFER_BUDGET_INTERNAL_H_
+
+#include <cstddef>
+#include <string>
+
+namespace fastout::detail {
+
+/// What the budget says now.
+struct budget_figures {
+  std::size_t limit = 0;    // the budget, in bytes
+  std::size_t in_use = 0;   // charged now, by every writer (may exceed limit: see charge())
+  std::size_t holders = 0;  // writers holding memory charged to it
+};
+
+/// The budget in bytes: the program's choice (set_budget_limit()), else
+/// FASTOUT_BUFFER_BUDGET's, else the default (read once, at first use).
+std::size_t budget_limit() noexcept;
+/// Sets the budget, before or after writers exist. 0, or EINVAL when
+/// `bytes` is too small to hold even one smallest buffer.
+int set_budget_limit(std::size_t bytes) noexcept;
+/// Why FASTOUT_BUFFER_BUDGET could not be used ("" when it could, or is
+/// not set): opening a writer fails with EINVAL and this text, rather than
+/// go on with a budget the user did not ask for.
+std::string budget_environment_error();
+
+/// Charges `bytes` if the budget has room for them: false (nothing
+/// charged) otherwise.
+bool try_charge(std::size_t bytes) noexcept;
+/// Charges `bytes` whatever the budget says: a buffer the program sized
+/// itself, or the smallest one a writer needs.
+void charge(std::size_t bytes) noexcept;
+/// Gives back what was charged.
+void refund(std::size_t bytes) noexcept;
+/// A writer begins and stops holding memory charged to the budget.
+void add_holder() noexcept;
+void remove_holder() noexcept;
+
+budget_figures budget_now() noexcept;
+
+}  // namespace fastout::detail
+
+#endif  // FASTOUT_MEMORY_BUFFER_BUDGET_INTERNAL_H_
