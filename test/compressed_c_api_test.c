@@ -144,7 +144,8 @@ TEST(options_default_to_plain_output_and_the_formats_defaults) {
   CHECK_EQ(options.compression, FASTOUT_COMPRESSION_NONE);
   CHECK_EQ(options.compression_level, FASTOUT_COMPRESSION_DEFAULT_LEVEL);
   CHECK_EQ(options.compression_level, INT_MIN);
-  CHECK_EQ(options.compression_workers, 1);
+  CHECK_EQ(options.compression_workers, FASTOUT_COMPRESSION_POOL);
+  CHECK_EQ(FASTOUT_DEFAULT_COMPRESSION_WORKERS, FASTOUT_COMPRESSION_POOL);
   CHECK_EQ(fastout_compression_available(FASTOUT_COMPRESSION_NONE), 1);
   CHECK_EQ(fastout_compression_available(FASTOUT_COMPRESSION_BY_EXTENSION), 1);
   CHECK_EQ(fastout_compression_available(FASTOUT_COMPRESSION_ZSTD), 1);
