@@ -206,7 +206,8 @@ compressed_output::compressed_output(const compression_settings& settings, outpu
     if (caller_encoder(settings_.format, settings_.level, spare, error_number) == nullptr)
       refuse(error_number, "cannot write " + quoted(name) + " compressed with " + format +
                                ": the compressor could not be set up");
-    first_buffer_ = compression_pool::get().take_spare_input(capacity_);
+    compression_pool& pool = compression_pool::get();
+    first_buffer_ = pool.take_spare_input(capacity_);
     if (first_buffer_ == nullptr) {
       first_buffer_ = static_cast<char*>(compression_system.allocate(capacity_));
       if (first_buffer_ == nullptr)
@@ -216,6 +217,7 @@ compressed_output::compressed_output(const compression_settings& settings, outpu
       charge(capacity_);
     }
     add_holder();
+    pool.add_writer();
     filling_buffer_ = first_buffer_;
     return;
   }
@@ -945,6 +947,7 @@ void compressed_output::pooled_release() noexcept {
   pool.give_spare_input(filling_buffer_, capacity_);
   own_output_.free_memory();
   first_buffer_ = filling_buffer_ = nullptr;
+  pool.remove_writer();
   remove_holder();
 }
 

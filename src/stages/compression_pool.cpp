@@ -73,8 +73,8 @@ encoder* encoder_cache::get(compression_format format, int level, int& error) no
       e.last_use = ++uses_;
       return e.codec.get();
     }
-    if (e.codec == nullptr ? oldest->codec != nullptr : e.last_use < oldest->last_use &&
-                                                            oldest->codec != nullptr)
+    if (e.codec == nullptr ? oldest->codec != nullptr
+                           : e.last_use < oldest->last_use && oldest->codec != nullptr)
       oldest = &e;
   }
   // The one that makes way goes first, so that two never coexist beyond
@@ -179,6 +179,29 @@ unsigned compression_pool::keep_spares() const noexcept {
 
 unsigned compression_pool::running_threads() noexcept {
   return live_now_.load(std::memory_order_relaxed);
+}
+
+void compression_pool::add_writer() noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++writers_;
+}
+
+void compression_pool::remove_writer() noexcept {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (--writers_ > 0) return;
+  // No writer left to reuse them: the buffers kept go back to the system
+  // and the budget.
+  while (spare_input_count_ > 0) {
+    spare_input& kept = spare_inputs_[--spare_input_count_];
+    compression_system.release(kept.data);
+    refund(kept.capacity);
+  }
+  while (spare_output_count_ > 0) {
+    spare_output& kept = spare_outputs_[--spare_output_count_];
+    kept.buffer.free_memory();
+    refund(kept.charged);
+    kept.charged = 0;
+  }
 }
 
 void compression_pool::attach() noexcept {
@@ -324,7 +347,7 @@ void compression_pool::give_spare_input(char* input, std::size_t capacity) noexc
   if (input == nullptr) return;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (spare_inputs_ != nullptr && spare_input_count_ < keep_spares()) {
+    if (spare_inputs_ != nullptr && writers_ > 0 && spare_input_count_ < keep_spares()) {
       spare_inputs_[spare_input_count_++] = {input, capacity};
       return;
     }
@@ -346,7 +369,7 @@ void compression_pool::give_spare_output(byte_buffer& out, std::size_t charged) 
   out.clear();
   if (out.capacity() > 0) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (spare_outputs_ != nullptr && spare_output_count_ < keep_spares()) {
+    if (spare_outputs_ != nullptr && writers_ > 0 && spare_output_count_ < keep_spares()) {
       spare_output& kept = spare_outputs_[spare_output_count_++];
       kept.buffer.swap(out);
       kept.charged = charged;

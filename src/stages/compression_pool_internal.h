@@ -85,10 +85,10 @@ class encoder_cache {
 // The calling thread's encoder_cache (thread_local): null once the thread
 // is ending and its cache is gone; the caller then makes an encoder of its
 // own for the moment (`spare`).
-encoder* caller_encoder(compression_format format, int level, std::unique_ptr<encoder>& spare,
-                        int& error) noexcept;
+FASTOUT_API encoder* caller_encoder(compression_format format, int level,
+                                    std::unique_ptr<encoder>& spare, int& error) noexcept;
 
-class compression_pool {
+class FASTOUT_API compression_pool {
  public:
   // This process's pool, made on first use. In a child of fork() the
   // parent's pool (whose threads did not come along, and whose lock one of
@@ -100,6 +100,10 @@ class compression_pool {
 
   std::mutex& mutex() noexcept { return mutex_; }
 
+  // A writer that uses the pool is made and ends: the memory the pool
+  // keeps is freed once no such writer is left.
+  void add_writer() noexcept;
+  void remove_writer() noexcept;
   // A writer starts and stops using the pool: the threads stop (joined by
   // the writer that leaves last) once none uses it, so that no thread
   // outlives the writers, as without the pool.
@@ -139,12 +143,13 @@ class compression_pool {
   std::condition_variable work_ready_;
   pool_job* queue_head_ = nullptr;
   pool_job* queue_tail_ = nullptr;
-  unsigned queued_ = 0;   // jobs in the queue
-  unsigned users_ = 0;    // writers attached
-  unsigned live_ = 0;     // threads started and not yet ended
+  unsigned queued_ = 0;                // jobs in the queue
+  unsigned users_ = 0;                 // writers attached
+  unsigned writers_ = 0;               // writers made and not yet ended
+  unsigned live_ = 0;                  // threads started and not yet ended
   std::atomic<unsigned> live_now_{0};  // live_, for running_threads() without the lock
-  unsigned idle_ = 0;     // of those, waiting for work
-  unsigned generation_ = 0;  // a thread of an older one ends
+  unsigned idle_ = 0;                  // of those, waiting for work
+  unsigned generation_ = 0;            // a thread of an older one ends
   std::unique_ptr<slot[]> slots_;
   struct spare_input {
     char* data;

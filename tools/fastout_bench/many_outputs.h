@@ -14,7 +14,8 @@
 #define FASTOUT_BENCH_MANY_OUTPUTS_H_
 
 #include <cstdint>
-#include <thread>
+
+#include <fastout/compression.h>
 
 namespace fastout_bench {
 
@@ -32,14 +33,12 @@ inline constexpr std::uint64_t many_outputs_budget = std::uint64_t{64} << 20;
 /// mallinfo2()) and a 64 KiB BGZF block each way, rounded up.
 inline constexpr std::uint64_t many_outputs_worker_state = std::uint64_t{1} << 20;
 
-/// The workers of the shared pool issue 28 asks for by default: as many as
-/// the machine has cores. W17_1k_gz gives htslib's shared pool as many, and
-/// its thread bar allows fastout these and the caller. Replace it with the
-/// library's own figure when the pool exists.
-inline unsigned many_outputs_pool_threads() {
-  const unsigned cores = std::thread::hardware_concurrency();
-  return cores > 0 ? cores : 1;
-}
+/// The threads of fastout's shared pool of compression workers, as the
+/// library says (fastout::compression_pool_threads(): as many as the
+/// machine has cores unless FASTOUT_COMPRESSION_THREADS or the program says
+/// otherwise). W17_1k_gz gives htslib's shared pool as many, and its thread
+/// bar allows fastout these and the caller.
+inline unsigned many_outputs_pool_threads() { return fastout::compression_pool_threads(); }
 
 /// The descriptor soft limit W17_10k_fd sets in its child processes
 /// (RLIMIT_NOFILE), below its 10,000 outputs; the hard limit is left.
