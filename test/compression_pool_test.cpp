@@ -128,9 +128,7 @@ struct output {
 
 // How much each of `count` outputs gets: a few busy ones and a long tail,
 // as barcodes are.
-std::size_t share_of(std::size_t index, std::size_t busiest) {
-  return busiest / (index + 1) + 300;
-}
+std::size_t share_of(std::size_t index, std::size_t busiest) { return busiest / (index + 1) + 300; }
 
 // Records of about 100 bytes dealt to the outputs by their shares, in turn,
 // as a demultiplexer writes; calls `now` between rounds.
@@ -190,10 +188,13 @@ TEST(compression_pool, explicit_workers_stay_the_writers_own) {
   temp_dir dir;
   pool_size one(1);
   const std::string text = log_text(400000, 3);
+  const std::size_t charged_before = fastout::detail::budget_now().in_use;
   for (unsigned workers : {0u, 2u}) {
     SCOPED_TRACE("workers " + std::to_string(workers));
     output own(dir.file("own"), compression_format::zstd, 16 * 1024, workers);
     output pooled(dir.file("pooled"), compression_format::zstd, 16 * 1024);
+    // A writer with workers of its own has its buffers counted too.
+    EXPECT_EQ(fastout::detail::budget_now().in_use, charged_before + 2 * 16 * 1024);
     ASSERT_EQ(own.write(text.data(), text.size()), 0);
     ASSERT_EQ(pooled.write(text.data(), text.size()), 0);
     EXPECT_EQ(own.engine.stats().threads, workers);
@@ -206,12 +207,12 @@ TEST(compression_pool, explicit_workers_stay_the_writers_own) {
     // pool's jobs, a frame per buffer.
     const std::string own_bytes = read_file(own.path);
     const std::string pooled_bytes = read_file(pooled.path);
-    EXPECT_EQ(ZSTD_findFrameCompressedSize(own_bytes.data(), own_bytes.size()) ==
-                  own_bytes.size(),
+    EXPECT_EQ(ZSTD_findFrameCompressedSize(own_bytes.data(), own_bytes.size()) == own_bytes.size(),
               workers == 0);
     EXPECT_LT(ZSTD_findFrameCompressedSize(pooled_bytes.data(), pooled_bytes.size()),
               pooled_bytes.size());
   }
+  EXPECT_EQ(fastout::detail::budget_now().in_use, charged_before);
   EXPECT_THROW(fastout::set_compression_pool_threads(fastout::most_compression_pool_threads + 1),
                std::system_error);
   EXPECT_EQ(fastout::compression_pool_threads(), 1u);
@@ -237,9 +238,8 @@ TEST(compression_pool, one_failing_output_among_many_fails_alone) {
   std::vector<std::string> texts;
   fastout::detail::compression_system.allocate = allocate_failing_one_size;
   for (std::size_t i = 0; i < 41; ++i) {
-    outputs.push_back(std::make_unique<output>(dir.file(std::to_string(i)),
-                                               compression_format::gzip,
-                                               i == 20 ? 40000 : 16 * 1024));
+    outputs.push_back(std::make_unique<output>(
+        dir.file(std::to_string(i)), compression_format::gzip, i == 20 ? 40000 : 16 * 1024));
     texts.push_back(text.substr(i * 1000));
   }
   int failure = 0;
@@ -328,9 +328,8 @@ TEST(compression_pool, memory_does_not_grow_by_a_codec_per_writer) {
     std::vector<std::unique_ptr<output>> outputs;
     std::vector<std::string> texts;
     for (std::size_t i = 0; i < writers; ++i) {
-      outputs.push_back(
-          std::make_unique<output>(dir.file(std::to_string(i)), compression_format::zstd,
-                                   buffer_size));
+      outputs.push_back(std::make_unique<output>(dir.file(std::to_string(i)),
+                                                 compression_format::zstd, buffer_size));
       texts.push_back(log_text(i == 0 ? 1000000 : 3000, static_cast<unsigned>(i) + 7));
     }
     const auto figures = fastout::detail::budget_now();
@@ -401,7 +400,8 @@ TEST(compression_pool, flush_and_close_of_one_writer_while_another_works) {
     std::thread other([&] {
       int result = 0;
       for (std::size_t at = 0; at < busy_text.size() && result == 0; at += 10000) {
-        result = busy.write(busy_text.data() + at, std::min<std::size_t>(10000, busy_text.size() - at));
+        result =
+            busy.write(busy_text.data() + at, std::min<std::size_t>(10000, busy_text.size() - at));
         started = true;
       }
       busy_result = result == 0 ? busy.finish() : result;
@@ -458,8 +458,7 @@ TEST(compression_pool, fork_while_it_works) {
 #endif
     output& parents = *outputs[3];
     if (parents.engine.hand_over(parents.buffer, 10) != nullptr) return 2;
-    if (parents.engine.error() != EPERM ||
-        parents.engine.failed_step() != compression_step::fork)
+    if (parents.engine.error() != EPERM || parents.engine.failed_step() != compression_step::fork)
       return 3;
     output own(child_path, compression_format::zstd, 16 * 1024);
     if (own.write(child_text.data(), child_text.size()) != 0) return 4;

@@ -284,6 +284,8 @@ class FASTOUT_API compressed_output {
   bool use_pool_ = false;
   pooled* pooled_ = nullptr;
   char* reusable_ = nullptr;  // a written job's buffer, the next to fill
+  // With workers of its own: the bytes of its buffers charged to the budget.
+  std::size_t own_charged_ = 0;
   bool finished_ = false;
   int error_ = 0;
   compression_step stage_ = compression_step::none;

@@ -238,6 +238,11 @@ compressed_output::compressed_output(const compression_settings& settings, outpu
     refuse(ENOMEM,
            "cannot allocate a " + std::to_string(capacity_) + "-byte buffer for " + quoted(name));
   filling_buffer_ = first_buffer_;
+  // Workers of its own: its buffers are counted in the budget, never
+  // refused by it (the writer asked for these threads and their buffers).
+  charge(capacity_);
+  own_charged_ = capacity_;
+  add_holder();
 }
 
 compressed_output::~compressed_output() {
@@ -273,6 +278,11 @@ void compressed_output::release() noexcept {
   filling_ = nullptr;
   own_encoder_.reset();
   helper_encoder_.reset();
+  if (own_charged_ != 0) {
+    refund(own_charged_);
+    own_charged_ = 0;
+    remove_holder();
+  }
 }
 
 int compressed_output::fail(int error_number, compression_step stage, const char* detail) noexcept {
@@ -412,6 +422,10 @@ compressed_output::job* compressed_output::take_free_job() noexcept {
   }
   if (unallocated == nullptr) return nullptr;
   unallocated->input = static_cast<char*>(compression_system.allocate(capacity_));
+  if (unallocated->input != nullptr) {
+    charge(capacity_);
+    own_charged_ += capacity_;
+  }
   // Out of memory: make do with the buffers there are.
   return unallocated->input != nullptr ? unallocated : nullptr;
 }
@@ -534,8 +548,13 @@ char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
     if (held_ == nullptr) {
       // The first buffer of output may be the only one: hold it, and give
       // the caller the second buffer.
-      if (second_buffer_ == nullptr)
+      if (second_buffer_ == nullptr) {
         second_buffer_ = static_cast<char*>(compression_system.allocate(capacity_));
+        if (second_buffer_ != nullptr) {
+          charge(capacity_);
+          own_charged_ += capacity_;
+        }
+      }
       if (second_buffer_ == nullptr) {
         // No second buffer: compress here, and try again next time.
         if (compress_here(full, size) != 0) return nullptr;
