@@ -685,7 +685,6 @@ struct compressed_output::pooled {
   std::unique_ptr<pool_job*[]> order;  // a ring
   unsigned order_head = 0;
   unsigned order_size = 0;
-  bool attached = false;  // counted among the pool's users
 };
 
 char* compressed_output::pooled_hand_over(char* full, std::size_t size) noexcept {
@@ -719,10 +718,6 @@ char* compressed_output::pooled_hand_over(char* full, std::size_t size) noexcept
   if (task == nullptr) {
     fail(EINVAL, compression_step::none, "more jobs than the writer may have in flight");
     return nullptr;
-  }
-  if (!p.attached) {
-    pool.attach();
-    p.attached = true;
   }
   task->input = full;
   task->size = size;
@@ -957,7 +952,6 @@ void compressed_output::pooled_release() noexcept {
       }
       pool.give_spare_output(task.output, task.output_charged);
     }
-    if (p.attached) pool.detach();
     delete pooled_;
     pooled_ = nullptr;
   }

@@ -188,9 +188,11 @@ void compression_pool::add_writer() noexcept {
 
 void compression_pool::remove_writer() noexcept {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (--writers_ > 0) return;
-  // No writer left to reuse them: the buffers kept go back to the system
-  // and the budget.
+  if (--writers_ > 0 || slots_ == nullptr) return;
+  // The last writer leaves. The buffers kept go back to the system and the
+  // budget, and the threads end: this writer joins them, so that no thread
+  // outlives the writers (no job is queued or running: every writer waited
+  // for its own).
   while (spare_input_count_ > 0) {
     spare_input& kept = spare_inputs_[--spare_input_count_];
     compression_system.release(kept.data);
@@ -202,33 +204,19 @@ void compression_pool::remove_writer() noexcept {
     refund(kept.charged);
     kept.charged = 0;
   }
-}
-
-void compression_pool::attach() noexcept {
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++users_;
-}
-
-void compression_pool::detach() noexcept {
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (--users_ > 0 || slots_ == nullptr) return;
-  // The last writer leaves: the threads end, and this one joins them (no
-  // job is queued or running: every writer waited for its own).
   ++generation_;
   work_ready_.notify_all();
   bool joining[most_compression_pool_threads] = {};
-  for (unsigned i = 0; i < most_compression_pool_threads; ++i) {
-    if (!slots_[i].started || slots_[i].generation == generation_) continue;
-    joining[i] = true;
-  }
+  for (unsigned i = 0; i < most_compression_pool_threads; ++i)
+    joining[i] = slots_[i].started && slots_[i].generation != generation_;
   lock.unlock();
   for (unsigned i = 0; i < most_compression_pool_threads; ++i)
     if (joining[i]) join_thread(slots_[i].thread);
   lock.lock();
   for (unsigned i = 0; i < most_compression_pool_threads; ++i)
     if (joining[i]) slots_[i].started = slots_[i].ended = false;
-  // A writer that came meanwhile may have queued a job that the ending
-  // threads left: it gets a thread of the new generation.
+  // A writer made meanwhile may have queued a job that the ending threads
+  // left: it gets a thread of the new generation.
   if (queue_head_ != nullptr) start_thread_if_needed();
 }
 

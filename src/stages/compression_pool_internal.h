@@ -100,15 +100,12 @@ class FASTOUT_API compression_pool {
 
   std::mutex& mutex() noexcept { return mutex_; }
 
-  // A writer that uses the pool is made and ends: the memory the pool
-  // keeps is freed once no such writer is left.
+  // A writer that uses the pool is made and ends. Once none is left, the
+  // memory the pool keeps is freed and its threads end (joined by the
+  // writer that leaves last), so that no thread outlives the writers, as
+  // without the pool.
   void add_writer() noexcept;
   void remove_writer() noexcept;
-  // A writer starts and stops using the pool: the threads stop (joined by
-  // the writer that leaves last) once none uses it, so that no thread
-  // outlives the writers, as without the pool.
-  void attach() noexcept;
-  void detach() noexcept;
 
   // Under mutex(): puts `job` (state free) at the end of the queue and makes
   // sure a thread will take it, starting one if none is idle and the pool
@@ -144,7 +141,6 @@ class FASTOUT_API compression_pool {
   pool_job* queue_head_ = nullptr;
   pool_job* queue_tail_ = nullptr;
   unsigned queued_ = 0;                // jobs in the queue
-  unsigned users_ = 0;                 // writers attached
   unsigned writers_ = 0;               // writers made and not yet ended
   unsigned live_ = 0;                  // threads started and not yet ended
   std::atomic<unsigned> live_now_{0};  // live_, for running_threads() without the lock
