@@ -14,7 +14,8 @@
 
 #include <gtest/gtest.h>
 
-#include <malloc.h>
+#include <malloc.h>  // malloc_usable_size, or Windows' _msize
+#include <libdeflate.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -182,6 +183,41 @@ TEST(compression_pool, hundreds_of_outputs_share_its_threads_byte_exact) {
   EXPECT_EQ(thread_count_once_settled(before), before);
 }
 
+// The pool's size changed while writers use it: more threads start when
+// there is work, fewer end between jobs; nothing is lost, and the process
+// never runs more than the largest size asked for beside its own thread.
+TEST(compression_pool, resizing_while_writers_work_loses_nothing) {
+  temp_dir dir;
+  pool_size one(1);
+  const int before = thread_count_before_workers();
+  std::vector<std::unique_ptr<output>> outputs;
+  std::vector<std::string> texts;
+  for (std::size_t i = 0; i < 12; ++i) {
+    outputs.push_back(std::make_unique<output>(
+        dir.file(std::to_string(i)), i % 2 ? compression_format::gzip : compression_format::zstd,
+        16 * 1024));
+    texts.push_back(log_text(300000, static_cast<unsigned>(i) + 51));
+  }
+  int most = 0;
+  const unsigned sizes[] = {1, 3, 1};
+  for (std::size_t pass = 0; pass < 3; ++pass) {
+    fastout::set_compression_pool_threads(sizes[pass]);
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      const std::size_t third = texts[i].size() / 3;
+      const std::size_t from = pass * third;
+      const std::size_t to = pass == 2 ? texts[i].size() : from + third;
+      ASSERT_EQ(outputs[i]->write(texts[i].data() + from, to - from), 0);
+      most = std::max(most, thread_count());
+    }
+  }
+  EXPECT_LE(most, before + 3);
+  for (auto& out : outputs) ASSERT_EQ(out->finish(), 0);
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    EXPECT_TRUE(decode(outputs[i]->format, read_file(outputs[i]->path)) == texts[i]);
+  outputs.clear();
+  EXPECT_EQ(thread_count_once_settled(before), before);
+}
+
 // A writer that leaves the default uses the pool; one with workers of its
 // own keeps them (n threads of its own, or none), whatever the pool does.
 TEST(compression_pool, explicit_workers_stay_the_writers_own) {
@@ -291,12 +327,20 @@ TEST(compression_pool, one_failing_output_among_many_fails_alone) {
 // Bytes the engine holds through compression_system (buffers, libzstd's
 // contexts), and the most it held.
 std::atomic<long long> live_bytes{0};
+
+long long usable_size(void* data) {
+#if defined(_WIN32)
+  return static_cast<long long>(_msize(data));
+#else
+  return static_cast<long long>(malloc_usable_size(data));
+#endif
+}
 std::atomic<long long> most_live_bytes{0};
 
 void* counting_allocate(std::size_t size) {
   void* data = std::malloc(size);
   if (data == nullptr) return nullptr;
-  const long long now = live_bytes += static_cast<long long>(malloc_usable_size(data));
+  const long long now = live_bytes += usable_size(data);
   long long most = most_live_bytes;
   while (now > most && !most_live_bytes.compare_exchange_weak(most, now)) {
   }
@@ -305,14 +349,14 @@ void* counting_allocate(std::size_t size) {
 
 void counting_release(void* data) {
   if (data == nullptr) return;
-  live_bytes -= static_cast<long long>(malloc_usable_size(data));
+  live_bytes -= usable_size(data);
   std::free(data);
 }
 
-// 200 zstd writers, each with a little text: what they hold together is
-// their buffers and the pool's few codecs, not a codec each (a level-3 zstd
-// context is about a MiB), and the budget gets back every byte once they
-// are gone.
+// 200 writers, zstd and gzip, each with a little text: what they hold
+// together is their buffers and the pool's few codecs, not a codec each (a
+// level-6 libdeflate compressor is 656 KiB, a level-3 zstd context up to
+// about a MiB), and the budget gets back every byte once they are gone.
 TEST(compression_pool, memory_does_not_grow_by_a_codec_per_writer) {
   temp_dir dir;
   pool_size two(2);
@@ -324,12 +368,14 @@ TEST(compression_pool, memory_does_not_grow_by_a_codec_per_writer) {
   most_live_bytes = 0;
   fastout::detail::compression_system.allocate = counting_allocate;
   fastout::detail::compression_system.release = counting_release;
+  libdeflate_set_memory_allocator(counting_allocate, counting_release);
   {
     std::vector<std::unique_ptr<output>> outputs;
     std::vector<std::string> texts;
     for (std::size_t i = 0; i < writers; ++i) {
-      outputs.push_back(std::make_unique<output>(dir.file(std::to_string(i)),
-                                                 compression_format::zstd, buffer_size));
+      outputs.push_back(std::make_unique<output>(
+          dir.file(std::to_string(i)),
+          i % 2 == 0 ? compression_format::zstd : compression_format::gzip, buffer_size));
       texts.push_back(log_text(i == 0 ? 1000000 : 3000, static_cast<unsigned>(i) + 7));
     }
     const auto figures = fastout::detail::budget_now();
@@ -339,12 +385,13 @@ TEST(compression_pool, memory_does_not_grow_by_a_codec_per_writer) {
     deal(outputs, texts, [] {});
     for (auto& out : outputs) ASSERT_EQ(out->finish(), 0);
     for (std::size_t i = 0; i < writers; ++i)
-      ASSERT_TRUE(decode(compression_format::zstd, read_file(outputs[i]->path)) == texts[i]);
+      ASSERT_TRUE(decode(outputs[i]->format, read_file(outputs[i]->path)) == texts[i]);
   }
   fastout::detail::compression_system = fastout::detail::real_compression_hooks;
+  libdeflate_set_memory_allocator(std::malloc, std::free);
   // Buffers (and the busy one's jobs in flight, with their outputs), plus
   // at most the codecs of the pool's 2 threads and the caller: 8 MiB
-  // covers those with room; a codec per writer would be 200 MiB.
+  // covers those with room; a codec per writer would be well over 100 MiB.
   EXPECT_LE(most_live_bytes.load(), static_cast<long long>(writers * buffer_size + (8 << 20)));
   const auto after = fastout::detail::budget_now();
   EXPECT_EQ(after.in_use, charged_before);

@@ -289,8 +289,12 @@ void* compression_pool::run(void* argument) noexcept {
       --pool.idle_;
       continue;
     }
-    // Fewer threads were asked for: this one ends between jobs.
-    if (pool.live_ > compression_pool_threads()) break;
+    // Fewer threads were asked for: this one ends between jobs, and
+    // passes the wake-up it took on to a thread that stays.
+    if (pool.live_ > compression_pool_threads()) {
+      pool.work_ready_.notify_one();
+      break;
+    }
     pool_job& job = *pool.queue_head_;
     pool.take_back(job);
     job.state = pool_job::running;
