@@ -144,7 +144,8 @@ TEST(options_default_to_plain_output_and_the_formats_defaults) {
   CHECK_EQ(options.compression, FASTOUT_COMPRESSION_NONE);
   CHECK_EQ(options.compression_level, FASTOUT_COMPRESSION_DEFAULT_LEVEL);
   CHECK_EQ(options.compression_level, INT_MIN);
-  CHECK_EQ(options.compression_workers, 1);
+  CHECK_EQ(options.compression_workers, FASTOUT_COMPRESSION_POOL);
+  CHECK_EQ(FASTOUT_DEFAULT_COMPRESSION_WORKERS, FASTOUT_COMPRESSION_POOL);
   CHECK_EQ(fastout_compression_available(FASTOUT_COMPRESSION_NONE), 1);
   CHECK_EQ(fastout_compression_available(FASTOUT_COMPRESSION_BY_EXTENSION), 1);
   CHECK_EQ(fastout_compression_available(FASTOUT_COMPRESSION_ZSTD), 1);
@@ -196,7 +197,7 @@ TEST(bad_compression_options_are_refused) {
  * the tools decode the file to the plain text. */
 TEST(round_trips_through_the_tools) {
   static const size_t sizes[] = {1, 7, 4096, FASTOUT_DEFAULT_BUFFER_SIZE};
-  static const unsigned workers[] = {0, 1, 2, 4};
+  static const unsigned workers[] = {0, 1, 2, 4, FASTOUT_COMPRESSION_POOL};
   static const int formats[] = {FASTOUT_COMPRESSION_ZSTD, FASTOUT_COMPRESSION_GZIP};
   size_t s, w, k;
   if (!have_tool("zstd") || !have_tool("gzip")) {
@@ -311,6 +312,19 @@ TEST(dev_full_is_reported_at_close) {
   CHECK_EQ(fastout_close(f), -ENOSPC);
 }
 
+/* The shared pool's size: set, read back, the default again; too many
+ * threads refused. */
+TEST(the_pool_size_is_set_and_read) {
+  const unsigned initial = fastout_compression_pool_threads();
+  CHECK(initial >= 1);
+  CHECK_EQ(fastout_set_compression_pool_threads(3), 0);
+  CHECK_EQ(fastout_compression_pool_threads(), 3);
+  CHECK_EQ(fastout_set_compression_pool_threads(1025), -EINVAL);
+  CHECK_EQ(fastout_compression_pool_threads(), 3);
+  CHECK_EQ(fastout_set_compression_pool_threads(0), 0);
+  CHECK_EQ(fastout_compression_pool_threads(), initial);
+}
+
 #define ALL_TESTS(X)                                          \
   X(options_default_to_plain_output_and_the_formats_defaults) \
   X(options_of_the_older_layout_are_taken)                    \
@@ -318,6 +332,7 @@ TEST(dev_full_is_reported_at_close) {
   X(round_trips_through_the_tools)                            \
   X(flush_makes_everything_so_far_decodable)                  \
   X(extension_chooses_the_format)                             \
-  X(dev_full_is_reported_at_close)
+  X(dev_full_is_reported_at_close)                            \
+  X(the_pool_size_is_set_and_read)
 
 C_TEST_MAIN(ALL_TESTS)

@@ -137,9 +137,14 @@ enum fastout_compression {
  * or gzip's 6. */
 #define FASTOUT_COMPRESSION_DEFAULT_LEVEL (-2147483647 - 1)
 
-/** fastout_options.compression_workers unless changed: one thread
- * compresses while the caller formats. */
-#define FASTOUT_DEFAULT_COMPRESSION_WORKERS 1u
+/** fastout_options.compression_workers for a writer whose buffers the
+ * process's shared pool of worker threads compresses (issue 28): every such
+ * writer shares the pool's threads (fastout_set_compression_pool_threads()).
+ * Any other value gives the writer workers of its own. */
+#define FASTOUT_COMPRESSION_POOL (~0u)
+
+/** fastout_options.compression_workers unless changed: the shared pool. */
+#define FASTOUT_DEFAULT_COMPRESSION_WORKERS FASTOUT_COMPRESSION_POOL
 
 /** Everything that can be chosen when a writer is opened. Initialize it
  * with fastout_options_init(), then change the fields you need: `size`
@@ -166,8 +171,9 @@ typedef struct fastout_options {
    * own default; with FASTOUT_COMPRESSION_BY_EXTENSION, another value is the
    * level of whichever format the path picks. Out of range: -EINVAL at open. */
   int compression_level;
-  /** Threads that compress while the caller formats; 0 compresses on the
-   * caller's thread (default FASTOUT_DEFAULT_COMPRESSION_WORKERS). */
+  /** Who compresses while the caller formats: FASTOUT_COMPRESSION_POOL (the
+   * default) is the process's shared pool; n threads of the writer's own;
+   * 0 compresses on the caller's thread. */
   unsigned compression_workers;
 } fastout_options;
 
@@ -189,6 +195,14 @@ FASTOUT_C_INLINE void fastout_options_init(fastout_options* options) FASTOUT_C_N
  * fastout_compression: zstd needs libzstd, gzip libdeflate, when fastout is
  * built; NONE and BY_EXTENSION always can), 0 if not or unknown. */
 FASTOUT_API int fastout_compression_available(int compression) FASTOUT_C_NOEXCEPT;
+
+/* The shared pool of compression workers (docs/compression.md). */
+/** Sets how many threads the shared pool runs at most, before or after
+ * writers exist; 0 goes back to the default (FASTOUT_COMPRESSION_THREADS,
+ * else the machine's cores). 0, or -EINVAL above 1024. */
+FASTOUT_API int fastout_set_compression_pool_threads(unsigned threads) FASTOUT_C_NOEXCEPT;
+/** The shared pool's size now. */
+FASTOUT_API unsigned fastout_compression_pool_threads(void) FASTOUT_C_NOEXCEPT;
 
 /** Opens `path` for writing (close-on-exec), as fopen(path, "w") by default.
  * `options` may be NULL for the defaults. Returns NULL and sets errno on

@@ -507,6 +507,17 @@ int fastout_compression_available(int compression) noexcept {
   }
 }
 
+// The shared pool of compression workers.
+int fastout_set_compression_pool_threads(unsigned threads) noexcept {
+  if (threads > fastout::most_compression_pool_threads) return -EINVAL;
+  fastout::set_compression_pool_threads(threads);
+  return 0;
+}
+
+unsigned fastout_compression_pool_threads(void) noexcept {
+  return fastout::compression_pool_threads();
+}
+
 // ---------------------------------------------------------- inspecting
 
 int fastout_error(const fastout_file* handle) noexcept {

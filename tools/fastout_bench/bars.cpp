@@ -60,8 +60,7 @@ const double budget_and_workers = static_cast<double>(
     many_outputs_budget + many_outputs_pool_threads() * many_outputs_worker_state);
 constexpr const char* budget_about =
     "the budget is a stand-in, many_outputs.h: fastout has none yet";
-constexpr const char* pool_about =
-    "the pool's threads are the machine's cores, a stand-in: fastout has no shared pool yet";
+constexpr const char* pool_about = "the pool's threads: fastout::compression_pool_threads()";
 
 // The bars of issues 2, 3, 8, 9, 10, 11, 16, 17, 23 and 28. Later issues add theirs here.
 const bar_spec bar_specs[] = {
@@ -186,8 +185,7 @@ const bar_spec bar_specs[] = {
     {"W17_10k_even", bar_kind::at_most_times, "fastout,fastout_c", "fwrite_unlocked", 1},
     {"W17_10k_even", bar_kind::rss_at_most, "fastout,fastout_c", "fwrite_unlocked", budget, nullptr,
      false, budget_about},
-    // gzip: the writer with its default workers, whose threads are to come
-    // from the shared pool.
+    // gzip: the writer with its default workers, the shared pool's.
     {"W17_1k_gz", bar_kind::threads_at_most, "fastout_gzip", nullptr, pool_threads + 1, nullptr,
      false, pool_about},
     {"W17_1k_gz", bar_kind::rss_at_most, "fastout_gzip", nullptr, budget_and_workers, nullptr,

@@ -5,16 +5,17 @@
 //
 // Issue 28 asks that the buffers of all of a process's writers come out of
 // one budget and that compressed writers share one pool of workers, and
-// sets W17's bars against them. Neither exists when W17 is written: the
-// budget and the pool's default size below are stand-ins, named so that
-// the engineer who builds them sets them here (or, better, asks the
-// library for them) in the same change, and every bar that uses them says
-// that it does.
+// sets W17's bars against them. The pool's size is the library's own
+// figure (compression_pool_threads()); the budget and a worker's codec
+// state below are stand-ins, named so that the engineer who settles them
+// sets them here (or, better, asks the library for them) in the same
+// change, and every bar that uses them says that it does.
 #ifndef FASTOUT_BENCH_MANY_OUTPUTS_H_
 #define FASTOUT_BENCH_MANY_OUTPUTS_H_
 
 #include <cstdint>
-#include <thread>
+
+#include <fastout/compression.h>
 
 namespace fastout_bench {
 
@@ -27,19 +28,18 @@ namespace fastout_bench {
 inline constexpr std::uint64_t many_outputs_budget = std::uint64_t{64} << 20;
 
 /// What one compression worker of the shared pool may hold besides the
-/// budget: its codec state and a block in and out. A stand-in too, from
-/// libdeflate 1.14's level-6 compressor (656 KiB, measured with
-/// mallinfo2()) and a 64 KiB BGZF block each way, rounded up.
+/// budget: its codec state (the jobs' buffers, in and out, are charged to
+/// the budget). The library has no figure for it (a codec's size is its
+/// library's): libdeflate 1.14's level-6 compressor, 656 KiB measured
+/// with mallinfo2(), rounded up with room for the thread's stack pages.
 inline constexpr std::uint64_t many_outputs_worker_state = std::uint64_t{1} << 20;
 
-/// The workers of the shared pool issue 28 asks for by default: as many as
-/// the machine has cores. W17_1k_gz gives htslib's shared pool as many, and
-/// its thread bar allows fastout these and the caller. Replace it with the
-/// library's own figure when the pool exists.
-inline unsigned many_outputs_pool_threads() {
-  const unsigned cores = std::thread::hardware_concurrency();
-  return cores > 0 ? cores : 1;
-}
+/// The threads of fastout's shared pool of compression workers, as the
+/// library says (fastout::compression_pool_threads(): as many as the
+/// machine has cores unless FASTOUT_COMPRESSION_THREADS or the program says
+/// otherwise). W17_1k_gz gives htslib's shared pool as many, and its thread
+/// bar allows fastout these and the caller.
+inline unsigned many_outputs_pool_threads() { return fastout::compression_pool_threads(); }
 
 /// The descriptor soft limit W17_10k_fd sets in its child processes
 /// (RLIMIT_NOFILE), below its 10,000 outputs; the hard limit is left.
