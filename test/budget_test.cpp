@@ -104,6 +104,12 @@ TEST(budget_environment, is_used_or_refused_at_open) {
     // The program's own choice works, but opening still refuses the variable.
     fastout::set_buffer_budget(mib);
     EXPECT_THROW(fastout::output_file(path), std::system_error);
+    // An unbuffered writer holds nothing of the budget: it opens (standard
+    // error, say, to tell the user).
+    fastout::file unbuffered = fastout::output_file(path, fastout::buffer_size = 0);
+    unbuffered.write("unbuffered\n", 11);
+    unbuffered.close();
+    EXPECT_EQ(read_file(path), "unbuffered\n");
     return;
   }
   EXPECT_EQ(fastout::buffer_budget().limit, std::strtoull(expect, nullptr, 10));
@@ -344,7 +350,8 @@ TEST(budget, writers_on_several_threads_at_once) {
       try {
         std::vector<fastout::file> files;
         for (std::size_t i = 0; i < per_thread; ++i)
-          files.push_back(fastout::output_file(dir.file(std::to_string(t) + "_" + std::to_string(i))));
+          files.push_back(
+              fastout::output_file(dir.file(std::to_string(t) + "_" + std::to_string(i))));
         for (std::size_t n = 0; n < 30000; ++n) {
           // Two busy outputs per thread, the rest thin; a flush now and then.
           const std::size_t i = n % 3 != 0 ? n % 2 : n / 3 % per_thread;

@@ -18,8 +18,8 @@
 //
 // The environment variable FASTOUT_BUFFER_BUDGET (65536, 64K, 16M, 1G) sets
 // the budget for a program that does not set it: a value that is not a
-// size, or is below one 4 KiB buffer, makes every open fail with EINVAL
-// naming it. The C API's equivalents are in <fastout/c_api.h>.
+// size, or is below one 4 KiB buffer, makes every open of a buffered
+// writer fail with EINVAL naming it. The C API's equivalents are in <fastout/c_api.h>.
 #ifndef FASTOUT_BUDGET_H_
 #define FASTOUT_BUDGET_H_
 

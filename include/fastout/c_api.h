@@ -540,8 +540,8 @@ FASTOUT_API int fastout_fileno(const fastout_file* file) FASTOUT_C_NOEXCEPT;
  * buffer from it: 256 KiB while the budget has ample room, else 4 KiB,
  * growing (x4, up to 256 KiB) while it is busy; another size is charged as
  * it is. The environment variable FASTOUT_BUFFER_BUDGET sets it for a
- * program that does not; a value that is not a size makes every open fail
- * with EINVAL. Thread-safe. */
+ * program that does not; a value that is not a size makes every open of a
+ * buffered writer fail with EINVAL. Thread-safe. */
 
 /** The smallest budget, and a budgeted writer's smallest buffer. */
 #define FASTOUT_SMALLEST_BUFFER_BUDGET 4096u

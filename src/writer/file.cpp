@@ -113,13 +113,15 @@ void writer::attach(stage* route, char* route_buffer, std::size_t route_capacity
 }
 
 void writer::allocate_buffer(const file_options& options) {
-  // A FASTOUT_BUFFER_BUDGET that cannot be read fails every open, rather
-  // than go on with a budget the user did not ask for.
+  // Unbuffered, it holds nothing of the budget (and standard error, which
+  // is, still opens to say what went wrong).
+  if (options.buffer_size == 0) return;  // buffer_ stays the shared empty spot
+  // A FASTOUT_BUFFER_BUDGET that cannot be read fails every other open,
+  // rather than go on with a budget the user did not ask for.
   const std::string budget_problem = detail::budget_environment_error();
   if (!budget_problem.empty())
     throw std::system_error(EINVAL, detail::error_category(),
                             "cannot open " + quoted(path_) + ": " + budget_problem);
-  if (options.buffer_size == 0) return;  // unbuffered: buffer_ stays the shared empty spot
   // The budget sizes a buffer whose size the program did not choose; a
   // chosen size is charged as it is, whatever the budget says.
   const bool from_budget = options.buffer_size == default_buffer_size && !options.buffer_size_exact;

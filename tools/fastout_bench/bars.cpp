@@ -59,7 +59,7 @@ const double pool_threads = static_cast<double>(many_outputs_pool_threads());
 const double budget_and_workers = static_cast<double>(
     many_outputs_budget + many_outputs_pool_threads() * many_outputs_worker_state);
 constexpr const char* budget_about =
-    "the budget is a stand-in, many_outputs.h: fastout has none yet";
+    "the budget is the library's, fastout::buffer_budget(): its default or FASTOUT_BUFFER_BUDGET";
 constexpr const char* pool_about =
     "the pool's threads are the machine's cores, a stand-in: fastout has no shared pool yet";
 
