@@ -154,9 +154,8 @@ TEST(budget, many_writers_start_small_busy_ones_grow_thin_ones_give_back) {
   restore_budget restore;
   const fastout::buffer_budget_figures before = fastout::buffer_budget();
   ASSERT_EQ(before.in_use, 0u) << "an earlier test left memory charged";
-  // Room for two full buffers at open (a quarter of the budget), and for a
-  // few busy writers' grown ones, not for all of them.
-  fastout::set_buffer_budget(2 * mib);
+  // Room for two full buffers at open (a sixteenth of the budget).
+  fastout::set_buffer_budget(8 * mib);
   temp_dir dir;
   constexpr std::size_t outputs = 64;
   std::vector<fastout::file> files;
@@ -184,6 +183,7 @@ TEST(budget, many_writers_start_small_busy_ones_grow_thin_ones_give_back) {
     }
   // More busy writers than the budget has room for: growth is refused, and
   // the budget is under pressure.
+  fastout::set_buffer_budget(2 * mib);
   for (std::size_t i = 0; i < 40000; ++i) send(20 + i % 8, i);
   std::size_t grown = 0;
   for (std::size_t i = 20; i < 28; ++i) grown += files[i].stats().buffer_size > 4 * kib;

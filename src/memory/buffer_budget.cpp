@@ -19,7 +19,10 @@ namespace {
 // The smallest budget: below it, a budget could not give any writer the
 // buffer stdio gives every FILE.
 constexpr std::size_t smallest_budget = smallest_buffer;
-// Until measured otherwise: 256 of the 256 KiB buffers a lone writer gets.
+// 256 of the 256 KiB buffers a lone writer gets: with W17's 10,000
+// outputs, whose 4 KiB buffers take 40 MiB of it, the smallest budget
+// measured that lets the busy ones grow (docs/guide.md, "Many outputs",
+// has the figures).
 constexpr std::size_t default_budget = std::size_t{64} << 20;
 
 // Each on a cache line of its own: writers on different threads change
@@ -137,7 +140,11 @@ budget_figures budget_now() noexcept {
 }
 
 std::size_t charge_opening_buffer() noexcept {
-  const std::size_t ample = budget_limit() / 4;
+  // A sixteenth: a few writers (16 under the default budget) start as
+  // without a budget; the rest start small, since a program that opens
+  // many cannot say which will be busy, and a thin writer keeps what it
+  // has until its next drain.
+  const std::size_t ample = budget_limit() / 16;
   std::size_t in_use = charged.load(std::memory_order_relaxed);
   while (largest_buffer <= ample && in_use <= ample - largest_buffer) {
     if (charged.compare_exchange_weak(in_use, in_use + largest_buffer, std::memory_order_relaxed))

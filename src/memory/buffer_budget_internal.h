@@ -65,9 +65,9 @@ budget_figures budget_now() noexcept;
 // ---------------------------------------- the rules a budgeted buffer follows
 
 /// Charges the buffer a writer whose size the budget chooses starts with,
-/// and returns its size: largest_buffer while that leaves three quarters
-/// of the budget free (a program with a few writers gets today's buffers),
-/// else smallest_buffer, charged whatever the budget says.
+/// and returns its size: largest_buffer while what is in use stays within
+/// a sixteenth of the budget (a program with a few writers gets today's
+/// buffers), else smallest_buffer, charged whatever the budget says.
 std::size_t charge_opening_buffer() noexcept;
 
 /// The bytes every budgeted writer has drained so far, after adding
