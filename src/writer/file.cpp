@@ -752,6 +752,7 @@ void writer::flush_route() {
 int writer::flush_and_close(bool commit) noexcept {
   int error_number = error_;
   const bool discarding = route_->provisional() && !commit;
+  buffer_from_budget_ = false;  // no resize at the last drain: the buffer goes below
   if (error_number == 0 && !discarding) error_number = drain_buffer(nullptr, 0);
   bytes_drained_ += static_cast<std::size_t>(pos - buffer_);  // lost if the flush failed
   // The rest is the route's: a compressed stream's end, sync, trim, close,
