@@ -362,6 +362,45 @@ TEST(fdopen_adopts_or_borrows) {
   CHECK_FILE_TEXT(path, "borrowed adopted");
 }
 
+/* The buffer budget from C: the setter refuses too small a budget, a writer
+ * with the default buffer_size is sized by it, another size is exact. */
+TEST(buffer_budget_sizes_default_writers_only) {
+  fastout_buffer_budget before, now;
+  fastout_options o;
+  fastout_file* budgeted;
+  fastout_file* chosen;
+  size_t size = 0;
+  CHECK_EQ(fastout_get_buffer_budget(&before), 0);
+  CHECK_EQ(fastout_get_buffer_budget(NULL), -EINVAL);
+  errno = 0;
+  CHECK_EQ(fastout_set_buffer_budget(FASTOUT_SMALLEST_BUFFER_BUDGET - 1), -EINVAL);
+  CHECK_EQ(errno, EINVAL);
+  CHECK_EQ(fastout_set_buffer_budget(8192), 0);
+  budgeted = fastout_open(c_test_path("budgeted"), NULL);
+  CHECK(budgeted != NULL);
+  fastout_options_init(&o);
+  o.buffer_size = 300000;
+  chosen = fastout_open(c_test_path("chosen"), &o);
+  CHECK(chosen != NULL);
+  CHECK_EQ(fastout_get_buffer_size(budgeted, &size), 0);
+  CHECK_EQ(size, 4096);
+  CHECK_EQ(fastout_get_buffer_size(chosen, &size), 0);
+  CHECK_EQ(size, 300000);
+  CHECK_EQ(fastout_get_buffer_size(NULL, &size), -EINVAL);
+  CHECK_EQ(fastout_get_buffer_budget(&now), 0);
+  CHECK_EQ(now.limit, 8192);
+  CHECK_EQ(now.in_use - before.in_use, 4096 + 300000);
+  CHECK_EQ(now.holders - before.holders, 2);
+  CHECK(fastout_fputs("budgeted\n", budgeted) >= 0);
+  CHECK_EQ(fastout_close(budgeted), 0);
+  CHECK_EQ(fastout_close(chosen), 0);
+  CHECK_FILE_TEXT(c_test_path("budgeted"), "budgeted\n");
+  CHECK_EQ(fastout_get_buffer_budget(&now), 0);
+  CHECK_EQ(now.in_use, before.in_use);
+  CHECK_EQ(now.holders, before.holders);
+  CHECK_EQ(fastout_set_buffer_budget(before.limit), 0);
+}
+
 static int stdout_and_stderr_child(void) {
   const char* path = c_test_path("captured");
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -1505,6 +1544,7 @@ TEST(pipe_without_reader_raises_sigpipe_by_default) {
   X(dev_full_is_enospc_and_sticky)                                               \
   X(file_size_limit_is_efbig)                                                    \
   X(pipe_without_reader_is_epipe)                                                \
-  X(pipe_without_reader_raises_sigpipe_by_default)
+  X(pipe_without_reader_raises_sigpipe_by_default)                               \
+  X(buffer_budget_sizes_default_writers_only)
 
 C_TEST_MAIN(ALL_TESTS)

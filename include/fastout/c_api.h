@@ -152,7 +152,9 @@ enum fastout_compression {
  * built against this one. */
 typedef struct fastout_options {
   size_t size;          /**< sizeof(fastout_options), set by fastout_options_init() */
-  size_t buffer_size;   /**< bytes, fixed at open; 0 is unbuffered (default 256 KiB) */
+  size_t buffer_size;   /**< bytes, fixed at open; 0 is unbuffered; the default,
+                             FASTOUT_DEFAULT_BUFFER_SIZE (256 KiB), lets the
+                             buffer budget size it (fastout_set_buffer_budget()) */
   int mode;             /**< an enum fastout_open_mode (default FASTOUT_TRUNCATE) */
   int buffering;        /**< an enum fastout_buffering (default automatic) */
   unsigned permissions; /**< of a created file, masked by the umask (default 0666) */
@@ -543,6 +545,43 @@ FASTOUT_API const char* fastout_path(const fastout_file* file) FASTOUT_C_NOEXCEP
 
 /** The descriptor, as fileno(); -1 once closed, -EINVAL for NULL. */
 FASTOUT_API int fastout_fileno(const fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/* ---------------------------------------------------- the buffer budget */
+
+/* One limit on the memory every writer's buffers hold together (C++:
+ * <fastout/budget.h>; docs/guide.md, "Many outputs"). A writer opened with
+ * buffer_size FASTOUT_DEFAULT_BUFFER_SIZE (NULL options included) gets its
+ * buffer from it: 256 KiB while the budget has ample room, else 4 KiB,
+ * growing (x4, up to 256 KiB) while it is busy; another size is charged as
+ * it is. The environment variable FASTOUT_BUFFER_BUDGET sets it for a
+ * program that does not; a value that is not a size makes every open of a
+ * buffered writer fail with EINVAL. Thread-safe. */
+
+/** The smallest budget, and a budgeted writer's smallest buffer. */
+#define FASTOUT_SMALLEST_BUFFER_BUDGET 4096u
+
+/** What the budget is and holds now. */
+typedef struct fastout_buffer_budget {
+  size_t limit;   /**< the budget, in bytes */
+  size_t in_use;  /**< held by every writer's buffers (a writer's smallest
+                       buffer and a size the program chose are granted even
+                       past the limit) */
+  size_t holders; /**< writers holding memory charged to it */
+} fastout_buffer_budget;
+
+/** Sets the budget of every writer's buffers, before or after writers
+ * exist. Returns 0, or -EINVAL if `bytes` is below
+ * FASTOUT_SMALLEST_BUFFER_BUDGET (the budget is then unchanged). */
+FASTOUT_API int fastout_set_buffer_budget(size_t bytes) FASTOUT_C_NOEXCEPT;
+
+/** Fills `budget` with the budget, what is in use and how many writers hold
+ * memory. Returns 0, or -EINVAL for NULL. */
+FASTOUT_API int fastout_get_buffer_budget(fastout_buffer_budget* budget) FASTOUT_C_NOEXCEPT;
+
+/** Stores the size of the writer's buffer now in `*size` (0: unbuffered or
+ * closed; a budgeted one changes as the writer's output does). Returns 0,
+ * or -EINVAL for NULL. */
+FASTOUT_API int fastout_get_buffer_size(const fastout_file* file, size_t* size) FASTOUT_C_NOEXCEPT;
 
 #ifdef __cplusplus
 } /* extern "C" */

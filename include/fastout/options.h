@@ -94,9 +94,16 @@ struct file_options {
   open_mode mode = open_mode::truncate;
   /// Permission bits for a file that is created, masked by the umask (fopen's 0666).
   unsigned permissions = 0666;
-  /// Fixed at open and never reallocated. 0 means unbuffered: every call goes
-  /// straight to the file.
+  /// The buffer's size. Left at default_buffer_size, the process's buffer
+  /// budget sizes it (<fastout/budget.h>): 256 KiB while the budget has
+  /// ample room, else from 4 KiB, growing while the writer is busy.
+  /// Any other size (or `fastout::buffer_size = n`, even of 256 KiB) is the
+  /// program's exact choice: fixed at open, never reallocated, and counted
+  /// in the budget. 0 means unbuffered: every call goes straight to the file.
   std::size_t buffer_size = default_buffer_size;
+  /// buffer_size is the program's exact choice even if it is
+  /// default_buffer_size: `fastout::buffer_size = n` sets it.
+  bool buffer_size_exact = false;
   buffering buffer_mode = buffering::automatic;
   /// Whether a write error is thrown or reported (see write_errors).
   write_errors errors = write_errors::automatic;
@@ -204,6 +211,7 @@ template <typename Options, typename P>
 void apply_option(Options& o, const P& p) {
   if constexpr (std::is_same<P, buffer_size_param>::value) {
     o.buffer_size = p.value;
+    o.buffer_size_exact = true;
   } else if constexpr (std::is_same<P, permissions_param>::value) {
     o.permissions = p.value;
   } else if constexpr (std::is_same<P, open_mode>::value) {

@@ -22,6 +22,7 @@
 #include <system_error>
 #include <unordered_set>
 
+#include <fastout/budget.h>
 #include <fastout/compression.h>
 #include <fastout/file.h>
 #include <fastout/iostream.h>
@@ -206,6 +207,9 @@ int convert(const fastout_options* in, file_options& out, std::string* name) {
   if (int error_number = convert_compression(in, compression_chosen)) return error_number;
   detail::apply_options(out, mode, buffer_mode, fastout::permissions = in->permissions,
                         fastout::buffer_size = in->buffer_size, compression_chosen);
+  // The buffer budget (issue 28): FASTOUT_DEFAULT_BUFFER_SIZE, which
+  // fastout_options_init() sets, lets the budget size the buffer.
+  out.buffer_size_exact = false;
   if (name != nullptr && in->name != nullptr) *name = in->name;
   return 0;
 }
@@ -562,4 +566,27 @@ const char* fastout_path(const fastout_file* handle) noexcept {
 int fastout_fileno(const fastout_file* handle) noexcept {
   if (handle == nullptr) return failure(EINVAL);
   return writer_of(handle).descriptor();
+}
+
+// ----------------------------------------------------- the buffer budget
+
+int fastout_set_buffer_budget(size_t bytes) noexcept {
+  if (bytes < fastout::smallest_buffer_budget) return failure(EINVAL);
+  fastout::set_buffer_budget(bytes);  // cannot throw: the size was checked
+  return 0;
+}
+
+int fastout_get_buffer_budget(fastout_buffer_budget* budget) noexcept {
+  if (budget == nullptr) return failure(EINVAL);
+  const fastout::buffer_budget_figures now = fastout::buffer_budget();
+  budget->limit = now.limit;
+  budget->in_use = now.in_use;
+  budget->holders = now.holders;
+  return 0;
+}
+
+int fastout_get_buffer_size(const fastout_file* handle, size_t* size) noexcept {
+  if (handle == nullptr || size == nullptr) return failure(EINVAL);
+  *size = writer_of(handle).stats().buffer_size;
+  return 0;
 }

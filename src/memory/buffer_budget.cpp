@@ -3,23 +3,37 @@
 // counters and the limit, which the environment may set once.
 #include "memory/buffer_budget_internal.h"
 
+#include <fastout/budget.h>
+
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <mutex>
+#include <system_error>
+
+#include "platform/platform_internal.h"
 
 namespace fastout::detail {
 namespace {
 
-// The smallest buffer the budget can be set to hold: below it, a budget
-// could not give any writer the buffer stdio gives every FILE.
-constexpr std::size_t smallest_budget = 4096;
-// Until measured otherwise: 256 of the 256 KiB buffers a lone writer gets.
+// The smallest budget: below it, a budget could not give any writer the
+// buffer stdio gives every FILE.
+constexpr std::size_t smallest_budget = smallest_buffer;
+// 256 of the 256 KiB buffers a lone writer gets: with W17's 10,000
+// outputs, whose 4 KiB buffers take 40 MiB of it, the smallest budget
+// measured that lets the busy ones grow (docs/guide.md, "Many outputs",
+// has the figures).
 constexpr std::size_t default_budget = std::size_t{64} << 20;
 
-std::atomic<std::size_t> limit_bytes{0};  // 0: not settled yet
-std::atomic<std::size_t> charged{0};
-std::atomic<std::size_t> holder_count{0};
+// Each on a cache line of its own: writers on different threads change
+// them at their drains, and would otherwise slow each other's reads of the
+// limit.
+alignas(64) std::atomic<std::size_t> limit_bytes{0};  // 0: not settled yet
+alignas(64) std::atomic<std::size_t> charged{0};
+alignas(64) std::atomic<std::size_t> holder_count{0};
+alignas(64) std::atomic<std::uint64_t> drained_bytes{0};
+// drained_bytes when growth was last refused, plus one (0: never).
+alignas(64) std::atomic<std::uint64_t> refused_at{0};
 std::once_flag environment_read;
 std::string environment_problem;  // written once, under environment_read
 
@@ -69,7 +83,8 @@ void read_environment() {
                               "\" is not a size in bytes (65536, 64K, 64M, 1G)";
       else if (from_environment < smallest_budget)
         environment_problem = std::string("FASTOUT_BUFFER_BUDGET=\"") + text +
-                              "\" is smaller than one 4096-byte buffer";
+                              "\" is smaller than one buffer (" + std::to_string(smallest_budget) +
+                              " bytes)";
       if (!environment_problem.empty()) from_environment = 0;
     }
     // The program's own choice, made before the first use, wins.
@@ -124,4 +139,58 @@ budget_figures budget_now() noexcept {
   return figures;
 }
 
+std::size_t charge_opening_buffer() noexcept {
+  // A sixteenth: a few writers (16 under the default budget) start as
+  // without a budget; the rest start small, since a program that opens
+  // many cannot say which will be busy, and a thin writer keeps what it
+  // has until its next drain.
+  const std::size_t ample = budget_limit() / 16;
+  std::size_t in_use = charged.load(std::memory_order_relaxed);
+  while (largest_buffer <= ample && in_use <= ample - largest_buffer) {
+    if (charged.compare_exchange_weak(in_use, in_use + largest_buffer, std::memory_order_relaxed))
+      return largest_buffer;
+  }
+  charge(smallest_buffer);
+  return smallest_buffer;
+}
+
+std::uint64_t count_drained(std::size_t bytes) noexcept {
+  return drained_bytes.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+}
+
+void note_refused_growth() noexcept {
+  refused_at.store(drained_bytes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
+bool under_pressure(std::uint64_t drained_now) noexcept {
+  const std::size_t limit = budget_limit();
+  if (charged.load(std::memory_order_relaxed) > limit) return true;
+  const std::uint64_t refused = refused_at.load(std::memory_order_relaxed);
+  // Another thread may have counted drains since `drained_now` was read.
+  return refused != 0 && (refused > drained_now || drained_now - refused < limit);
+}
+
 }  // namespace fastout::detail
+
+namespace fastout {
+
+static_assert(smallest_buffer_budget == detail::smallest_buffer);
+
+void set_buffer_budget(std::size_t bytes) {
+  if (detail::set_budget_limit(bytes) != 0)
+    throw std::system_error(EINVAL, detail::error_category(),
+                            "cannot set the buffer budget to " + std::to_string(bytes) +
+                                " bytes: it must hold at least one " +
+                                std::to_string(smallest_buffer_budget) + "-byte buffer");
+}
+
+buffer_budget_figures buffer_budget() noexcept {
+  const detail::budget_figures now = detail::budget_now();
+  buffer_budget_figures figures;
+  figures.limit = now.limit;
+  figures.in_use = now.in_use;
+  figures.holders = now.holders;
+  return figures;
+}
+
+}  // namespace fastout

@@ -15,9 +15,20 @@
 #define FASTOUT_MEMORY_BUFFER_BUDGET_INTERNAL_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace fastout::detail {
+
+// The sizes a buffer the budget sizes can have: it starts at the largest
+// while the budget has ample room, else at the smallest, and grows
+// (x growth_factor) while its writer is busy and the budget allows.
+/// The smallest: what stdio gives every FILE, always granted (charge()),
+/// and the smallest budget the program may set.
+inline constexpr std::size_t smallest_buffer = 4096;
+/// The largest: default_buffer_size, what a writer gets without a budget.
+inline constexpr std::size_t largest_buffer = std::size_t{256} << 10;
+inline constexpr std::size_t growth_factor = 4;
 
 /// What the budget says now.
 struct budget_figures {
@@ -50,6 +61,27 @@ void add_holder() noexcept;
 void remove_holder() noexcept;
 
 budget_figures budget_now() noexcept;
+
+// ---------------------------------------- the rules a budgeted buffer follows
+
+/// Charges the buffer a writer whose size the budget chooses starts with,
+/// and returns its size: largest_buffer while what is in use stays within
+/// a sixteenth of the budget (a program with a few writers gets today's
+/// buffers), else smallest_buffer, charged whatever the budget says.
+std::size_t charge_opening_buffer() noexcept;
+
+/// The bytes every budgeted writer has drained so far, after adding
+/// `bytes`: a writer compares it with the figure at its previous drain to
+/// know its share of the process's output. One atomic add per drain.
+std::uint64_t count_drained(std::size_t bytes) noexcept;
+
+/// A buffer could not grow: the budget is under pressure, and writers
+/// that are not busy give their memory back at their next drain.
+void note_refused_growth() noexcept;
+/// Whether growth was refused while the process drained its last budget's
+/// worth of bytes (`drained_now` from count_drained()), or more is in use
+/// than the budget (it was lowered).
+bool under_pressure(std::uint64_t drained_now) noexcept;
 
 }  // namespace fastout::detail
 

@@ -103,7 +103,7 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   // compression stage. The object is constructed (delegating constructor),
   // so from here on the destructor frees what was taken.
   std::unique_ptr<compression_stage> compressing = compression_stage::make(options, name);
-  if (compressing == nullptr) allocate_buffer(options.buffer_size);
+  if (compressing == nullptr) allocate_buffer(options);
   std::unique_ptr<file_stage> bottom = make_file_stage(-1, true, options);
   std::unique_ptr<stage> route;
   sync_and_replace_stage* steps = nullptr;
@@ -171,7 +171,7 @@ file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::strin
     compressing->set_next(route.release());
     route = std::move(compressing);
   } else {
-    allocate_buffer(options.buffer_size);
+    allocate_buffer(options);
   }
   attach(route.release(), route_buffer, route_capacity, options);
   if (steps != nullptr) steps->preallocate();

@@ -52,14 +52,14 @@ struct bar_spec {
   const char* about = nullptr;
 };
 
-// Issue 28's budget and pool (many_outputs.h): stand-ins until the library
-// has them, as the bars that use them say.
+// Issue 28's budget and pool (many_outputs.h): the library's own figures;
+// a worker's codec state is still a stated estimate there.
 const double budget = static_cast<double>(many_outputs_budget);
 const double pool_threads = static_cast<double>(many_outputs_pool_threads());
 const double budget_and_workers = static_cast<double>(
     many_outputs_budget + many_outputs_pool_threads() * many_outputs_worker_state);
 constexpr const char* budget_about =
-    "the budget is a stand-in, many_outputs.h: fastout has none yet";
+    "the budget is the library's, fastout::buffer_budget(): its default or FASTOUT_BUFFER_BUDGET";
 constexpr const char* pool_about = "the pool's threads: fastout::compression_pool_threads()";
 
 // The bars of issues 2, 3, 8, 9, 10, 11, 16, 17, 23 and 28. Later issues add theirs here.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // fastout-bench: what W17 (many outputs, issue 28; workload_many.cpp) and
-// its bars (bars.cpp) share: the figures the bars are judged with, which
-// issue 28's library work has yet to settle.
+// its bars (bars.cpp) share: the figures the bars are judged with, the
+// library's where it has them.
 //
 // Issue 28 asks that the buffers of all of a process's writers come out of
 // one budget and that compressed writers share one pool of workers, and
@@ -17,15 +17,17 @@
 
 #include <fastout/compression.h>
 
+#include <fastout/budget.h>
+
 namespace fastout_bench {
 
 /// The memory budget of all of a process's writers, in bytes: what W17's
 /// memory bars allow fastout above stdio's peak resident set (plain) or in
-/// all (gzip, with the workers' codec states). A stand-in: fastout has no
-/// budget yet, and issue 28 leaves its default to be chosen by measurement.
-/// 64 MiB is 256 of today's 256 KiB buffers. Set it to the library's
-/// default budget when the budget exists.
-inline constexpr std::uint64_t many_outputs_budget = std::uint64_t{64} << 20;
+/// all (gzip, with the workers' codec states). The library's own figure
+/// (<fastout/budget.h>): its default, or FASTOUT_BUFFER_BUDGET's when the
+/// driver runs with it set, as its children do. Initialized before any
+/// variable of a file that includes this header (an inline variable).
+inline const std::uint64_t many_outputs_budget = fastout::buffer_budget().limit;
 
 /// What one compression worker of the shared pool may hold besides the
 /// budget: its codec state (the jobs' buffers, in and out, are charged to
