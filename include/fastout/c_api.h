@@ -169,6 +169,14 @@ typedef struct fastout_options {
   /** Threads that compress while the caller formats; 0 compresses on the
    * caller's thread (default FASTOUT_DEFAULT_COMPRESSION_WORKERS). */
   unsigned compression_workers;
+  /** Nonzero: never close this writer's descriptor to make room for
+   * another. 0 (the default): a writer that opened a regular file by path
+   * may have its descriptor closed while idle when another writer's open
+   * meets the descriptor limit (EMFILE) even after the soft limit was
+   * raised, and reopens the same file where it left off when it next
+   * writes (docs/c-api.md, "Many outputs"). fastout_fileno() keeps the
+   * descriptor open from then on too. */
+  int keep_descriptor_open;
 } fastout_options;
 
 /** Sets every field of `options` to its default. */
@@ -527,7 +535,8 @@ FASTOUT_API int fastout_get_stats(const fastout_file* file,
  * for messages; valid until fastout_close(). NULL for a NULL handle. */
 FASTOUT_API const char* fastout_path(const fastout_file* file) FASTOUT_C_NOEXCEPT;
 
-/** The descriptor, as fileno(); -1 once closed, -EINVAL for NULL. */
+/** The descriptor, as fileno(); -1 once closed, -EINVAL for NULL. The
+ * writer keeps it open from then on (see keep_descriptor_open). */
 FASTOUT_API int fastout_fileno(const fastout_file* file) FASTOUT_C_NOEXCEPT;
 
 #ifdef __cplusplus
