@@ -7,6 +7,7 @@
 // (a descriptor given out, keep_descriptor_open, borrowed and adopted ones,
 // devices), threads; through the platform table's fakes (a descriptor limit
 // of a few) and for real with setrlimit(RLIMIT_NOFILE) in forked children.
+#include <fastout/c_api.h>
 #include <fastout/fastout.h>
 
 #include <gtest/gtest.h>
@@ -53,10 +54,10 @@ struct limit_plan {
   std::size_t raise_to = 0;
   int raises = 0;
   int emfiles = 0;
-  int closes = 0;      // of descriptors opened through the fakes
-  int all_closes = 0;  // of any descriptor
-  int fail_next_open = 0;       // the next open fails with this (ENFILE, say)
-  int fail_reopen = 0;          // an open without O_CREAT fails with this
+  int closes = 0;                     // of descriptors opened through the fakes
+  int all_closes = 0;                 // of any descriptor
+  int fail_next_open = 0;             // the next open fails with this (ENFILE, say)
+  int fail_reopen = 0;                // an open without O_CREAT fails with this
   std::vector<std::string> reopened;  // the paths opened without O_CREAT
 };
 limit_plan* plan = nullptr;
@@ -187,8 +188,8 @@ TEST_F(descriptors, emfile_raises_the_soft_limit_once_per_process) {
   FASTOUT_SKIP_ON_WINDOWS("fork(): the raise is once per process, so each run needs a fresh one");
   const std::string a = dir_.file("a"), b = dir_.file("b"), c = dir_.file("c");
   const int status = fastout_test::run_in_child([&] {
-    plan->limit = 0;       // every open fails with EMFILE ...
-    plan->raise_to = 2;    // ... until the raise, which gives room for two
+    plan->limit = 0;     // every open fails with EMFILE ...
+    plan->raise_to = 2;  // ... until the raise, which gives room for two
     fastout::file first(a, small_buffers());
     if (plan->raises != 1 || plan->emfiles != 1) return 1;
     first.print("first\n");
@@ -401,9 +402,9 @@ TEST_F(descriptors, a_reopen_that_fails_is_reported_with_what_reached_the_file) 
       FAIL() << "reopened despite the fake";
     } catch (const std::system_error& e) {
       EXPECT_EQ(e.code().value(), error_number);
-      EXPECT_EQ(std::string(e.what()),
-                "cannot reopen " + quoted(path) + " to go on writing (5 of 8 bytes reached the file): " +
-                    std::system_category().message(error_number));
+      EXPECT_EQ(std::string(e.what()), "cannot reopen " + quoted(path) +
+                                           " to go on writing (5 of 8 bytes reached the file): " +
+                                           std::system_category().message(error_number));
     }
     EXPECT_EQ(a.stats().bytes_written, 5u);
     plan_.fail_reopen = 0;
@@ -421,7 +422,8 @@ void expect_emfile(const std::string& path) {
     FAIL() << "opened beyond the limit: something was released";
   } catch (const std::system_error& e) {
     EXPECT_EQ(e.code().value(), EMFILE);
-    EXPECT_EQ(std::string(e.what()), "cannot open " + quoted(path) + " for writing: Too many open files");
+    EXPECT_EQ(std::string(e.what()),
+              "cannot open " + quoted(path) + " for writing: Too many open files");
   }
 }
 
@@ -454,10 +456,29 @@ TEST_F(descriptors, a_released_writer_asked_for_its_descriptor_reopens_and_keeps
 
 TEST_F(descriptors, keep_descriptor_open_is_never_released) {
   plan_.limit = 1;
-  fastout::file a =
-      fastout::output_file(dir_.file("a"), fastout::keep_descriptor_open = true);
+  fastout::file a = fastout::output_file(dir_.file("a"), fastout::keep_descriptor_open = true);
   expect_emfile(dir_.file("b"));
   EXPECT_EQ(plan_.closes, 0);
+}
+
+TEST_F(descriptors, the_c_api_releases_by_default_and_keeps_when_asked) {
+  plan_.limit = 1;
+  fastout_options keep;
+  fastout_options_init(&keep);
+  EXPECT_EQ(keep.keep_descriptor_open, 0);
+  fastout_file* a = fastout_open(dir_.file("a").c_str(), nullptr);
+  ASSERT_NE(a, nullptr);
+  ASSERT_GE(fastout_fputs("a\n", a), 0);
+  keep.keep_descriptor_open = 1;
+  fastout_file* b = fastout_open(dir_.file("b").c_str(), &keep);  // a released
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(plan_.closes, 1);
+  errno = 0;
+  EXPECT_EQ(fastout_open(dir_.file("c").c_str(), nullptr), nullptr);  // b is kept
+  EXPECT_EQ(errno, EMFILE);
+  EXPECT_EQ(fastout_close(b), 0);
+  EXPECT_EQ(fastout_close(a), 0);  // reopened
+  EXPECT_EQ(read_file(dir_.file("a")), "a\n");
 }
 
 TEST_F(descriptors, durable_writers_are_never_released) {
@@ -581,9 +602,9 @@ TEST(descriptors_real, ten_thousand_outputs_under_a_soft_limit_of_256) {
     GTEST_SKIP() << "the hard limit of descriptors is " << limit.rlim_max
                  << ": no room above a soft limit of 256 to raise it to";
   temp_dir dir;
-  EXPECT_EQ(fastout_test::run_in_child(
-                [&] { return write_under_limit(dir.path(), 256, 0, 10000, 12); }),
-            0);
+  EXPECT_EQ(
+      fastout_test::run_in_child([&] { return write_under_limit(dir.path(), 256, 0, 10000, 12); }),
+      0);
 }
 
 TEST(descriptors_real, ten_thousand_outputs_under_a_hard_limit_of_256) {

@@ -47,6 +47,9 @@
  *               docs/compression.md)
  *   -EALREADY   fastout_set_stdout_options() once standard output has been
  *               written to, closed, or given options
+ *   -ESTALE     a writer whose descriptor was released beyond the descriptor
+ *               limit finds another file at its path (docs/c-api.md,
+ *               "Many outputs")
  * and every errno that open(2), write(2) or close(2) report: -ENOSPC,
  * -EFBIG, -EPIPE, -EIO, -EDQUOT, -EACCES, -ENOENT, -EEXIST, -EISDIR, ...
  * Test results with `< 0`: -EPERM is -1, so comparing with EOF catches one

@@ -42,7 +42,8 @@ inline unsigned many_outputs_pool_threads() {
 }
 
 /// The descriptor soft limit W17_10k_fd sets in its child processes
-/// (RLIMIT_NOFILE), below its 10,000 outputs; the hard limit is left.
+/// (RLIMIT_NOFILE), below its 10,000 outputs; the hard limit is left, and
+/// W17_10k_fd_hard sets it too.
 inline constexpr unsigned many_outputs_descriptor_limit = 256;
 
 }  // namespace fastout_bench
