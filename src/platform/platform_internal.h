@@ -273,6 +273,14 @@ inline constexpr const char path_separators[] = "/";
 inline constexpr int standard_output_descriptor = 1;
 inline constexpr int standard_error_descriptor = 2;
 
+/// Whether fstat()'s st_dev and st_ino tell two files apart for certain:
+/// true on Unix systems; false on Windows, whose runtime's st_ino has 16
+/// bits (the 64-bit file index, folded). A writer's descriptor is released
+/// beyond the descriptor limit only where it is true: its file is reopened
+/// by path and checked to be the same file, and nothing may be written into
+/// another.
+FASTOUT_API bool file_identity_exact() noexcept;
+
 /// openat() flags for a directory that names are created, linked, renamed
 /// and removed in, and that is also fsync()ed when `synced` (Linux opens
 /// one that is not with O_PATH, which needs no read permission).

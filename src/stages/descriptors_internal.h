@@ -57,8 +57,9 @@ template <typename Open>
 int open_retrying_descriptor_limit(Open&& open) {
   const int result = open();
   if (result >= 0 || errno != EMFILE) return result;
-  return open_after_emfile([](void* context) { return (*static_cast<std::remove_reference_t<Open>*>(context))(); },
-                           &open);
+  return open_after_emfile(
+      [](void* context) { return (*static_cast<std::remove_reference_t<Open>*>(context))(); },
+      &open);
 }
 
 }  // namespace fastout::detail

@@ -112,7 +112,9 @@ int file_stage::finish(int error_number, bool, bool) noexcept {
 // ------------------------------------------------ beyond the descriptor limit
 
 void file_stage::make_releasable(const std::string& path, int open_flags) noexcept {
-  if (!owns_fd_ || fd_ < 0) return;
+  // Where the reopened file cannot be told from another for certain, a
+  // writer keeps its descriptor: nothing may be written into another file.
+  if (!owns_fd_ || fd_ < 0 || !file_identity_exact()) return;
   try {
     path_ = path;
   } catch (const std::bad_alloc&) {

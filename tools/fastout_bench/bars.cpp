@@ -196,7 +196,8 @@ const bar_spec bar_specs[] = {
     {"W17_1k_gz", bar_kind::at_most_times, "fastout_gzip", "htslib_bgzf_pool", 1},
     {"W17_1k_gz", bar_kind::size_at_most, "fastout_gzip", "gzwrite", 1},
     {"W17_10k_fd", bar_kind::completes, "fastout,fastout_c", nullptr, 0},
-    {"W17_10k_fd_hard", bar_kind::completes, "fastout,fastout_c", nullptr, 0},
+    {"W17_10k_fd_hard", bar_kind::completes, "fastout,fastout_c", nullptr, 0, nullptr, false,
+     "the hard limit at 256 too"},
 };
 
 std::vector<std::string> split(const std::string& list) {

@@ -133,6 +133,8 @@ int raise_descriptor_limit() { return raise_descriptor_limit_to(0); }
 
 // ------------------------------------------------- the rest of the interface
 
+bool file_identity_exact() noexcept { return true; }
+
 int process_id() noexcept { return static_cast<int>(::getpid()); }
 
 int start_thread(thread_handle& thread, void* (*run)(void*), void* argument) noexcept {

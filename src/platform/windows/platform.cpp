@@ -1277,6 +1277,10 @@ void join_thread(thread_handle& thread) noexcept {
   thread.native = nullptr;
 }
 
+// fstat_fd()'s st_ino is the file index folded to 16 bits: two files may
+// share it.
+bool file_identity_exact() noexcept { return false; }
+
 const std::error_category& error_category() noexcept {
   static const windows_error_category category;
   return category;
