@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <mutex>
 #include <new>
+#include <thread>
 #include <vector>
 
 #include "platform/platform_internal.h"
@@ -66,12 +67,12 @@ void unregister_releasable(file_stage* stage) noexcept {
   if (stage->registry_slot_ != file_stage::unregistered) remove(r, stage);
 }
 
-bool release_idle_descriptor() noexcept {
+release_outcome release_idle_descriptor() noexcept {
   registry& r = the_registry();
   std::lock_guard<std::mutex> hold(r.lock);
   // The least recently used first; one whose writer is in a slow path now
   // (its lock taken) is passed over this time.
-  bool released = false;
+  release_outcome outcome = release_outcome::none;
   for (;;) {
     file_stage* oldest = nullptr;
     for (file_stage* candidate : r.stages) {
@@ -82,17 +83,18 @@ bool release_idle_descriptor() noexcept {
     const file_stage::release_result result = oldest->try_release();
     if (result == file_stage::release_result::busy) {
       oldest->passed_over_ = true;
+      outcome = release_outcome::busy;
       continue;
     }
     // Released, or never to be: either way it holds nothing to give.
     remove(r, oldest);
     if (result == file_stage::release_result::released) {
-      released = true;
+      outcome = release_outcome::released;
       break;
     }
   }
   for (file_stage* candidate : r.stages) candidate->passed_over_ = false;
-  return released;
+  return outcome;
 }
 
 int open_after_emfile(int (*open)(void* context), void* context) noexcept {
@@ -100,13 +102,24 @@ int open_after_emfile(int (*open)(void* context), void* context) noexcept {
     const int result = open(context);
     if (result >= 0 || errno != EMFILE) return result;
   }
+  // Each writer passed over is in the middle of a call that ends (a write
+  // to a regular file, a close): its thread holds no other writer's lock
+  // meanwhile, so waiting for it cannot deadlock. Bounded all the same.
+  constexpr int most_waits = 100000;
+  int waits = 0;
   for (;;) {
-    if (!release_idle_descriptor()) {
-      errno = EMFILE;
-      return -1;
+    const release_outcome outcome = release_idle_descriptor();
+    if (outcome == release_outcome::busy) {
+      if (++waits > most_waits) {
+        errno = EMFILE;
+        return -1;
+      }
+      std::this_thread::yield();
     }
+    // Also when nothing was left to release: a writer on another thread
+    // may have closed its file since this open failed. Once.
     const int result = open(context);
-    if (result >= 0 || errno != EMFILE) return result;
+    if (result >= 0 || errno != EMFILE || outcome == release_outcome::none) return result;
   }
 }
 

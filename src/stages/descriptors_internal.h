@@ -38,8 +38,12 @@ void register_releasable(file_stage* stage) noexcept;
 // it is not registered.
 void unregister_releasable(file_stage* stage) noexcept;
 // Closes the descriptor of the least recently used registered stage whose
-// lock is free (file_stage::try_release()). True if one was closed.
-bool release_idle_descriptor() noexcept;
+// lock is free (file_stage::try_release()): `released`; or `busy`, none
+// closed but some passed over because their writer is in a slow path now
+// (sending a buffer, closing), which ends soon and may give a descriptor
+// back; or `none`, nothing left to release.
+enum class release_outcome { released, busy, none };
+release_outcome release_idle_descriptor() noexcept;
 // A stamp that orders uses: a stage takes one at each use of its file, and
 // the registry releases the stage with the smallest.
 std::uint64_t next_use_stamp() noexcept;

@@ -54,12 +54,16 @@ bool stage::failed_in_writeback() const noexcept { return next_->failed_in_write
 // ------------------------------------------------------------ the file
 
 file_stage::~file_stage() {
-  if (releasable_) unregister_releasable(this);  // before the descriptor is read
+  // Under its lock: a release may be under way on another thread.
+  std::unique_lock<std::mutex> hold(lock_, std::defer_lock);
+  if (releasable_) hold.lock();
   if (owns_fd_ && fd_ >= 0) {
     const int saved = errno;
     platform.close(fd_);
     errno = saved;
   }
+  fd_ = -1;
+  if (releasable_) unregister_releasable(this);
 }
 
 int file_stage::drain(char*& buffer, std::size_t, std::size_t pending, const char* more,
@@ -84,10 +88,12 @@ int file_stage::sync(bool metadata) noexcept {
 }
 
 int file_stage::finish(int error_number, bool, bool) noexcept {
+  // Under its lock, and still registered until the descriptor is closed:
+  // an open on another thread that meets the limit meanwhile sees a writer
+  // busy, about to give a descriptor back, and tries again.
   std::unique_lock<std::mutex> hold(lock_, std::defer_lock);
   if (releasable_) {
     hold.lock();
-    unregister_releasable(this);  // from here on no release can come
     if (release_error_ != 0 && error_number == 0) {
       // The close of a release failed (NFS reports a write's failure
       // there): the data may not be in the file.
@@ -106,6 +112,7 @@ int file_stage::finish(int error_number, bool, bool) noexcept {
   }
   fd_ = -1;
   released_ = false;
+  if (releasable_) unregister_releasable(this);
   return error_number;
 }
 
