@@ -129,7 +129,7 @@ int counted_raise() {
 }
 
 // Installs the fakes for a test's lifetime.
-class descriptors : public ::testing::Test {
+class descriptor_limit : public ::testing::Test {
  protected:
   void SetUp() override {
     plan = &plan_;
@@ -194,7 +194,7 @@ std::vector<std::string> write_round_robin(std::vector<fastout::file>& outputs, 
 
 // ------------------------------------------------------ the soft limit raised
 
-TEST_F(descriptors, emfile_raises_the_soft_limit_once_per_process) {
+TEST_F(descriptor_limit, emfile_raises_the_soft_limit_once_per_process) {
   FASTOUT_SKIP_ON_WINDOWS("fork(): the raise is once per process, so each run needs a fresh one");
   const std::string a = dir_.file("a"), b = dir_.file("b"), c = dir_.file("c");
   const int status = fastout_test::run_in_child([&] {
@@ -219,7 +219,7 @@ TEST_F(descriptors, emfile_raises_the_soft_limit_once_per_process) {
   EXPECT_EQ(status, 0);
 }
 
-TEST_F(descriptors, the_raise_is_tried_once_even_when_it_cannot_raise) {
+TEST_F(descriptor_limit, the_raise_is_tried_once_even_when_it_cannot_raise) {
   FASTOUT_SKIP_ON_WINDOWS("fork(): the raise is once per process");
   const std::string a = dir_.file("a"), b = dir_.file("b");
   const int status = fastout_test::run_in_child([&] {
@@ -237,7 +237,7 @@ TEST_F(descriptors, the_raise_is_tried_once_even_when_it_cannot_raise) {
   EXPECT_EQ(status, 0);
 }
 
-TEST_F(descriptors, enfile_is_not_raised_and_releases_nothing) {
+TEST_F(descriptor_limit, enfile_is_not_raised_and_releases_nothing) {
   fastout::file idle(dir_.file("idle"), small_buffers());
   idle.print("idle\n");
   plan_.fail_next_open = ENFILE;
@@ -258,7 +258,7 @@ TEST_F(descriptors, enfile_is_not_raised_and_releases_nothing) {
 
 // ------------------------------------------------- released and reopened
 
-TEST_F(descriptors, idle_writers_are_released_and_reopened_with_every_byte) {
+TEST_F(descriptor_limit, idle_writers_are_released_and_reopened_with_every_byte) {
   FASTOUT_SKIP_WITHOUT_RELEASES();
   plan_.limit = 3;
   std::vector<fastout::file> outputs;
@@ -271,7 +271,7 @@ TEST_F(descriptors, idle_writers_are_released_and_reopened_with_every_byte) {
   EXPECT_EQ(open_now(), 0u);
 }
 
-TEST_F(descriptors, an_appending_writer_reopens_at_the_end) {
+TEST_F(descriptor_limit, an_appending_writer_reopens_at_the_end) {
   FASTOUT_SKIP_WITHOUT_RELEASES();
   plan_.limit = 2;
   std::vector<std::string> before;
@@ -289,7 +289,7 @@ TEST_F(descriptors, an_appending_writer_reopens_at_the_end) {
   EXPECT_GT(plan_.closes, 5);
 }
 
-TEST_F(descriptors, a_writer_is_reopened_where_it_left_off) {
+TEST_F(descriptor_limit, a_writer_is_reopened_where_it_left_off) {
   FASTOUT_SKIP_WITHOUT_RELEASES();
   // Truncate mode, not O_APPEND: the reopen goes back to the file position
   // the release found, or "AAAA" would land on "aaaa".
@@ -309,7 +309,7 @@ TEST_F(descriptors, a_writer_is_reopened_where_it_left_off) {
 }
 
 #if defined(FASTOUT_DESCRIPTORS_TEST_CODECS)
-TEST_F(descriptors, compressed_writers_are_released_too) {
+TEST_F(descriptor_limit, compressed_writers_are_released_too) {
   FASTOUT_SKIP_WITHOUT_RELEASES();
   plan_.limit = 2;
   std::vector<fastout::file> outputs;
@@ -339,14 +339,14 @@ TEST_F(descriptors, compressed_writers_are_released_too) {
   EXPECT_GT(plan_.closes, 6);
 }
 #else
-TEST_F(descriptors, compressed_writers_are_released_too) {
+TEST_F(descriptor_limit, compressed_writers_are_released_too) {
   GTEST_SKIP() << "this build has no codecs to compress with (libzstd, libdeflate)";
 }
 #endif
 
 // ---------------------------------------------------------------- refusals
 
-TEST_F(descriptors, a_file_renamed_away_is_not_reopened) {
+TEST_F(descriptor_limit, a_file_renamed_away_is_not_reopened) {
   FASTOUT_SKIP_WITHOUT_RELEASES();
   plan_.limit = 1;
   const std::string path = dir_.file("a");
@@ -374,7 +374,7 @@ TEST_F(descriptors, a_file_renamed_away_is_not_reopened) {
   EXPECT_NE(::access(path.c_str(), F_OK), 0);  // never created again
 }
 
-TEST_F(descriptors, a_file_replaced_at_its_path_is_not_written) {
+TEST_F(descriptor_limit, a_file_replaced_at_its_path_is_not_written) {
   FASTOUT_SKIP_WITHOUT_RELEASES();
   plan_.limit = 1;
   const std::string path = dir_.file("a");
@@ -400,7 +400,7 @@ TEST_F(descriptors, a_file_replaced_at_its_path_is_not_written) {
   EXPECT_EQ(read_file(dir_.file("moved")), "reached\n");
 }
 
-TEST_F(descriptors, a_reopen_that_fails_is_reported_with_what_reached_the_file) {
+TEST_F(descriptor_limit, a_reopen_that_fails_is_reported_with_what_reached_the_file) {
   FASTOUT_SKIP_WITHOUT_RELEASES();
   for (const int error_number : {EACCES, ENOENT}) {
     SCOPED_TRACE(error_number);
@@ -444,7 +444,7 @@ void expect_emfile(const std::string& path) {
   }
 }
 
-TEST_F(descriptors, a_writer_whose_descriptor_was_given_out_is_never_released) {
+TEST_F(descriptor_limit, a_writer_whose_descriptor_was_given_out_is_never_released) {
   plan_.limit = 1;
   fastout::file a(dir_.file("a"), small_buffers());
   const int fd = a.descriptor();
@@ -456,7 +456,7 @@ TEST_F(descriptors, a_writer_whose_descriptor_was_given_out_is_never_released) {
   EXPECT_EQ(read_file(dir_.file("a")), "still mine\n");
 }
 
-TEST_F(descriptors, a_released_writer_asked_for_its_descriptor_reopens_and_keeps_it) {
+TEST_F(descriptor_limit, a_released_writer_asked_for_its_descriptor_reopens_and_keeps_it) {
   FASTOUT_SKIP_WITHOUT_RELEASES();
   plan_.limit = 1;
   fastout::file a(dir_.file("a"), small_buffers());
@@ -472,14 +472,14 @@ TEST_F(descriptors, a_released_writer_asked_for_its_descriptor_reopens_and_keeps
   EXPECT_EQ(read_file(dir_.file("b")), "b");
 }
 
-TEST_F(descriptors, keep_descriptor_open_is_never_released) {
+TEST_F(descriptor_limit, keep_descriptor_open_is_never_released) {
   plan_.limit = 1;
   fastout::file a = fastout::output_file(dir_.file("a"), fastout::keep_descriptor_open = true);
   expect_emfile(dir_.file("b"));
   EXPECT_EQ(plan_.closes, 0);
 }
 
-TEST_F(descriptors, the_c_api_releases_by_default_and_keeps_when_asked) {
+TEST_F(descriptor_limit, the_c_api_releases_by_default_and_keeps_when_asked) {
   FASTOUT_SKIP_WITHOUT_RELEASES();
   plan_.limit = 1;
   fastout_options keep;
@@ -500,7 +500,7 @@ TEST_F(descriptors, the_c_api_releases_by_default_and_keeps_when_asked) {
   EXPECT_EQ(read_file(dir_.file("a")), "a\n");
 }
 
-TEST_F(descriptors, durable_writers_are_never_released) {
+TEST_F(descriptor_limit, durable_writers_are_never_released) {
   fastout::file a = fastout::output_file(dir_.file("a"), fastout::sync = true);
   plan_.limit = open_now();
   expect_emfile(dir_.file("b"));
@@ -519,7 +519,7 @@ TEST_F(descriptors, durable_writers_are_never_released) {
   EXPECT_EQ(read_file(dir_.file("r")), "replaced\n");
 }
 
-TEST_F(descriptors, borrowed_adopted_and_devices_are_never_released) {
+TEST_F(descriptor_limit, borrowed_adopted_and_devices_are_never_released) {
   FASTOUT_SKIP_ON_WINDOWS("/dev/null and POSIX pipes");
   int pipe_fds[2];
   ASSERT_EQ(::pipe(pipe_fds), 0);
@@ -541,7 +541,7 @@ TEST_F(descriptors, borrowed_adopted_and_devices_are_never_released) {
 
 // ---------------------------------------------------------------- threads
 
-TEST_F(descriptors, two_threads_each_with_its_own_writers) {
+TEST_F(descriptor_limit, two_threads_each_with_its_own_writers) {
   FASTOUT_SKIP_WITHOUT_RELEASES();
   plan_.limit = 4;
   std::vector<std::vector<std::string>> expected(2);
@@ -614,7 +614,7 @@ int write_under_limit(const std::string& dir, rlim_t soft, rlim_t hard, std::siz
   return 0;
 }
 
-TEST(descriptors_real, ten_thousand_outputs_under_a_soft_limit_of_256) {
+TEST(descriptor_limit_real, ten_thousand_outputs_under_a_soft_limit_of_256) {
   FASTOUT_SKIP_ON_WINDOWS("setrlimit(RLIMIT_NOFILE) and fork()");
   struct rlimit limit;
   ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &limit), 0);
@@ -627,7 +627,7 @@ TEST(descriptors_real, ten_thousand_outputs_under_a_soft_limit_of_256) {
       0);
 }
 
-TEST(descriptors_real, ten_thousand_outputs_under_a_hard_limit_of_256) {
+TEST(descriptor_limit_real, ten_thousand_outputs_under_a_hard_limit_of_256) {
   FASTOUT_SKIP_ON_WINDOWS("setrlimit(RLIMIT_NOFILE) and fork()");
   temp_dir dir;
   EXPECT_EQ(fastout_test::run_in_child(
