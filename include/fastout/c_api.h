@@ -47,6 +47,9 @@
  *               docs/compression.md)
  *   -EALREADY   fastout_set_stdout_options() once standard output has been
  *               written to, closed, or given options
+ *   -ESTALE     a writer whose descriptor was released beyond the descriptor
+ *               limit finds another file at its path (docs/c-api.md,
+ *               "Many outputs")
  * and every errno that open(2), write(2) or close(2) report: -ENOSPC,
  * -EFBIG, -EPIPE, -EIO, -EDQUOT, -EACCES, -ENOENT, -EEXIST, -EISDIR, ...
  * Test results with `< 0`: -EPERM is -1, so comparing with EOF catches one
@@ -177,6 +180,14 @@ typedef struct fastout_options {
    * default) is the process's shared pool; n threads of the writer's own;
    * 0 compresses on the caller's thread. */
   unsigned compression_workers;
+  /** Nonzero: never close this writer's descriptor to make room for
+   * another. 0 (the default): a writer that opened a regular file by path
+   * may have its descriptor closed while idle when another writer's open
+   * meets the descriptor limit (EMFILE) even after the soft limit was
+   * raised, and reopens the same file where it left off when it next
+   * writes (docs/c-api.md, "Many outputs"). fastout_fileno() keeps the
+   * descriptor open from then on too. */
+  int keep_descriptor_open;
 } fastout_options;
 
 /** Sets every field of `options` to its default. */
@@ -543,7 +554,8 @@ FASTOUT_API int fastout_get_stats(const fastout_file* file,
  * for messages; valid until fastout_close(). NULL for a NULL handle. */
 FASTOUT_API const char* fastout_path(const fastout_file* file) FASTOUT_C_NOEXCEPT;
 
-/** The descriptor, as fileno(); -1 once closed, -EINVAL for NULL. */
+/** The descriptor, as fileno(); -1 once closed, -EINVAL for NULL. The
+ * writer keeps it open from then on (see keep_descriptor_open). */
 FASTOUT_API int fastout_fileno(const fastout_file* file) FASTOUT_C_NOEXCEPT;
 
 /* ---------------------------------------------------- the buffer budget */

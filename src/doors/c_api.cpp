@@ -205,8 +205,10 @@ int convert(const fastout_options* in, file_options& out, std::string* name) {
   if (in->permissions > 07777) return EINVAL;
   compression_options compression_chosen;
   if (int error_number = convert_compression(in, compression_chosen)) return error_number;
+  const bool keep_descriptor = in->size >= sizeof(fastout_options) && in->keep_descriptor_open != 0;
   detail::apply_options(out, mode, buffer_mode, fastout::permissions = in->permissions,
-                        fastout::buffer_size = in->buffer_size, compression_chosen);
+                        fastout::buffer_size = in->buffer_size, compression_chosen,
+                        fastout::keep_descriptor_open = keep_descriptor);
   // The buffer budget (issue 28): FASTOUT_DEFAULT_BUFFER_SIZE, which
   // fastout_options_init() sets, lets the budget size the buffer.
   out.buffer_size_exact = false;

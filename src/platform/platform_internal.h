@@ -187,11 +187,19 @@ struct platform_calls {
   // and ENOTSUP where the C library has no such streams.
   std::FILE* (*open_write_stream)(void* cookie,
                                   ssize_t (*write)(void* cookie, const char* data, size_t size));
+  // Raises the process's soft limit of open descriptors (RLIMIT_NOFILE)
+  // to its hard limit, as far as the system lets a process go (Apple's
+  // OPEN_MAX and kern.maxfilesperproc, as Go's runtime clamps it): 0 if it
+  // raised it, -1 and errno otherwise -- EPERM when the soft limit is at
+  // the hard one already (nothing left to raise), ENOSYS where there is no
+  // such limit to raise (Windows). Called once per process, on the first
+  // EMFILE (raise_descriptor_limit_once()).
+  int (*raise_descriptor_limit)();
 };
 
 /// The number of entries of platform_calls, which every_entry_filled()
 /// checks one by one: a new entry is added there too.
-inline constexpr std::size_t platform_call_count = 37;
+inline constexpr std::size_t platform_call_count = 38;
 static_assert(sizeof(platform_calls) == platform_call_count * sizeof(void (*)()),
               "platform_calls gained or lost an entry: every_entry_filled() must check each");
 
@@ -210,7 +218,7 @@ constexpr bool every_entry_filled(const platform_calls& c) noexcept {
          c.fchmod && c.fchown && c.umask && c.read_umask &&  // permissions and owners
          c.reserve && c.ftruncate &&                         // space
          c.random_bytes && c.try_lock && c.dup &&            // names and locks
-         c.open_write_stream;                                // the process
+         c.open_write_stream && c.raise_descriptor_limit;    // the process
 }
 
 /// Checks a table with every_entry_filled() at compile time. GCC's
@@ -264,6 +272,14 @@ inline constexpr const char path_separators[] = "/";
 /// The descriptors of standard output and standard error.
 inline constexpr int standard_output_descriptor = 1;
 inline constexpr int standard_error_descriptor = 2;
+
+/// Whether fstat()'s st_dev and st_ino tell two files apart for certain:
+/// true on Unix systems; false on Windows, whose runtime's st_ino has 16
+/// bits (the 64-bit file index, folded). A writer's descriptor is released
+/// beyond the descriptor limit only where it is true: its file is reopened
+/// by path and checked to be the same file, and nothing may be written into
+/// another.
+FASTOUT_API bool file_identity_exact() noexcept;
 
 /// openat() flags for a directory that names are created, linked, renamed
 /// and removed in, and that is also fsync()ed when `synced` (Linux opens
@@ -438,6 +454,13 @@ FASTOUT_API int write_all(int fd, struct iovec* iov, int count, bool& uncached,
 /// Apple systems full_fsync() first, and fsync() where the filesystem
 /// refuses it. 0, or -1 and errno.
 FASTOUT_API int sync_file(int fd, bool metadata) noexcept;
+
+/// On EMFILE: raises the soft limit of descriptors toward the hard one with
+/// raise_descriptor_limit(), the first time any thread of the process asks
+/// (as cutadapt does on its first EMFILE; Go's runtime does it at start).
+/// True if this call raised it, so that the open that met EMFILE is worth
+/// trying again; false once it was tried before, or could not raise it.
+FASTOUT_API bool raise_descriptor_limit_once() noexcept;
 
 /// fsync() of a directory, so that the names created, renamed or removed in
 /// it survive a power loss, retrying EINTR. 0, or -1 and errno.

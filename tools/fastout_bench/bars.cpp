@@ -30,7 +30,7 @@ enum class bar_kind {
   // The most threads any of the contenders had is at most threshold.
   threads_at_most,
   // Every one of the contenders completed, with every output right
-  // (W17_10k_fd, where a writer may fail).
+  // (W17_10k_fd and W17_10k_fd_hard, where a writer may fail).
   completes,
 };
 
@@ -194,6 +194,8 @@ const bar_spec bar_specs[] = {
     {"W17_1k_gz", bar_kind::at_most_times, "fastout_gzip", "htslib_bgzf_pool", 1},
     {"W17_1k_gz", bar_kind::size_at_most, "fastout_gzip", "gzwrite", 1},
     {"W17_10k_fd", bar_kind::completes, "fastout,fastout_c", nullptr, 0},
+    {"W17_10k_fd_hard", bar_kind::completes, "fastout,fastout_c", nullptr, 0, nullptr, false,
+     "the hard limit at 256 too"},
 };
 
 std::vector<std::string> split(const std::string& list) {

@@ -44,7 +44,8 @@ inline constexpr std::uint64_t many_outputs_worker_state = std::uint64_t{1} << 2
 inline unsigned many_outputs_pool_threads() { return fastout::compression_pool_threads(); }
 
 /// The descriptor soft limit W17_10k_fd sets in its child processes
-/// (RLIMIT_NOFILE), below its 10,000 outputs; the hard limit is left.
+/// (RLIMIT_NOFILE), below its 10,000 outputs; the hard limit is left, and
+/// W17_10k_fd_hard sets it too.
 inline constexpr unsigned many_outputs_descriptor_limit = 256;
 
 }  // namespace fastout_bench

@@ -51,6 +51,13 @@ mode_t umask(mode_t mask);
 mode_t read_umask();
 int ftruncate(int fd, off_t length);
 int dup(int fd);  // fcntl(F_DUPFD_CLOEXEC)
+// The soft RLIMIT_NOFILE raised to the hard one (setrlimit()). Where the
+// hard limit is RLIM_INFINITY, which no system takes as a soft limit of
+// descriptors, to `ceiling` (0: none known; OPEN_MAX where the system
+// defines it, else EPERM). raise_descriptor_limit() is this with no
+// ceiling; posix/ gives Apple's.
+int raise_descriptor_limit_to(unsigned long long ceiling);
+int raise_descriptor_limit();
 
 }  // namespace fastout::detail::unix_calls
 
@@ -91,6 +98,7 @@ constexpr platform_calls unix_platform() noexcept {
   calls.read_umask = unix_calls::read_umask;
   calls.ftruncate = unix_calls::ftruncate;
   calls.dup = unix_calls::dup;
+  calls.raise_descriptor_limit = unix_calls::raise_descriptor_limit;
   return calls;
 }
 

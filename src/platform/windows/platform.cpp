@@ -1140,6 +1140,11 @@ std::FILE* open_write_stream(void*, ssize_t (*)(void*, const char*, size_t)) {
   return nullptr;
 }
 
+// The C runtime's table of descriptors has a fixed size (8,192 in the
+// UCRT; _setmaxstdio() sizes stdio's FILE table, not it): there is no soft
+// limit to raise, and an EMFILE goes on to releasing idle writers.
+int raise_descriptor_limit() { return fail_errno(ENOSYS); }
+
 // The category of the errno values fastout throws on Windows (see
 // error_category() in platform_internal.h).
 class windows_error_category final : public std::error_category {
@@ -1227,6 +1232,7 @@ constexpr platform_calls windows_platform() noexcept {
   calls.try_lock = try_lock;
   calls.dup = dup_fd;
   calls.open_write_stream = open_write_stream;
+  calls.raise_descriptor_limit = raise_descriptor_limit;
   return calls;
 }
 constexpr platform_calls windows_calls = windows_platform();
@@ -1270,6 +1276,10 @@ void join_thread(thread_handle& thread) noexcept {
   ::CloseHandle(handle);
   thread.native = nullptr;
 }
+
+// fstat_fd()'s st_ino is the file index folded to 16 bits: two files may
+// share it.
+bool file_identity_exact() noexcept { return false; }
 
 const std::error_category& error_category() noexcept {
   static const windows_error_category category;
