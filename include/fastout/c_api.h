@@ -29,10 +29,24 @@
  * C99 and later, and C++ (any standard): a C++ program may use it too, and
  * share one writer between C and C++ code (fastout::c_handle()).
  *
- * Errors. Every function that can fail reports a negative error code: the
- * negation of an errno value (<errno.h>), which never changes meaning. It
- * also sets errno, as stdio does. fastout_error_name() gives a text for any
- * code. The codes of fastout's own:
+ * Errors. A call named after a stdio function fails as that function does,
+ * so that a port by name keeps its checks:
+ *   EOF (-1)     fastout_putc, fastout_putchar, fastout_fputs, fastout_puts,
+ *                fastout_flush, fastout_close (putc, fputc, putchar, fputs,
+ *                puts, fflush, fclose)
+ *   a short count  fastout_write (fwrite): 0 items
+ *   a negative value  the printf family: the negative error code itself
+ *   -1           fastout_fileno, fastout_fseek, fastout_ftell (and their
+ *                o forms)
+ * and each sets errno to the cause. The cause is also kept as a negative
+ * error code, the negation of an errno value (<errno.h>), which never
+ * changes meaning: fastout_last_error() holds the failed call's,
+ * fastout_error() a sticky write error's. A program written for `< 0`
+ * keeps working: every failure above is negative (but a short count).
+ * fastout's own calls (no stdio name: fastout_open_*, fastout_set_*,
+ * fastout_get_stats, fastout_error, the cursor, ...) return the negative
+ * error code itself. fastout_error_name() gives a text for any code. The
+ * codes of fastout's own:
  *   -EINVAL     a NULL handle, a NULL pointer with a nonzero length, options
  *               that are not valid or not initialized, a printf format that
  *               glibc refuses
@@ -49,11 +63,11 @@
  *               written to, closed, or given options
  * and every errno that open(2), write(2) or close(2) report: -ENOSPC,
  * -EFBIG, -EPIPE, -EIO, -EDQUOT, -EACCES, -ENOENT, -EEXIST, -EISDIR, ...
- * Test results with `< 0`: -EPERM is -1, so comparing with EOF catches one
- * code only.
+ * (0.2.0's stdio-named calls returned these codes too; they return EOF
+ * now, and the code is in errno and fastout_last_error(): CHANGELOG.md.)
  *
  * A write error is sticky: every later output call, fastout_flush() and
- * fastout_close() return it again, fastout_error() holds it, and
+ * fastout_close() fail with it again, fastout_error() holds it, and
  * fastout_get_stats() says exactly how many bytes reached the file; what the
  * program writes after it is counted as accepted, and lost. A call can also
  * fail on its own (a NULL pointer, an overflowing size, a bad format):
@@ -292,8 +306,8 @@ FASTOUT_API int fastout_fputs_slow(const char* text, fastout_file* file) FASTOUT
 FASTOUT_API int fastout_putchar_slow(int c) FASTOUT_C_NOEXCEPT;
 FASTOUT_API int fastout_puts_slow(const char* text) FASTOUT_C_NOEXCEPT;
 
-/** Writes the byte (unsigned char)c, as putc(c, file). Returns it, or a
- * negative error code. Inline: one comparison and a store while the buffer
+/** Writes the byte (unsigned char)c, as putc(c, file). Returns it, or EOF
+ * with errno set and the code in fastout_last_error(). Inline: one comparison and a store while the buffer
  * has room, as glibc's putc_unlocked. */
 FASTOUT_C_INLINE int fastout_putc(int c, fastout_file* file) FASTOUT_C_NOEXCEPT {
   fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
@@ -324,7 +338,7 @@ FASTOUT_C_INLINE size_t fastout_write(const void* data, size_t size, size_t coun
 
 /** Writes the string `text` without its '\0' and without adding a newline,
  * as fputs(text, file). Returns a nonnegative value (1, as glibc's fputs), or
- * a negative error code. */
+ * EOF with errno set and the code in fastout_last_error(). */
 FASTOUT_C_INLINE int fastout_fputs(const char* text, fastout_file* file) FASTOUT_C_NOEXCEPT {
   fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
   if (FASTOUT_LIKELY(state != FASTOUT_C_NULL && text != FASTOUT_C_NULL &&
@@ -334,7 +348,7 @@ FASTOUT_C_INLINE int fastout_fputs(const char* text, fastout_file* file) FASTOUT
 }
 
 /** Writes the byte (unsigned char)c to standard output, as putchar(c):
- * fastout_putc(c, fastout_stdout()). Returns it, or a negative error code.
+ * fastout_putc(c, fastout_stdout()). Returns it, or EOF (errno set).
  * Finding standard output is a function call each time, which makes it
  * cost about what glibc's putchar() does; in a loop over bytes,
  * fastout_putc() with the handle in a local is as fast as
@@ -348,7 +362,7 @@ FASTOUT_C_INLINE int fastout_putchar(int c) FASTOUT_C_NOEXCEPT {
 }
 
 /** Writes the string `text` and a newline to standard output, as puts(text).
- * Returns a nonnegative value (1), or a negative error code. */
+ * Returns a nonnegative value (1), or EOF (errno set). */
 FASTOUT_C_INLINE int fastout_puts(const char* text) FASTOUT_C_NOEXCEPT {
   fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, fastout_stdout());
   size_t size;
@@ -460,15 +474,17 @@ FASTOUT_API int fastout_printf(const char* format, ...) FASTOUT_C_NOEXCEPT
 FASTOUT_API int fastout_vprintf(const char* format, va_list args) FASTOUT_C_NOEXCEPT
     FASTOUT_PRINTF_FORMAT(1, 0);
 
-/** Sends everything buffered to the file. Returns 0 or a negative error
- * code. Unlike fflush(NULL), a NULL handle is -EINVAL. */
+/** Sends everything buffered to the file, as fflush(file). Returns 0, or EOF
+ * with errno set and the code in fastout_last_error(). Unlike fflush(NULL),
+ * a NULL handle is an error (EINVAL). */
 FASTOUT_API int fastout_flush(fastout_file* file) FASTOUT_C_NOEXCEPT;
 
 /** Flushes, closes the descriptor (unless borrowed) and frees the handle --
- * always, even when it returns an error. Returns 0 if everything the writer
- * accepted reached the file and the descriptor closed cleanly; otherwise the
- * first error (a sticky write error, the flush's, or close's). NULL is
- * accepted and returns 0.
+ * always, even when it returns an error, as fclose(file). Returns 0 if
+ * everything the writer accepted reached the file and the descriptor closed
+ * cleanly; otherwise EOF, with errno the first error (a sticky write error,
+ * the flush's, or close's): the handle is gone, so errno is where the cause
+ * is (fastout_error_name(errno) names it). NULL is accepted and returns 0.
  *
  * Given the handle of a C++ fastout::file (fastout::c_handle()), it closes
  * that writer as file::close() does and leaves the object to its C++
@@ -527,7 +543,8 @@ FASTOUT_API int fastout_get_stats(const fastout_file* file,
  * for messages; valid until fastout_close(). NULL for a NULL handle. */
 FASTOUT_API const char* fastout_path(const fastout_file* file) FASTOUT_C_NOEXCEPT;
 
-/** The descriptor, as fileno(); -1 once closed, -EINVAL for NULL. */
+/** The descriptor, as fileno(); -1 with errno EBADF once closed, -1 with
+ * errno EINVAL for NULL. */
 FASTOUT_API int fastout_fileno(const fastout_file* file) FASTOUT_C_NOEXCEPT;
 
 #ifdef __cplusplus
@@ -555,7 +572,10 @@ FASTOUT_API file& from_c_handle(fastout_file* handle) FASTOUT_C_NOEXCEPT;
  * forms still compile and do what they did until the next release, with a
  * deprecation warning that names the call to use (fastout_fputs,
  * fastout_fprintf, fastout_vfprintf); the forms without a handle are stdio's
- * puts, printf and vprintf.
+ * puts, printf and vprintf. What they did includes what they return: the old
+ * fastout_puts(text, file) still returns the negative error code (-ENOSPC,
+ * ...) where fastout_fputs() returns EOF, so that a 0.2.0 program that
+ * compares it with a code keeps working until it moves to the new name.
  *
  * C has no overloading, so in C each of the three names is also a macro that
  * picks the function by its arguments: fastout_puts and fastout_vprintf by
@@ -581,7 +601,8 @@ FASTOUT_API file& from_c_handle(fastout_file* handle) FASTOUT_C_NOEXCEPT;
 
 FASTOUT_DEPRECATED(FASTOUT_PUTS_DEPRECATION_)
 inline int fastout_puts(const char* text, fastout_file* file) FASTOUT_C_NOEXCEPT {
-  return fastout_fputs(text, file);
+  int result = fastout_fputs(text, file);
+  return result < 0 ? fastout_last_error(file) : result; /* 0.2.0's code, not EOF */
 }
 
 FASTOUT_DEPRECATED(FASTOUT_PRINTF_DEPRECATION_)
@@ -607,7 +628,8 @@ inline int fastout_vprintf(fastout_file* file, const char* format,
 
 FASTOUT_DEPRECATED(FASTOUT_PUTS_DEPRECATION_)
 FASTOUT_C_INLINE int fastout_puts_with_handle(const char* text, fastout_file* file) {
-  return fastout_fputs(text, file);
+  int result = fastout_fputs(text, file);
+  return result < 0 ? fastout_last_error(file) : result; /* 0.2.0's code, not EOF */
 }
 
 FASTOUT_DEPRECATED(FASTOUT_VPRINTF_DEPRECATION_)

@@ -15,6 +15,7 @@
 #include <climits>
 #include <cstdarg>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -234,9 +235,17 @@ fastout_file* open_standard(const fastout_options* options, file& (*writer)(),
   return result < 0 ? nullptr : handle;
 }
 
+// stdio's answer for a failure of a call named after one of its own
+// (putc, fputs, puts, fflush, fclose): EOF, the cause in errno (which the
+// call has set) and in fastout_last_error(). A result that is not negative
+// passes unchanged.
+inline int eof_on_failure(int result) noexcept { return result < 0 ? EOF : result; }
+static_assert(EOF < 0, "a program written for `< 0` keeps working");
+
 }  // namespace
 }  // namespace fastout
 
+using fastout::eof_on_failure;
 using fastout::file;
 using fastout::failure;
 using fastout::guarded;
@@ -325,12 +334,12 @@ int fastout_sync_with_stdio(int on) noexcept {
 // -------------------------------------------------------------- output
 
 int fastout_putc_slow(int c, fastout_file* handle) noexcept {
-  if (handle == nullptr) return failure(EINVAL);
+  if (handle == nullptr) return eof_on_failure(failure(EINVAL));
   file& writer = writer_of(handle);
-  return guarded(writer, [&] {
+  return eof_on_failure(guarded(writer, [&] {
     writer.put(static_cast<char>(c));
     return static_cast<int>(static_cast<unsigned char>(c));
-  });
+  }));
 }
 
 size_t fastout_write_slow(const void* data, size_t size, size_t count,
@@ -357,35 +366,37 @@ size_t fastout_write_slow(const void* data, size_t size, size_t count,
 }
 
 int fastout_fputs_slow(const char* text, fastout_file* handle) noexcept {
-  if (handle == nullptr) return failure(EINVAL);
+  if (handle == nullptr) return eof_on_failure(failure(EINVAL));
   file& writer = writer_of(handle);
-  if (text == nullptr) return fastout::call_failed(writer, EINVAL);
-  return guarded(writer, [&] {
+  if (text == nullptr) return eof_on_failure(fastout::call_failed(writer, EINVAL));
+  return eof_on_failure(guarded(writer, [&] {
     // An empty text still meets a closed or failed writer's error, as in
     // file::write().
     writer.write(text, std::strlen(text));
     return 1;
-  });
+  }));
 }
 
 int fastout_putchar_slow(int c) noexcept {
   fastout_file* handle = nullptr;
-  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle))
+    return eof_on_failure(error);
   return fastout_putc_slow(c, handle);
 }
 
 int fastout_puts_slow(const char* text) noexcept {
   fastout_file* handle = nullptr;
-  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle))
+    return eof_on_failure(error);
   file& writer = writer_of(handle);
-  if (text == nullptr) return fastout::call_failed(writer, EINVAL);
-  return guarded(writer, [&] {
+  if (text == nullptr) return eof_on_failure(fastout::call_failed(writer, EINVAL));
+  return eof_on_failure(guarded(writer, [&] {
     // One call, as puts(): on a line-buffered writer the newline sends the
     // line with its text.
     writer.write(text, std::strlen(text));
     writer.put('\n');
     return 1;
-  });
+  }));
 }
 
 // ---------------------------------------------------------------- cursor
@@ -459,12 +470,12 @@ int fastout_cursor_end_slow(fastout_file* handle, char* pos, int error) noexcept
 }
 
 int fastout_flush(fastout_file* handle) noexcept {
-  if (handle == nullptr) return failure(EINVAL);
+  if (handle == nullptr) return eof_on_failure(failure(EINVAL));
   file& writer = writer_of(handle);
-  return guarded(writer, [&] {
+  return eof_on_failure(guarded(writer, [&] {
     writer.flush();
     return 0;
-  });
+  }));
 }
 
 int fastout_close(fastout_file* handle) noexcept {
@@ -492,7 +503,7 @@ int fastout_close(fastout_file* handle) noexcept {
     ::operator delete(writer);
   }
   if (result < 0) errno = -result;
-  return result;
+  return eof_on_failure(result);
 }
 
 int fastout_compression_available(int compression) noexcept {
@@ -549,6 +560,12 @@ const char* fastout_path(const fastout_file* handle) noexcept {
 }
 
 int fastout_fileno(const fastout_file* handle) noexcept {
-  if (handle == nullptr) return failure(EINVAL);
-  return writer_of(handle).descriptor();
+  // As fileno(): -1 and errno for a stream without a descriptor.
+  if (handle == nullptr) {
+    failure(EINVAL);
+    return -1;
+  }
+  int fd = writer_of(handle).descriptor();
+  if (fd < 0) failure(EBADF);
+  return fd < 0 ? -1 : fd;
 }
