@@ -1471,6 +1471,139 @@ TEST(pipe_without_reader_raises_sigpipe_by_default) {
   CHECK_EQ(WTERMSIG(status), SIGPIPE);
 }
 
+/* ------------------------------------------------------------- seeking */
+
+/* Seeking back and overwriting, as `xxd -r` patches its output: what is
+ * buffered goes out first, ftell() counts it, SEEK_CUR is from the
+ * writer's position, SEEK_END from the file's end, past the end leaves a
+ * hole, and the counts count bytes. Through every buffer size. */
+TEST(seek_back_and_overwrite_a_file) {
+  size_t s;
+  for (s = 0; s < BUFFER_SIZE_COUNT; ++s) {
+    fastout_file* f = open_with_buffer(c_test_path("seek"), buffer_sizes[s]);
+    fastout_stats stats;
+    CHECK(f != NULL);
+    CHECK_EQ(fastout_ftell(f), 0);
+    CHECK_EQ(fastout_fputs("hello world\n", f), 1);
+    CHECK_EQ(fastout_ftell(f), 12); /* buffered or not */
+    CHECK_EQ(fastout_ftello(f), 12);
+    CHECK_EQ(fastout_fseek(f, 6, SEEK_SET), 0);
+    CHECK_EQ(fastout_ftell(f), 6);
+    CHECK_EQ(fastout_fputs("WORLD", f), 1);
+    CHECK_EQ(fastout_ftell(f), 11);
+    CHECK_EQ(fastout_fseek(f, -2, SEEK_CUR), 0); /* from the writer's 11, not the file's */
+    CHECK_EQ(fastout_putc('X', f), 'X');
+    CHECK_EQ(fastout_fseeko(f, 0, SEEK_END), 0);
+    CHECK_EQ(fastout_ftell(f), 12);
+    CHECK_EQ(fastout_fprintf(f, "%s\n", "end"), 4);
+    fastout_rewind(f);
+    CHECK_EQ(fastout_ftell(f), 0);
+    CHECK_EQ(fastout_putc('H', f), 'H');
+    CHECK_EQ(fastout_fseek(f, 20, SEEK_SET), 0); /* past the end: a hole of zeros */
+    CHECK_EQ(fastout_write("!", 1, 1, f), 1);
+    CHECK_EQ(fastout_get_stats(f, &stats), 0);
+    CHECK_EQ(stats.bytes_accepted, 12 + 5 + 1 + 4 + 1 + 1); /* bytes, not positions */
+    CHECK_EQ(fastout_error(f), 0);
+    CHECK_EQ(fastout_close(f), 0);
+    CHECK_FILE(c_test_path("seek"), "Hello WORXD\nend\n\0\0\0\0!", 21);
+  }
+}
+
+/* A seek that fails is the call's error only: -1, errno, the code in
+ * fastout_last_error(), and the writer goes on as it was. */
+TEST(a_failed_seek_changes_nothing) {
+  fastout_file* f = fastout_open(c_test_path("seek"), NULL);
+  CHECK(f != NULL);
+  CHECK_EQ(fastout_fputs("abc", f), 1);
+  errno = 0;
+  CHECK_EQ(fastout_fseek(f, -1, SEEK_SET), -1); /* before the start */
+  CHECK_EQ(errno, EINVAL);
+  CHECK_EQ(fastout_last_error(f), -EINVAL);
+  errno = 0;
+  CHECK_EQ(fastout_fseek(f, 0, 7), -1); /* no such whence */
+  CHECK_EQ(errno, EINVAL);
+  CHECK_EQ(fastout_error(f), 0);
+  CHECK_EQ(fastout_ftell(f), 3);
+  CHECK_EQ(fastout_fputs("d", f), 1);
+  errno = 0;
+  CHECK_EQ(fastout_fseek(NULL, 0, SEEK_SET), -1);
+  CHECK_EQ(errno, EINVAL);
+  errno = 0;
+  CHECK_EQ(fastout_ftell(NULL), -1);
+  CHECK_EQ(errno, EINVAL);
+  fastout_rewind(NULL); /* errno EINVAL, nothing else */
+  CHECK_EQ(errno, EINVAL);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(c_test_path("seek"), "abcd");
+}
+
+/* A writer whose write failed cannot seek: its flush would have to send
+ * what it lost. /dev/full can seek, so the error is the sticky one. */
+TEST(a_failed_writer_cannot_seek) {
+  C_TEST_SKIP_UNLESS_DEV_FULL();
+  fastout_file* f = open_with_buffer("/dev/full", 64);
+  int i;
+  CHECK(f != NULL);
+  for (i = 0; i < 10; ++i) CHECK_EQ(fastout_putc('x', f), 'x');
+  errno = 0;
+  CHECK_EQ(fastout_fseek(f, 0, SEEK_SET), -1); /* its flush fails */
+  CHECK_EQ(errno, ENOSPC);
+  CHECK_EQ(fastout_error(f), -ENOSPC);
+  errno = 0;
+  CHECK_EQ(fastout_ftell(f), -1);
+  CHECK_EQ(errno, ENOSPC);
+  CHECK(is_eof_with(fastout_close(f), -ENOSPC));
+}
+
+/* A pipe cannot seek: ESPIPE, and nothing was sent by trying. */
+TEST(seek_on_a_pipe_is_espipe) {
+  int fds[2];
+  fastout_file* f;
+  fastout_stats stats;
+  char got[16];
+  CHECK_EQ(pipe(fds), 0);
+  f = fastout_fdopen(fds[1], FASTOUT_ADOPT, NULL);
+  CHECK(f != NULL);
+  CHECK_EQ(fastout_fputs("data", f), 1);
+  errno = 0;
+  CHECK_EQ(fastout_fseek(f, 0, SEEK_SET), -1);
+  CHECK_EQ(errno, ESPIPE);
+  CHECK_EQ(fastout_last_error(f), -ESPIPE);
+  errno = 0;
+  CHECK_EQ(fastout_ftell(f), -1);
+  CHECK_EQ(errno, ESPIPE);
+  errno = 0;
+  CHECK_EQ(fastout_ftello(f), -1);
+  CHECK_EQ(errno, ESPIPE);
+  errno = 0;
+  fastout_rewind(f);
+  CHECK_EQ(errno, ESPIPE);
+  CHECK_EQ(fastout_get_stats(f, &stats), 0);
+  CHECK_EQ(stats.write_calls, 0); /* refused before the flush */
+  CHECK_EQ(fastout_error(f), 0);
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_EQ(read(fds[0], got, sizeof got), 4);
+  CHECK(memcmp(got, "data", 4) == 0);
+  close(fds[0]);
+}
+
+/* Standard output that is a pipe cannot seek either. */
+static int stdout_pipe_seek_child(void) {
+  int fds[2];
+  if (pipe(fds) != 0 || dup2(fds[1], 1) < 0) return 100;
+  errno = 0;
+  if (fastout_fseek(fastout_stdout(), 0, SEEK_SET) != -1 || errno != ESPIPE) return 1;
+  errno = 0;
+  if (fastout_ftell(fastout_stdout()) != -1 || errno != ESPIPE) return 2;
+  return 0;
+}
+
+TEST(seek_on_a_stdout_pipe_is_espipe) {
+  int status = c_test_run_in_child(stdout_pipe_seek_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+}
+
 #define ALL_TESTS(X)                                                             \
   X(options_have_the_cxx_defaults)                                               \
   X(every_output_call_through_every_buffer_size)                                 \
@@ -1517,6 +1650,11 @@ TEST(pipe_without_reader_raises_sigpipe_by_default) {
   X(dev_full_is_enospc_and_sticky)                                               \
   X(file_size_limit_is_efbig)                                                    \
   X(pipe_without_reader_is_epipe)                                                \
-  X(pipe_without_reader_raises_sigpipe_by_default)
+  X(pipe_without_reader_raises_sigpipe_by_default)                               \
+  X(seek_back_and_overwrite_a_file)                                              \
+  X(a_failed_seek_changes_nothing)                                               \
+  X(a_failed_writer_cannot_seek)                                                 \
+  X(seek_on_a_pipe_is_espipe)                                                    \
+  X(seek_on_a_stdout_pipe_is_espipe)
 
 C_TEST_MAIN(ALL_TESTS)

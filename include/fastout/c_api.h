@@ -493,6 +493,45 @@ FASTOUT_API int fastout_flush(fastout_file* file) FASTOUT_C_NOEXCEPT;
  * goes to fastout's error handler, which prints one line to stderr. */
 FASTOUT_API int fastout_close(fastout_file* file) FASTOUT_C_NOEXCEPT;
 
+/* ------------------------------------------------------------- seeking */
+
+/* As stdio's on a stream opened for writing. `whence` is SEEK_SET, SEEK_CUR
+ * or SEEK_END from <stdio.h> (0, 1 and 2 on every system fastout builds
+ * for). A seek first sends what is buffered to the file, then moves the
+ * file position, so the next byte lands there: seek back and overwrite, as
+ * `xxd -r` does. Where the output cannot seek -- a pipe, a terminal, a
+ * compressed writer, standard output that is one of those -- they fail with
+ * ESPIPE having sent nothing. A failed seek is not sticky: the writer is as
+ * it was (fastout_last_error() holds the code); a write error met by its
+ * flush is, and a writer that has failed cannot seek (the sticky error).
+ * Seeking changes no count: fastout_stats counts bytes, not positions. With
+ * FASTOUT_APPEND every write goes to the end, wherever the position was
+ * moved (O_APPEND). docs/c-api.md, "Seeking", says what a seek means for a
+ * writer with durability options. */
+
+/** Moves the position to `offset` from `whence`, as fseek(). Returns 0, or
+ * -1 with errno set: ESPIPE (see above), EINVAL (another `whence`, or a
+ * position before the start), EOVERFLOW, EBADF (closed), EBUSY (a cursor
+ * holds the writer), or the write error of the flush. */
+FASTOUT_API int fastout_fseek(fastout_file* file, long offset, int whence) FASTOUT_C_NOEXCEPT;
+
+/** Where the next byte lands, as ftell(): the file position plus what is
+ * buffered, without writing anything; -1 with errno set on failure (ESPIPE
+ * on a pipe; EOVERFLOW past LONG_MAX, which is 2 GiB where long has 32
+ * bits: use fastout_ftello()). A compressed writer answers with the bytes
+ * of text written so far, as zlib's gztell(), and cannot seek. */
+FASTOUT_API long fastout_ftell(fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/** fseeko() and ftello(), with 64-bit positions on every system (off_t's
+ * width depends on _FILE_OFFSET_BITS; an int64_t does not). */
+FASTOUT_API int fastout_fseeko(fastout_file* file, int64_t offset, int whence) FASTOUT_C_NOEXCEPT;
+FASTOUT_API int64_t fastout_ftello(fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/** fastout_fseek(file, 0, SEEK_SET), as rewind(), whose failure it reports
+ * only in errno and fastout_last_error(). Unlike rewind(), it clears no
+ * error: a write error stays sticky (fastout never forgets one). */
+FASTOUT_API void fastout_rewind(fastout_file* file) FASTOUT_C_NOEXCEPT;
+
 /* ---------------------------------------------------------- inspecting */
 
 /** The sticky error: 0 while all is well, else the negative error code of

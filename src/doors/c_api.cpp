@@ -518,6 +518,56 @@ int fastout_compression_available(int compression) noexcept {
   }
 }
 
+// ------------------------------------------------------------- seeking
+
+namespace fastout {
+namespace {
+// A position call on `handle` (the writer's seek() or position()): its
+// result, or -1 with errno and fastout_last_error() set, as stdio's.
+template <typename Call>
+std::int64_t position_call(fastout_file* handle, Call&& call) noexcept {
+  if (handle == nullptr) {
+    failure(EINVAL);
+    return -1;
+  }
+  file& writer = writer_of(handle);
+  try {
+    return call(detail::writer_of(writer));
+  } catch (...) {
+    call_failed(writer, error_number_of(std::current_exception()));
+    return -1;
+  }
+}
+}  // namespace
+}  // namespace fastout
+
+int fastout_fseeko(fastout_file* handle, int64_t offset, int whence) noexcept {
+  return fastout::position_call(
+             handle, [&](fastout::detail::writer& w) { return w.seek(offset, whence); }) < 0
+             ? -1
+             : 0;
+}
+
+int64_t fastout_ftello(fastout_file* handle) noexcept {
+  return fastout::position_call(handle, [](fastout::detail::writer& w) { return w.position(); });
+}
+
+int fastout_fseek(fastout_file* handle, long offset, int whence) noexcept {
+  return fastout_fseeko(handle, static_cast<int64_t>(offset), whence);
+}
+
+long fastout_ftell(fastout_file* handle) noexcept {
+  const int64_t position = fastout_ftello(handle);
+  if (position > static_cast<int64_t>(LONG_MAX)) {
+    // As ftell() where long is narrower than the position (Windows).
+    fastout::call_failed(writer_of(handle), EOVERFLOW);
+    return -1;
+  }
+  return static_cast<long>(position);
+}
+
+void fastout_rewind(fastout_file* handle) noexcept { fastout_fseeko(handle, 0, SEEK_SET); }
+
 // ---------------------------------------------------------- inspecting
 
 int fastout_error(const fastout_file* handle) noexcept {
