@@ -385,8 +385,11 @@ static int stdout_and_stderr_child(void) {
   if (fastout_get_stats(err, &stats) != 0 || stats.write_calls != 2 || stats.bytes_pending != 0)
     return 6;
   if (fastout_close(out) != 0 || fastout_close(err) != 0) return 7;
-  if (fcntl(1, F_GETFD) == -1 || fcntl(2, F_GETFD) == -1) return 8; /* borrowed */
-  /* Opened again, stderr is unbuffered again. */
+  /* closed as fclose(stdout) and fclose(stderr) close them */
+  if (fcntl(1, F_GETFD) != -1 || fcntl(2, F_GETFD) != -1 || errno != EBADF) return 8;
+  /* Opened again (on the descriptor given back, as freopen() would),
+   * stderr is unbuffered again. */
+  if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0) return 11;
   err = fastout_open_stderr(NULL);
   if (err == NULL || fastout_putc('.', err) < 0) return 9;
   if (fastout_get_stats(err, &stats) != 0 || stats.bytes_pending != 0) return 10;
@@ -414,6 +417,7 @@ static int one_stdout_child(void) {
   if (fastout_fputs("in order\n", fastout_open_stdout(NULL)) < 0) return 4;
   if (fastout_close(out) != 0) return 5;
   if (fastout_fputs("closed", out) >= 0) return 6; /* as fclose(stdout) */
+  if (dup2(fd, 1) < 0) return 9;                   /* fd 1 was closed with it */
   out = fastout_open_stdout(NULL);
   if (out == NULL || fastout_error(out) != 0) return 7;
   if (fastout_fputs("opened again, left for exit\n", out) < 0) return 8;
@@ -575,6 +579,8 @@ static int closed_stdout_child(void) {
   if (fastout_printf("%d", 1) != -EBADF) return 7;
   if (vprintf_to_stdout("%d", 1) != -EBADF) return 8;
   if (fastout_stdout() != out || fastout_fileno(out) != -1) return 9;
+  /* fd 1 was closed with it: given back, as freopen() would */
+  if (dup2(open(c_test_path("out"), O_WRONLY | O_APPEND), 1) < 0) return 12;
   if (fastout_open_stdout(NULL) != out) return 10;
   if (fastout_puts("opened again") < 0) return 11;
   exit(0);
@@ -1471,6 +1477,86 @@ TEST(pipe_without_reader_raises_sigpipe_by_default) {
   CHECK_EQ(WTERMSIG(status), SIGPIPE);
 }
 
+/* ----------------------------------------- closing stdout, and at exit */
+
+/* fastout_close(fastout_stdout()) closes descriptor 1, as fclose(stdout)
+ * does (strace of a stdio program shows close(1)), once: closing the closed
+ * writer again leaves alone whatever took descriptor 1 since. */
+static int close_stdout_child(void) {
+  int taken;
+  if (redirect_standard("out", NULL) < 0) return 100;
+  if (fastout_puts("written") < 0) return 1;
+  if (fastout_close(fastout_stdout()) != 0) return 2;
+  errno = 0;
+  if (fcntl(1, F_GETFD) != -1 || errno != EBADF) return 3; /* closed */
+  taken = open(c_test_path("other"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (taken != 1) return 4; /* the lowest free descriptor */
+  if (fastout_close(fastout_stdout()) != 0) return 5;
+  if (fcntl(1, F_GETFD) == -1) return 6; /* not closed a second time */
+  if (!is_eof_with(fastout_puts("lost"), -EBADF)) return 7;
+  return 0;
+}
+
+TEST(closing_stdout_closes_descriptor_1) {
+  int status = c_test_run_in_child(close_stdout_child);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ(WEXITSTATUS(status), 0);
+  CHECK_FILE_TEXT(c_test_path("out"), "written\n");
+}
+
+/* What happens to a write error still unreported at exit, chosen from C:
+ * report (the default's line), silent, or the program's own handler. The
+ * status of 0 becomes 1 whichever. stdout is /dev/full. */
+static int exit_policy;
+
+static void own_handler(const fastout_error_report* report, void* context) {
+  char line[200];
+  int size = snprintf(line, sizeof line, "own: %s %s %lu %s\n", report->path,
+                      fastout_error_name(report->error), (unsigned long)report->bytes_lost,
+                      (const char*)context);
+  if (size > 0) (void)!write(2, line, (size_t)size);
+}
+
+static void chaining_handler(const fastout_error_report* report, void* context) {
+  (void)!write(2, "chained: ", 9);
+  fastout_default_error_handler(report, context);
+}
+
+static int exit_policy_child(void) {
+  static char context[] = "context";
+  int full = open("/dev/full", O_WRONLY);
+  if (full < 0 || redirect_standard("out", "err") < 0 || dup2(full, 1) < 0) return 100;
+  switch (exit_policy) {
+    case 0: break; /* report: the default */
+    case 1: fastout_set_error_handler(fastout_silent_error_handler, NULL); break;
+    case 2: fastout_set_error_handler(own_handler, context); break;
+    case 3: fastout_set_error_handler(chaining_handler, NULL); break;
+    default: /* silent, then the default again */
+      fastout_set_error_handler(fastout_silent_error_handler, NULL);
+      fastout_set_error_handler(NULL, NULL);
+      break;
+  }
+  fastout_puts("lost"); /* buffered: the error is met at exit */
+  exit(0);
+}
+
+TEST(exit_policy_for_an_unreported_error) {
+  static const char* const expected[] = {
+      "fastout: lost 5 bytes writing \"<stdout>\": No space left on device\n",
+      "",
+      "own: <stdout> No space left on device 5 context\n",
+      "chained: fastout: lost 5 bytes writing \"<stdout>\": No space left on device\n",
+      "fastout: lost 5 bytes writing \"<stdout>\": No space left on device\n",
+  };
+  C_TEST_SKIP_UNLESS_DEV_FULL();
+  for (exit_policy = 0; exit_policy < 5; ++exit_policy) {
+    int status = c_test_run_in_child(exit_policy_child);
+    CHECK(WIFEXITED(status));
+    CHECK_EQ(WEXITSTATUS(status), 1); /* lost output is never a success */
+    CHECK_FILE_TEXT(c_test_path("err"), expected[exit_policy]);
+  }
+}
+
 /* ------------------------------------------------------------- seeking */
 
 /* Seeking back and overwriting, as `xxd -r` patches its output: what is
@@ -1651,6 +1737,8 @@ TEST(seek_on_a_stdout_pipe_is_espipe) {
   X(file_size_limit_is_efbig)                                                    \
   X(pipe_without_reader_is_epipe)                                                \
   X(pipe_without_reader_raises_sigpipe_by_default)                               \
+  X(closing_stdout_closes_descriptor_1)                                          \
+  X(exit_policy_for_an_unreported_error)                                         \
   X(seek_back_and_overwrite_a_file)                                              \
   X(a_failed_seek_changes_nothing)                                               \
   X(a_failed_writer_cannot_seek)                                                 \

@@ -232,9 +232,10 @@ FASTOUT_API fastout_file* fastout_fdopen(int fd, int ownership,
  * as setvbuf() does, after flushing what it holds, and end a compressed
  * stream it was writing (mode, permissions and name do not apply to fd 1).
  * To choose them once, with no such effect, before anything is written, use
- * fastout_set_stdout_options(). fastout_close() flushes and closes it, as
- * fclose(stdout); the next fastout_open_stdout() opens it again. NULL and
- * errno on failure. */
+ * fastout_set_stdout_options(). fastout_close() flushes and closes it and
+ * closes fd 1, as fclose(stdout); the next fastout_open_stdout() opens it
+ * again, on whatever fd 1 is then (give it one first, as freopen() would).
+ * NULL and errno on failure. */
 FASTOUT_API fastout_file* fastout_open_stdout(const fastout_options* options) FASTOUT_C_NOEXCEPT;
 
 /** The process's writer to standard error (fd 2, borrowed), named
@@ -486,12 +487,62 @@ FASTOUT_API int fastout_flush(fastout_file* file) FASTOUT_C_NOEXCEPT;
  * the flush's, or close's): the handle is gone, so errno is where the cause
  * is (fastout_error_name(errno) names it). NULL is accepted and returns 0.
  *
- * Given the handle of a C++ fastout::file (fastout::c_handle()), it closes
+ * Given standard output's or standard error's handle, it closes fd 1 or 2
+ * as well, as fclose(stdout) does (once: closing it again leaves alone
+ * whatever has taken the descriptor since). Given the handle of a C++
+ * fastout::file (fastout::c_handle()), it closes
  * that writer as file::close() does and leaves the object to its C++
  * owner. Writers still open when the process exits (return from main,
  * exit()) are flushed and closed as stdio's are; what cannot be written then
- * goes to fastout's error handler, which prints one line to stderr. */
+ * goes to fastout's error handler, which prints one line to stderr unless
+ * fastout_set_error_handler() chose otherwise. */
 FASTOUT_API int fastout_close(fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/* ------------------------------------------- errors nobody was told of */
+
+/** What a writer could not write and no call could report: one left open at
+ * exit (standard output's, or one of fastout_open()'s), or a C++ writer
+ * destroyed without close(). As C++'s fastout::error_report. */
+typedef struct fastout_error_report {
+  const char* path;    /**< the path, or a name such as "<stdout>" */
+  int error;           /**< the cause: a negative error code (-ENOSPC, -EPIPE, ...) */
+  uint64_t bytes_lost; /**< bytes accepted that never reached the file */
+  int close_failed;    /**< 1 if the cause came from close() itself */
+  int sync_failed;     /**< 1 if it came from syncing (durability options) */
+  int not_replaced;    /**< 1 if a replacement (C++'s open_mode::replace) was discarded */
+} fastout_error_report;
+
+/** A handler of such reports. It runs on the thread that finished the
+ * writer -- at exit, the exiting one -- and must not call exit() or
+ * longjmp(); `context` is what fastout_set_error_handler() was given. */
+typedef void (*fastout_error_handler)(const fastout_error_report* report, void* context);
+
+/** Chooses what happens to a write error still unreported when a writer is
+ * finished without fastout_close() -- standard output at exit, above all:
+ *
+ *   report   fastout_set_error_handler(NULL, NULL): the default, one line
+ *            on stderr ("fastout: lost 4 bytes writing "<stdout>": No
+ *            space left on device")
+ *   silent   fastout_set_error_handler(fastout_silent_error_handler, NULL)
+ *   your own fastout_set_error_handler(handler, context), which may chain
+ *            to fastout_default_error_handler()
+ *
+ * Either way an exit status of 0 still becomes 1 when standard output lost
+ * something at exit, as coreutils' close_stdout() does: a program that wants
+ * another status checks fastout_close(fastout_stdout()) itself before it
+ * exits. Process-wide and thread-safe; the same handler as C++'s
+ * fastout::set_error_handler(), which replaces it (and which it replaces).
+ * Returns 0. */
+FASTOUT_API int fastout_set_error_handler(fastout_error_handler handler,
+                                          void* context) FASTOUT_C_NOEXCEPT;
+
+/** The default handler: prints the report's line on stderr. */
+FASTOUT_API void fastout_default_error_handler(const fastout_error_report* report,
+                                               void* context) FASTOUT_C_NOEXCEPT;
+
+/** A handler that does nothing: the "silent" policy. */
+FASTOUT_API void fastout_silent_error_handler(const fastout_error_report* report,
+                                              void* context) FASTOUT_C_NOEXCEPT;
 
 /* ------------------------------------------------------------- seeking */
 

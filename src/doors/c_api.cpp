@@ -481,6 +481,10 @@ int fastout_flush(fastout_file* handle) noexcept {
 int fastout_close(fastout_file* handle) noexcept {
   if (handle == nullptr) return 0;
   file* writer = &writer_of(handle);
+  // Standard output (or error) is closed as fclose(stdout) closes it: its
+  // descriptor too, once, when the writer was open (a second close must
+  // not close whatever has taken descriptor 1 since).
+  const int standard_fd = writer->is_open() ? fastout::detail::standard_descriptor_of(*writer) : -1;
   // The error is returned, as fclose() returns it: not thrown, and not
   // reported through the error handler as well, whatever the writer's
   // write_errors.
@@ -489,6 +493,12 @@ int fastout_close(fastout_file* handle) noexcept {
     fastout::detail::writer_of(*writer).close_checked();
   } catch (...) {
     result = fastout::call_failed(*writer, fastout::error_number_of(std::current_exception()));
+  }
+  if (standard_fd >= 0 && !writer->is_open()) {
+    // Closed whatever the flush met, as fclose() does; Linux releases a
+    // descriptor whose close() was interrupted, so EINTR is no error.
+    if (fastout::detail::platform.close(standard_fd) != 0 && errno != EINTR && result == 0)
+      result = fastout::call_failed(*writer, errno);
   }
   bool owned_by_c = false;
   {
@@ -517,6 +527,65 @@ int fastout_compression_available(int compression) noexcept {
     default: return 0;
   }
 }
+
+// ------------------------------------------- errors nobody was told of
+
+namespace fastout {
+namespace {
+// The C handler and its context, read together by the C++ handler that
+// stands for them. Never destroyed: reports come at exit, after static
+// destructors.
+struct c_error_handler {
+  std::mutex mutex;
+  fastout_error_handler handler = nullptr;
+  void* context = nullptr;
+};
+
+c_error_handler& c_handler() {
+  static c_error_handler* chosen = new c_error_handler;
+  return *chosen;
+}
+
+void call_c_handler(const error_report& report) noexcept {
+  fastout_error_handler handler;
+  void* context;
+  {
+    c_error_handler& c = c_handler();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    handler = c.handler;
+    context = c.context;
+  }
+  const fastout_error_report c_report = {
+      report.path,         -report.error.value(),      report.bytes_lost,
+      report.close_failed, report.sync_failed ? 1 : 0, report.not_replaced ? 1 : 0};
+  if (handler != nullptr) handler(&c_report, context);
+}
+}  // namespace
+}  // namespace fastout
+
+int fastout_set_error_handler(fastout_error_handler handler, void* context) noexcept {
+  fastout::c_error_handler& c = fastout::c_handler();
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    c.handler = handler;
+    c.context = context;
+  }
+  // NULL is the default handler, C++'s own: no C report in between.
+  fastout::set_error_handler(handler == nullptr ? nullptr : fastout::call_c_handler);
+  return 0;
+}
+
+void fastout_default_error_handler(const fastout_error_report* report, void*) noexcept {
+  if (report == nullptr) return;
+  fastout::error_report cxx{report->path,
+                            std::error_code(-report->error, fastout::detail::error_category()),
+                            report->bytes_lost, report->close_failed != 0};
+  cxx.sync_failed = report->sync_failed != 0;
+  cxx.not_replaced = report->not_replaced != 0;
+  fastout::default_error_handler(cxx);
+}
+
+void fastout_silent_error_handler(const fastout_error_report*, void*) noexcept {}
 
 // ------------------------------------------------------------- seeking
 
