@@ -1595,6 +1595,27 @@ TEST(seek_back_and_overwrite_a_file) {
   }
 }
 
+/* FASTOUT_APPEND, as fopen(path, "a"): ftell starts at the end, and every
+ * write goes there, wherever a seek moved the position. */
+TEST(seek_in_append_mode) {
+  fastout_options options;
+  fastout_file* f = fastout_open(c_test_path("append"), NULL);
+  CHECK(f != NULL);
+  CHECK_EQ(fastout_fputs("hello", f), 1);
+  CHECK_EQ(fastout_close(f), 0);
+  fastout_options_init(&options);
+  options.mode = FASTOUT_APPEND;
+  f = fastout_open(c_test_path("append"), &options);
+  CHECK(f != NULL);
+  CHECK_EQ(fastout_ftell(f), 5);
+  CHECK_EQ(fastout_fputs("ab", f), 1);
+  CHECK_EQ(fastout_ftell(f), 7);
+  CHECK_EQ(fastout_fseek(f, 0, SEEK_SET), 0);
+  CHECK_EQ(fastout_fputs("c", f), 1); /* at the end all the same */
+  CHECK_EQ(fastout_close(f), 0);
+  CHECK_FILE_TEXT(c_test_path("append"), "helloabc");
+}
+
 /* A seek that fails is the call's error only: -1, errno, the code in
  * fastout_last_error(), and the writer goes on as it was. */
 TEST(a_failed_seek_changes_nothing) {
@@ -1740,6 +1761,7 @@ TEST(seek_on_a_stdout_pipe_is_espipe) {
   X(closing_stdout_closes_descriptor_1)                                          \
   X(exit_policy_for_an_unreported_error)                                         \
   X(seek_back_and_overwrite_a_file)                                              \
+  X(seek_in_append_mode)                                                         \
   X(a_failed_seek_changes_nothing)                                               \
   X(a_failed_writer_cannot_seek)                                                 \
   X(seek_on_a_pipe_is_espipe)                                                    \

@@ -557,7 +557,7 @@ FASTOUT_API void fastout_silent_error_handler(const fastout_error_report* report
  * flush is, and a writer that has failed cannot seek (the sticky error).
  * Seeking changes no count: fastout_stats counts bytes, not positions. With
  * FASTOUT_APPEND every write goes to the end, wherever the position was
- * moved (O_APPEND). docs/c-api.md, "Seeking", says what a seek means for a
+ * moved (O_APPEND), and the position starts there, as fopen()'s "a". docs/c-api.md, "Seeking", says what a seek means for a
  * writer with durability options. */
 
 /** Moves the position to `offset` from `whence`, as fseek(). Returns 0, or

@@ -267,7 +267,20 @@ fastout_file* fastout_open(const char* path, const fastout_options* options) noe
   // thrown to catch, and what the program writes after an error is counted
   // as lost.
   file_options.errors = fastout::write_errors::report;
-  return fastout::make_owned([&](void* memory) { return new (memory) file(path, file_options); });
+  fastout_file* handle =
+      fastout::make_owned([&](void* memory) { return new (memory) file(path, file_options); });
+  if (handle != nullptr && options != nullptr && options->mode == FASTOUT_APPEND) {
+    // As fopen(path, "a"): fastout_ftell() starts at the end, where the
+    // first write lands (O_APPEND alone moves the offset only then). A file
+    // that cannot seek (a FIFO, a compressed stream) has no position to set.
+    const int saved_errno = errno;
+    try {
+      fastout::detail::writer_of(writer_of(handle)).seek(0, SEEK_END);
+    } catch (...) {
+    }
+    errno = saved_errno;
+  }
+  return handle;
 }
 
 fastout_file* fastout_fdopen(int fd, int ownership, const fastout_options* options) noexcept {
