@@ -30,6 +30,9 @@ int stage::sync(bool metadata) noexcept { return next_->sync(metadata); }
 int stage::finish(int error_number, bool error_from_sync, bool commit) noexcept {
   return next_->finish(error_number, error_from_sync, commit);
 }
+std::int64_t stage::seek(std::int64_t offset, int whence) noexcept {
+  return next_->seek(offset, whence);
+}
 route_counts stage::counts() const noexcept { return next_->counts(); }
 int stage::descriptor() const noexcept { return next_->descriptor(); }
 bool stage::interactive() const noexcept { return next_->interactive(); }
@@ -225,6 +228,18 @@ int file_stage::pin() noexcept {
   }
   if (released_ && !reopen_failed_) reopen();
   return released_ ? -1 : fd_;
+}
+
+// The writer asks descriptor() before it seeks (writer::seek()), which pins
+// a releasable stage: its descriptor is back, and stays, by the time this
+// runs.
+std::int64_t file_stage::seek(std::int64_t offset, int whence) noexcept {
+  if (fd_ < 0) return -EBADF;
+  const auto system_offset = static_cast<off_t>(offset);
+  if (static_cast<std::int64_t>(system_offset) != offset) return -EOVERFLOW;
+  const off_t position = platform.lseek(fd_, system_offset, whence);
+  if (position < 0) return -(errno != 0 ? errno : EIO);
+  return static_cast<std::int64_t>(position);
 }
 
 route_counts file_stage::counts() const noexcept {

@@ -61,6 +61,7 @@ class file_stage final : public stage {
   int flush() noexcept override { return 0; }
   int sync(bool metadata) noexcept override;
   int finish(int error_number, bool error_from_sync, bool commit) noexcept override;
+  std::int64_t seek(std::int64_t offset, int whence) noexcept override;
 
   route_counts counts() const noexcept override;
   // A releasable stage's descriptor is the caller's from then on: the file

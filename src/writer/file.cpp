@@ -838,6 +838,51 @@ void writer::sync() {
   }
 }
 
+// ------------------------------------------------------------- seeking
+
+namespace {
+[[noreturn]] void throw_cannot_seek(int error_number, const std::string& path) {
+  throw std::system_error(error_number, detail::error_category(), "cannot seek in " + quoted(path));
+}
+}  // namespace
+
+std::int64_t writer::seek(std::int64_t offset, int whence) {
+  if (whence != SEEK_SET && whence != SEEK_CUR && whence != SEEK_END)
+    throw std::system_error(
+        EINVAL, detail::error_category(),
+        "cannot seek in " + quoted(path_) + ": whence is not SEEK_SET, SEEK_CUR or SEEK_END");
+  take_back_and_check();
+  // write_errors::report: not thrown by the calls, but the position after
+  // a failed write is nobody's to know.
+  if (error_ != 0) throw_cannot_seek(error_, path_);
+  // The descriptor, asked of the writer (which may have to reopen it),
+  // then whether it can seek at all: a pipe or a compressed stream refuses
+  // before anything is sent, as fseek() on a pipe changes nothing.
+  if (descriptor() < 0) throw_cannot_seek(EBADF, path_);
+  const std::int64_t here = route_->seek(0, SEEK_CUR);
+  if (here < 0) throw_cannot_seek(static_cast<int>(-here), path_);
+  flush_buffer();  // what is buffered belongs where it was written
+  flush_route();
+  if (error_ != 0) throw_cannot_seek(error_, path_);
+  const std::int64_t position = route_->seek(offset, whence);
+  if (position < 0) throw_cannot_seek(static_cast<int>(-position), path_);
+  return position;
+}
+
+std::int64_t writer::position() {
+  take_back_and_check();
+  if (error_ != 0) throw_cannot_seek(error_, path_);
+  const auto pending = static_cast<std::int64_t>(bytes_pending());
+  // A compressed stream's position is the text's: what gztell() says, and
+  // the iostream adapter's tellp().
+  if (route_->compression().format != compression_format::none)
+    return static_cast<std::int64_t>(bytes_drained_) + pending;
+  if (descriptor() < 0) throw_cannot_seek(EBADF, path_);
+  const std::int64_t here = route_->seek(0, SEEK_CUR);
+  if (here < 0) throw_cannot_seek(static_cast<int>(-here), path_);
+  return here + pending;
+}
+
 void writer::close_and_report(bool commit) noexcept {
   if (borrower_ != nullptr) {
     try {

@@ -242,6 +242,22 @@ class FASTOUT_API writer : protected fastout_buffer_state, protected file_state 
   /// fastout_close()): throws what close() met whatever the error mode, and
   /// never calls the error handler.
   void close_checked();
+  /// Moves where the next byte lands, as fseek() on a write stream: what is
+  /// buffered goes to the file first, then the file position moves as
+  /// lseek(offset, whence) moves it (SEEK_SET, SEEK_CUR or SEEK_END; the
+  /// current position is the writer's, what is buffered included). Returns
+  /// the new position. Throws std::system_error, having sent nothing, with
+  /// ESPIPE where the output cannot seek (a pipe, a terminal, a compressed
+  /// stream) and EINVAL for another `whence`; with the flush's error (which
+  /// is sticky, whatever the error mode) or the writer's sticky error; with
+  /// lseek()'s (EINVAL before the start), which is not sticky. The counts
+  /// (file_stats) count bytes, not positions: a seek changes none of them.
+  std::int64_t seek(std::int64_t offset, int whence);
+  /// Where the next byte lands, as ftell(): the file position plus what is
+  /// buffered, without writing; for a compressed stream, the bytes of text
+  /// accepted so far. Throws std::system_error as seek() does (ESPIPE on a
+  /// pipe; the sticky error).
+  std::int64_t position();
   /// How this writer compresses, settled at open (by_extension resolved to
   /// the path's format); format is compression_format::none for a plain
   /// writer.
