@@ -1553,7 +1553,7 @@ static void own_handler(const fastout_error_report* report, void* context) {
   int size = snprintf(line, sizeof line, "own: %s %s %lu %s\n", report->path,
                       fastout_error_name(report->error), (unsigned long)report->bytes_lost,
                       (const char*)context);
-  if (size > 0) (void)!write(2, line, (size_t)size);
+  if (size > 0) (void)!write(2, line, (unsigned)size); /* MinGW's write() counts in unsigned */
 }
 
 static void chaining_handler(const fastout_error_report* report, void* context) {
