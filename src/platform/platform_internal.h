@@ -66,6 +66,24 @@
 
 namespace fastout::detail {
 
+/// What tells one file from every other for certain while it exists: its
+/// device and its number there. Unix: st_dev and st_ino. Windows: the
+/// volume's serial number and the file's 128-bit id (FileIdInfo; the 64-bit
+/// file index where a system has no such id), which fstat()'s 16-bit
+/// st_ino there cannot be.
+struct file_identity {
+  std::uint64_t device = 0;
+  std::uint64_t number_high = 0;
+  std::uint64_t number_low = 0;
+
+  friend bool operator==(const file_identity& a, const file_identity& b) noexcept {
+    return a.device == b.device && a.number_high == b.number_high && a.number_low == b.number_low;
+  }
+  friend bool operator!=(const file_identity& a, const file_identity& b) noexcept {
+    return !(a == b);
+  }
+};
+
 struct platform_calls {
   // ------------------------------------------------- opening and creating
   int (*open)(const char* path, int flags, mode_t mode);
@@ -97,6 +115,10 @@ struct platform_calls {
   int (*fstat)(int fd, struct stat* st);
   // `flags`: 0 or AT_SYMLINK_NOFOLLOW.
   int (*fstatat)(int dir, const char* path, struct stat* st, int flags);
+  // The identity of the file `fd` is open on: 0, or -1 and errno. A writer
+  // released beyond the descriptor limit checks by it that the path it
+  // reopens still names its file.
+  int (*identify)(int fd, file_identity* identity);
   ssize_t (*readlinkat)(int dir, const char* path, char* buffer, size_t size);
   // 1 if `fd` is a terminal, 0 otherwise (isatty(); on Windows, a console).
   int (*is_terminal)(int fd);
@@ -199,7 +221,7 @@ struct platform_calls {
 
 /// The number of entries of platform_calls, which every_entry_filled()
 /// checks one by one: a new entry is added there too.
-inline constexpr std::size_t platform_call_count = 38;
+inline constexpr std::size_t platform_call_count = 39;
 static_assert(sizeof(platform_calls) == platform_call_count * sizeof(void (*)()),
               "platform_calls gained or lost an entry: every_entry_filled() must check each");
 
@@ -210,7 +232,8 @@ static_assert(sizeof(platform_calls) == platform_call_count * sizeof(void (*)())
 constexpr bool every_entry_filled(const platform_calls& c) noexcept {
   return c.open && c.openat && c.create_unnamed && c.link_unnamed &&  // opening and creating
          c.write && c.writev && c.write_uncached && c.wait_writable && c.close &&  // writing
-         c.fstat && c.fstatat && c.readlinkat && c.is_terminal && c.is_console &&  // what ...
+         c.fstat && c.fstatat && c.identify && c.readlinkat && c.is_terminal &&    // what ...
+         c.is_console &&                                                           //
          c.write_console && c.lseek && c.read &&  // ... a descriptor or a name is
          c.fsync && c.fdatasync && c.full_fsync && c.start_writeback &&             // durability
          c.wait_for_writeback &&                                                    //
@@ -272,14 +295,6 @@ inline constexpr const char path_separators[] = "/";
 /// The descriptors of standard output and standard error.
 inline constexpr int standard_output_descriptor = 1;
 inline constexpr int standard_error_descriptor = 2;
-
-/// Whether fstat()'s st_dev and st_ino tell two files apart for certain:
-/// true on Unix systems; false on Windows, whose runtime's st_ino has 16
-/// bits (the 64-bit file index, folded). A writer's descriptor is released
-/// beyond the descriptor limit only where it is true: its file is reopened
-/// by path and checked to be the same file, and nothing may be written into
-/// another.
-FASTOUT_API bool file_identity_exact() noexcept;
 
 /// openat() flags for a directory that names are created, linked, renamed
 /// and removed in, and that is also fsync()ed when `synced` (Linux opens

@@ -122,9 +122,7 @@ int file_stage::finish(int error_number, bool, bool) noexcept {
 // ------------------------------------------------ beyond the descriptor limit
 
 void file_stage::make_releasable(const std::string& path, int open_flags) noexcept {
-  // Where the reopened file cannot be told from another for certain, a
-  // writer keeps its descriptor: nothing may be written into another file.
-  if (!owns_fd_ || fd_ < 0 || !file_identity_exact()) return;
+  if (!owns_fd_ || fd_ < 0) return;
   try {
     path_ = path;
   } catch (const std::bad_alloc&) {
@@ -164,8 +162,12 @@ file_stage::release_result file_stage::try_release() noexcept {
       return release_result::never;
     }
   }
-  device_ = st.st_dev;
-  inode_ = st.st_ino;
+  // Where the file cannot be told from every other for certain, it keeps
+  // its descriptor: nothing may ever be written into another file.
+  if (platform.identify(fd_, &identity_) != 0) {
+    errno = saved;
+    return release_result::never;
+  }
   offset_ = offset;
   // As finish(): the descriptor is gone whatever close() says; a failure
   // other than EINTR is the writer's to hear at its next call.
@@ -195,10 +197,10 @@ int file_stage::reopen() noexcept {
   if (fd < 0) {
     error_number = errno;
   } else {
-    struct stat st;
-    if (platform.fstat(fd, &st) != 0) {
+    file_identity now;
+    if (platform.identify(fd, &now) != 0) {
       error_number = errno;
-    } else if (st.st_dev != device_ || st.st_ino != inode_) {
+    } else if (now != identity_) {
       error_number = ESTALE;
       path_replaced_ = true;
     } else if (!append_ && platform.lseek(fd, offset_, SEEK_SET) < 0) {

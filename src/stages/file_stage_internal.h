@@ -108,8 +108,7 @@ class file_stage final : public stage {
   int release_error_ = 0;       // close() failed when it was released
   int reopen_flags_ = 0;
   off_t offset_ = 0;  // where the next byte goes, while released
-  dev_t device_ = 0;
-  ino_t inode_ = 0;
+  file_identity identity_;
   std::string path_;
   mutable std::mutex lock_;
   std::atomic<std::uint64_t> last_use_{0};

@@ -41,6 +41,14 @@ int fstat(int fd, struct stat* st) { return ::fstat(fd, st); }
 int fstatat(int dir, const char* path, struct stat* st, int flags) {
   return ::fstatat(dir, path, st, flags);
 }
+int identify(int fd, file_identity* identity) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return -1;
+  identity->device = static_cast<std::uint64_t>(st.st_dev);
+  identity->number_high = 0;
+  identity->number_low = static_cast<std::uint64_t>(st.st_ino);
+  return 0;
+}
 ssize_t readlinkat(int dir, const char* path, char* buffer, size_t size) {
   return ::readlinkat(dir, path, buffer, size);
 }
@@ -132,8 +140,6 @@ int raise_descriptor_limit() { return raise_descriptor_limit_to(0); }
 }  // namespace unix_calls
 
 // ------------------------------------------------- the rest of the interface
-
-bool file_identity_exact() noexcept { return true; }
 
 int process_id() noexcept { return static_cast<int>(::getpid()); }
 

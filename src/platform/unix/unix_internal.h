@@ -27,6 +27,7 @@ int wait_writable(int fd);  // poll() for POLLOUT
 int close(int fd);
 int fstat(int fd, struct stat* st);
 int fstatat(int dir, const char* path, struct stat* st, int flags);
+int identify(int fd, file_identity* identity);
 ssize_t readlinkat(int dir, const char* path, char* buffer, size_t size);
 int is_terminal(int fd);  // isatty()
 int is_console(int fd);   // 0: a Unix terminal takes bytes
@@ -80,6 +81,7 @@ constexpr platform_calls unix_platform() noexcept {
   calls.close = unix_calls::close;
   calls.fstat = unix_calls::fstat;
   calls.fstatat = unix_calls::fstatat;
+  calls.identify = unix_calls::identify;
   calls.readlinkat = unix_calls::readlinkat;
   calls.is_terminal = unix_calls::is_terminal;
   calls.is_console = unix_calls::is_console;

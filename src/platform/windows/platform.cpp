@@ -740,7 +740,7 @@ int stat_handle(HANDLE handle, struct stat* st, bool as_link) {
   // The runtime's st_ino is 16 bits: the 64-bit file index, folded. Two
   // files seen as the same by their st_dev and st_ino are then only
   // probably the same (1 chance in 65536 otherwise); fastout uses it only
-  // to confirm what names already say.
+  // to confirm what names already say, and identify() where it must know.
   const std::uint64_t index =
       (static_cast<std::uint64_t>(info.nFileIndexHigh) << 32) | info.nFileIndexLow;
   st->st_ino =
@@ -759,6 +759,31 @@ int fstat_fd(int fd, struct stat* st) {
   HANDLE handle = handle_of(fd);
   if (handle == INVALID_HANDLE_VALUE) return fail_errno(EBADF);
   return stat_handle(handle, st, false);
+}
+
+// The whole id, which st_ino folds: FileIdInfo's 128 bits (ReFS needs all
+// of them; Windows 8 and later), else the 64-bit file index, unique on NTFS
+// and FAT while the file exists.
+int identify(int fd, file_identity* identity) {
+  HANDLE handle = handle_of(fd);
+  if (handle == INVALID_HANDLE_VALUE) return fail_errno(EBADF);
+  FILE_ID_INFO id;
+  if (::GetFileInformationByHandleEx(handle, FileIdInfo, &id, sizeof id)) {
+    std::uint64_t halves[2];
+    static_assert(sizeof id.FileId.Identifier == sizeof halves, "FILE_ID_128 is 128 bits");
+    std::memcpy(halves, id.FileId.Identifier, sizeof halves);
+    identity->device = id.VolumeSerialNumber;
+    identity->number_high = halves[1];
+    identity->number_low = halves[0];
+    return 0;
+  }
+  BY_HANDLE_FILE_INFORMATION info;
+  if (!::GetFileInformationByHandle(handle, &info)) return fail_last();
+  identity->device = info.dwVolumeSerialNumber;
+  identity->number_high = 0;
+  identity->number_low =
+      (static_cast<std::uint64_t>(info.nFileIndexHigh) << 32) | info.nFileIndexLow;
+  return 0;
 }
 
 // Symbolic links: a reparse point is looked at as itself only with
@@ -1206,6 +1231,7 @@ constexpr platform_calls windows_platform() noexcept {
   calls.close = close_fd;
   calls.fstat = fstat_fd;
   calls.fstatat = fstatat_path;
+  calls.identify = identify;
   calls.readlinkat = readlinkat;
   calls.is_terminal = is_terminal;
   calls.is_console = is_console;
@@ -1276,10 +1302,6 @@ void join_thread(thread_handle& thread) noexcept {
   ::CloseHandle(handle);
   thread.native = nullptr;
 }
-
-// fstat_fd()'s st_ino is the file index folded to 16 bits: two files may
-// share it.
-bool file_identity_exact() noexcept { return false; }
 
 const std::error_category& error_category() noexcept {
   static const windows_error_category category;
