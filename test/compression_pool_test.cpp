@@ -7,10 +7,14 @@
 // no more, however many outputs; memory does not grow by a codec per
 // writer, and the budget gets back what it lent; fork() while the pool
 // works; explicit workers stay a writer's own; one writer flushed and
-// closed while another's jobs run on another thread. The engine is driven
-// as the writer drives it (compression_test.cpp), through a descriptor
-// sink.
+// closed while another's jobs run on another thread; writers of the pool
+// take their buffers' size from the budget. The engine is driven as the
+// writer drives it (compression_test.cpp), through a descriptor sink,
+// except where a writer's opening is the subject.
+#include <fastout/budget.h>
 #include <fastout/compression.h>
+#include <fastout/file.h>
+#include <fastout/print.h>
 
 #include <gtest/gtest.h>
 
@@ -444,6 +448,63 @@ TEST(compression_pool, a_small_budget_slows_writers_but_loses_nothing) {
 // writer keeps the pool busy: the flush waits for its own jobs only and the
 // file then decodes to everything before it; both outputs are whole. Under
 // ThreadSanitizer this is the pool used from two threads at once.
+// Writers of the pool whose size the program did not choose open with the
+// buffer the budget gives, as plain writers do: 256 KiB while what is in
+// use stays within a sixteenth of it, else one unit of their format (a
+// BGZF block's 0xff00 bytes, a 64 KiB zstd frame), never less. A size the
+// program chose, and a writer with workers of its own, keep their buffers.
+// Every output decodes to its text, and the budget gets back every byte.
+TEST(compression_pool, writers_take_their_buffer_size_from_the_budget) {
+  temp_dir dir;
+  pool_size two(2);
+  constexpr std::size_t largest = 256 * 1024;
+  const std::size_t limit = fastout::buffer_budget().limit;
+  const std::size_t before = fastout::buffer_budget().in_use;
+  // Room for the first two writers' 256 KiB within a sixteenth.
+  fastout::set_buffer_budget(16 * (before + 2 * largest));
+  std::vector<fastout::file> files;
+  std::vector<std::pair<std::string, compression_format>> names;
+  std::vector<std::string> texts;
+  std::size_t charged = 0;
+  for (std::size_t i = 0; i < 40; ++i) {
+    SCOPED_TRACE(i);
+    const auto format = i % 2 == 0 ? compression_format::gzip : compression_format::zstd;
+    const std::size_t in_use = fastout::buffer_budget().in_use;
+    const std::size_t expected = in_use + largest <= fastout::buffer_budget().limit / 16 ? largest
+                                 : format == compression_format::gzip                    ? 0xff00
+                                                                      : 64 * 1024;
+    names.emplace_back(dir.file(std::to_string(i) + (i % 2 == 0 ? ".gz" : ".zst")), format);
+    files.push_back(
+        fastout::output_file(names.back().first, fastout::compression = fastout::by_extension{}));
+    EXPECT_EQ(files.back().stats().buffer_size, expected);
+    EXPECT_EQ(fastout::buffer_budget().in_use, in_use + expected);  // its one buffer
+    charged += expected;
+    texts.push_back(log_text(share_of(i, 3000000), static_cast<unsigned>(i) + 91));
+  }
+  EXPECT_EQ(files[0].stats().buffer_size, largest);
+  EXPECT_EQ(files[1].stats().buffer_size, largest);
+  EXPECT_EQ(fastout::buffer_budget().in_use, before + charged);
+  // Chosen by the program, or with workers of its own: kept as asked.
+  fastout::file chosen =
+      fastout::output_file(dir.file("chosen.gz"), fastout::compression = fastout::by_extension{},
+                           fastout::buffer_size = largest);
+  EXPECT_EQ(chosen.stats().buffer_size, largest);
+  fastout::file_options own_workers;
+  own_workers.compression = fastout::zstd{3};
+  own_workers.compression.workers = 1;
+  fastout::file own(dir.file("own.zst"), own_workers);
+  EXPECT_EQ(own.stats().buffer_size, largest);
+  chosen.close();
+  own.close();
+  for (std::size_t i = 0; i < files.size(); ++i) files[i].print("{}", texts[i]);
+  for (auto& f : files) f.close();
+  files.clear();
+  fastout::set_buffer_budget(limit);
+  EXPECT_EQ(fastout::buffer_budget().in_use, before);
+  for (std::size_t i = 0; i < names.size(); ++i)
+    EXPECT_TRUE(decode(names[i].second, read_file(names[i].first)) == texts[i]) << names[i].first;
+}
+
 TEST(compression_pool, flush_and_close_of_one_writer_while_another_works) {
   temp_dir dir;
   pool_size two(2);

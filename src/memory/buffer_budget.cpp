@@ -139,19 +139,31 @@ budget_figures budget_now() noexcept {
   return figures;
 }
 
+namespace {
+// A sixteenth: a few writers (16 under the default budget) start as
+// without a budget; the rest start small, since a program that opens many
+// cannot say which will be busy, and a thin writer keeps what it has until
+// its next drain.
+std::size_t ample_for_opening() noexcept { return budget_limit() / 16; }
+bool largest_fits(std::size_t in_use, std::size_t ample) noexcept {
+  return largest_buffer <= ample && in_use <= ample - largest_buffer;
+}
+}  // namespace
+
 std::size_t charge_opening_buffer() noexcept {
-  // A sixteenth: a few writers (16 under the default budget) start as
-  // without a budget; the rest start small, since a program that opens
-  // many cannot say which will be busy, and a thin writer keeps what it
-  // has until its next drain.
-  const std::size_t ample = budget_limit() / 16;
+  const std::size_t ample = ample_for_opening();
   std::size_t in_use = charged.load(std::memory_order_relaxed);
-  while (largest_buffer <= ample && in_use <= ample - largest_buffer) {
+  while (largest_fits(in_use, ample)) {
     if (charged.compare_exchange_weak(in_use, in_use + largest_buffer, std::memory_order_relaxed))
       return largest_buffer;
   }
   charge(smallest_buffer);
   return smallest_buffer;
+}
+
+std::size_t opening_buffer_size(std::size_t smallest) noexcept {
+  return largest_fits(charged.load(std::memory_order_relaxed), ample_for_opening()) ? largest_buffer
+                                                                                    : smallest;
 }
 
 std::uint64_t count_drained(std::size_t bytes) noexcept {

@@ -70,6 +70,12 @@ budget_figures budget_now() noexcept;
 /// buffers), else smallest_buffer, charged whatever the budget says.
 std::size_t charge_opening_buffer() noexcept;
 
+/// The size a budget-sized buffer starts with where its owner charges it
+/// itself (a compressed writer's engine, which charges every buffer it
+/// allocates): largest_buffer where charge_opening_buffer() would give it,
+/// else `smallest`. Charges nothing.
+std::size_t opening_buffer_size(std::size_t smallest) noexcept;
+
 /// The bytes every budgeted writer has drained so far, after adding
 /// `bytes`: a writer compares it with the figure at its previous drain to
 /// know its share of the process's output. One atomic add per drain.
