@@ -86,6 +86,7 @@ function(fastout_add_compression target)
                       "libdeflate::libdeflate_shared;libdeflate::libdeflate_static"
                       libdeflate.h deflate)
   target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/compression_pipeline.cpp
+                                   ${PROJECT_SOURCE_DIR}/src/stages/compression_pool.cpp
                                    ${PROJECT_SOURCE_DIR}/src/stages/compression_stage.cpp)
   # Worker threads: pthread_create. glibc 2.34 and later has it in libc
   # (CMAKE_THREAD_LIBS_INIT is empty); older ones need -pthread, linked as a

@@ -12,6 +12,7 @@
 #include <fastout/c_api.h>
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -73,8 +74,8 @@ int main(void) {
   fastout_printf("#%lu records\n", records);
   /* A write error is sticky: the last flush returns any of them. */
   error = fastout_flush(fastout_stdout());
-  if (error < 0) {
-    fprintf(stderr, "comp: stdout: %s\n", fastout_error_name(error));
+  if (error == EOF) { /* as fflush(): the cause is in errno */
+    fprintf(stderr, "comp: stdout: %s\n", fastout_error_name(errno));
     return 1;
   }
   return 0;

@@ -8,6 +8,7 @@
  *   pack OUTPUT < lines */
 #include <fastout/c_api.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,8 +36,8 @@ int main(int argc, char** argv) {
   /* The first error, if any: a write error is sticky, so the calls above
    * need no checks of their own. */
   error = fastout_close(out);
-  if (error < 0) {
-    fprintf(stderr, "%s: %s\n", argv[1], fastout_error_name(error));
+  if (error == EOF) { /* as fclose(): the cause is in errno */
+    fprintf(stderr, "%s: %s\n", argv[1], fastout_error_name(errno));
     return 1;
   }
   return 0;

@@ -7,6 +7,7 @@
  *   putchar_echo [-n] [ARG...]    prints the arguments, separated by spaces */
 #include <fastout/c_api.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,8 +30,8 @@ int main(int argc, char** argv) {
   if (newline) fastout_putc('\n', out);
   /* A write error is sticky, so one check at the end sees any of them. */
   error = fastout_close(out);
-  if (error < 0) {
-    fprintf(stderr, "putchar_echo: stdout: %s\n", fastout_error_name(error));
+  if (error == EOF) { /* as fclose(): the cause is in errno */
+    fprintf(stderr, "putchar_echo: stdout: %s\n", fastout_error_name(errno));
     return 1;
   }
   return 0;

@@ -12,7 +12,9 @@
 // - its result: success, or the error that met it -- the fake's, at the
 //   call during which the fake failed and at every output call after
 //   (sticky), or the call's own (-EINVAL, -EOVERFLOW, -EBUSY, a printf
-//   format glibc refuses), which changes nothing;
+//   format glibc refuses), which changes nothing; a call named after
+//   stdio's (putc, fputs, fflush, fclose) fails with EOF as stdio's does,
+//   its code in errno, printf with the code, write with a short count;
 // - fastout_error() (the sticky error), fastout_last_error() (the last
 //   failed call's) and errno after a failure;
 // - fastout_get_stats(): bytes_accepted is every byte of every call that
@@ -185,6 +187,16 @@ void expect_result(model& m, fastout_file* f, const char* call, int result, std:
                  code_name(m.last_error));
 }
 
+// The result of a call named after stdio's (putc, fputs, fflush, fclose),
+// as the model's code: such a call fails with EOF, never a code, and leaves
+// the code in errno (and fastout_last_error(), which expect_result() checks).
+int stdio_code(const model& m, const char* call, int result) {
+  if (result >= 0) return result;
+  if (result != EOF)
+    wrong(m, std::string(call) + " returned " + code_name(result) + ", not EOF as stdio's does");
+  return -errno;
+}
+
 // fastout_write() of nothing: 0, as fwrite(), and no error, even after one.
 void expect_no_op(model& m, fastout_file* f, std::size_t written) {
   if (written != 0) wrong(m, "fastout_write() of nothing returned " + std::to_string(written));
@@ -329,7 +341,7 @@ void op_cursor(input& in, model& m, fastout_file* f) {
     const std::uint8_t meanwhile = in.byte() % 4;
     int result = 0;
     if (meanwhile == 1) {
-      result = fastout_putc('x', f);
+      result = stdio_code(m, "fastout_putc()", fastout_putc('x', f));
       m.log += " putc-during-cursor";
     } else if (meanwhile == 2) {
       result = fastout_write("abc", 1, 3, f) == 3 ? 0 : -errno;
@@ -371,7 +383,7 @@ void op_refused(input& in, model& m, fastout_file* f) {
       break;
     }
     default: {
-      const int result = fastout_fputs(nullptr, f);
+      const int result = stdio_code(m, "fastout_fputs(NULL)", fastout_fputs(nullptr, f));
       m.log += " fputs(NULL)";
       expect_result(m, f, "fastout_fputs(NULL)", result, failures, -EINVAL);
       break;
@@ -431,7 +443,8 @@ void run(input& in, const scratch_file& file) {
       case 11: {
         const char c = op == 0 ? static_cast<char>(in.byte()) : '\n';
         m.log += op == 0 ? " putc" : " putc('\\n')";
-        const int result = fastout_putc(static_cast<unsigned char>(c), f);
+        const int result =
+            stdio_code(m, "fastout_putc()", fastout_putc(static_cast<unsigned char>(c), f));
         m.accepted += c;
         expect_result(m, f, "fastout_putc()", result, failures);
         if (result >= 0 && result != static_cast<unsigned char>(c))
@@ -459,7 +472,7 @@ void run(input& in, const scratch_file& file) {
         const std::string_view text = in.take(in.byte());
         const std::string s(text.substr(0, text.find('\0')));
         m.log += " fputs(" + std::to_string(s.size()) + " bytes)";
-        const int result = fastout_fputs(s.c_str(), f);
+        const int result = stdio_code(m, "fastout_fputs()", fastout_fputs(s.c_str(), f));
         m.accepted += s;
         expect_result(m, f, "fastout_fputs()", result, failures);
         break;
@@ -467,7 +480,8 @@ void run(input& in, const scratch_file& file) {
       case 4: op_printf(in, m, f); break;
       case 5: {
         m.log += " flush";
-        expect_result(m, f, "fastout_flush()", fastout_flush(f), failures);
+        expect_result(m, f, "fastout_flush()", stdio_code(m, "fastout_flush()", fastout_flush(f)),
+                      failures);
         if (m.sticky == 0 && plan.written != m.accepted.size())
           wrong(m, "after a flush " + std::to_string(plan.written) + " of " +
                        std::to_string(m.accepted.size()) + " bytes are in the file");
@@ -478,7 +492,8 @@ void run(input& in, const scratch_file& file) {
       default: {
         expect_no_op(m, f, fastout_write("x", 1, 0, f));
         m.log += " write(0 items) fputs(\"\")";
-        expect_result(m, f, "fastout_fputs(\"\")", fastout_fputs("", f), failures);
+        expect_result(m, f, "fastout_fputs(\"\")",
+                      stdio_code(m, "fastout_fputs(\"\")", fastout_fputs("", f)), failures);
         break;
       }
     }
@@ -488,7 +503,8 @@ void run(input& in, const scratch_file& file) {
   // close: the sticky error, or the flush's, or close's own.
   const std::uint64_t failures = plan.failures;
   m.log += " close";
-  const int closed = fastout_close(f);
+  // fclose()'s answer: EOF, and the code in errno (the handle is gone).
+  const int closed = stdio_code(m, "fastout_close()", fastout_close(f));
   int expected = m.sticky;
   if (expected == 0 && plan.failures != failures) expected = -plan.error;
   // Linux releases a descriptor whose close() was interrupted: no error.

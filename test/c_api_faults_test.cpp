@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -42,7 +44,7 @@ using c_api_faults = faked_platform;
 // ---------------------------------------------------------------- the C API
 
 // Writes `data` through every C output call in turn (putc, fwrite-style
-// write, puts, printf); returns the first negative result, or 0.
+// write, puts, printf); returns the first failure's negative code, or 0.
 int c_write_mixed(fastout_file* f, const std::string& data, std::uint32_t seed) {
   std::mt19937 rng(seed);
   std::size_t i = 0;
@@ -52,7 +54,7 @@ int c_write_mixed(fastout_file* f, const std::string& data, std::uint32_t seed) 
     switch (rng() % 4) {
       case 0: {
         int result = fastout_putc(static_cast<unsigned char>(data[i]), f);
-        if (result < 0) return result;
+        if (result < 0) return result == EOF ? -errno : INT_MIN;  // stdio's EOF, never a code
         n = 1;
         break;
       }
@@ -68,7 +70,7 @@ int c_write_mixed(fastout_file* f, const std::string& data, std::uint32_t seed) 
           break;
         }
         int result = fastout_fputs(piece.c_str(), f);
-        if (result < 0) return result;
+        if (result < 0) return result == EOF ? -errno : INT_MIN;
         break;
       }
       default: {
@@ -96,16 +98,30 @@ fastout_file* c_open(const std::string& path, std::size_t buffer_size) {
   return fastout_open(path.c_str(), &options);
 }
 
-// Every later C call returns the sticky error.
+// A call named after stdio's failed as stdio's does: EOF, errno the cause,
+// and the code in fastout_last_error().
+void expect_eof(fastout_file* f, int result, int error_number, const char* call) {
+  const int errno_after = errno;
+  EXPECT_EQ(result, EOF) << call;
+  EXPECT_EQ(errno_after, error_number) << call;
+  EXPECT_EQ(fastout_last_error(f), -error_number) << call;
+}
+
+// Every later C call fails with the sticky error: stdio's calls with EOF
+// (putc, fputs, fflush) or a short count (fwrite), printf with the code.
 void expect_c_sticky(fastout_file* f, int error_number) {
   EXPECT_EQ(fastout_error(f), -error_number);
-  EXPECT_EQ(fastout_putc('x', f), -error_number);
+  errno = 0;
+  expect_eof(f, fastout_putc('x', f), error_number, "fastout_putc");
   errno = 0;
   EXPECT_EQ(fastout_write("xy", 1, 2, f), 0u);
   EXPECT_EQ(errno, error_number);
-  EXPECT_EQ(fastout_fputs("xyz", f), -error_number);
+  errno = 0;
+  expect_eof(f, fastout_fputs("xyz", f), error_number, "fastout_fputs");
   EXPECT_EQ(fastout_fprintf(f, "%d", 5), -error_number);
-  EXPECT_EQ(fastout_flush(f), -error_number);
+  EXPECT_EQ(errno, error_number);
+  errno = 0;
+  expect_eof(f, fastout_flush(f), error_number, "fastout_flush");
 }
 
 TEST_F(c_api_faults, the_error_is_returned_at_the_call_that_met_it_and_after) {
@@ -119,14 +135,16 @@ TEST_F(c_api_faults, the_error_is_returned_at_the_call_that_met_it_and_after) {
     fastout_file* f = c_open(out, size);
     ASSERT_NE(f, nullptr);
     int result = c_write_mixed(f, data, 7);
-    if (result == 0) result = fastout_flush(f);
+    if (result == 0 && fastout_flush(f) == EOF) result = -errno;
     EXPECT_EQ(result, -EIO);
     expect_c_sticky(f, EIO);
     fastout_stats stats;
     ASSERT_EQ(fastout_get_stats(f, &stats), 0);
     EXPECT_EQ(stats.bytes_written, 1000u);
     EXPECT_GT(stats.bytes_accepted, 1000u);
-    EXPECT_EQ(fastout_close(f), -EIO);
+    errno = 0;
+    EXPECT_EQ(fastout_close(f), EOF);
+    EXPECT_EQ(errno, EIO);
     EXPECT_EQ(read_file(out), data.substr(0, 1000));
   }
 }
@@ -149,6 +167,53 @@ TEST_F(c_api_faults, short_writes_and_eintr_lose_nothing) {
   }
 }
 
+// Each call named after stdio's, meeting a fault of the platform table
+// itself, answers as stdio's does: EOF (a short count for fwrite) with
+// errno the fault's, whatever the errno; the code stays in
+// fastout_last_error() and, a write error, in fastout_error().
+TEST_F(c_api_faults, stdio_named_calls_fail_with_eof_and_errno) {
+  for (int error_number : {EIO, ENOSPC, EFBIG, EPIPE, ENXIO, EPERM}) {
+    for (int call = 0; call < 5; ++call) {
+      SCOPED_TRACE(std::string(std::strerror(error_number)) + ", call " + std::to_string(call));
+      plan = fake_plan();
+      plan.budget = 0;
+      plan.error = error_number;
+      fastout_file* f = c_open(path("out"), 0);  // unbuffered: every call writes
+      ASSERT_NE(f, nullptr);
+      errno = 0;
+      switch (call) {
+        case 0: expect_eof(f, fastout_putc('x', f), error_number, "fastout_putc"); break;
+        case 1: expect_eof(f, fastout_fputs("xyz", f), error_number, "fastout_fputs"); break;
+        case 2:
+          EXPECT_EQ(fastout_write("xyz", 1, 3, f), 0u);  // fwrite's short count
+          EXPECT_EQ(errno, error_number);
+          EXPECT_EQ(fastout_last_error(f), -error_number);
+          break;
+        case 3:
+          EXPECT_EQ(fastout_fprintf(f, "%d", 12), -error_number);  // printf's code
+          EXPECT_EQ(errno, error_number);
+          break;
+        default: {
+          fastout_file* buffered = c_open(path("buffered"), 64);
+          ASSERT_NE(buffered, nullptr);
+          EXPECT_EQ(fastout_fputs("xyz", buffered), 1);
+          errno = 0;
+          expect_eof(buffered, fastout_flush(buffered), error_number, "fastout_flush");
+          errno = 0;
+          EXPECT_EQ(fastout_close(buffered), EOF);
+          EXPECT_EQ(errno, error_number);
+          break;
+        }
+      }
+      const bool failed = call != 4;
+      EXPECT_EQ(fastout_error(f), failed ? -error_number : 0);
+      errno = 0;
+      EXPECT_EQ(fastout_close(f), failed ? EOF : 0);
+      EXPECT_EQ(errno, failed ? error_number : 0);
+    }
+  }
+}
+
 // close() failing: the code says so, and the handle is freed all the same
 // (LeakSanitizer would see it otherwise).
 TEST_F(c_api_faults, a_failing_close_is_returned_and_the_handle_freed) {
@@ -158,7 +223,7 @@ TEST_F(c_api_faults, a_failing_close_is_returned_and_the_handle_freed) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(fastout_fputs("all of it", f), 1);
   errno = 0;
-  EXPECT_EQ(fastout_close(f), -EIO);
+  EXPECT_EQ(fastout_close(f), EOF);  // fclose()'s answer, the cause in errno
   EXPECT_EQ(errno, EIO);
   EXPECT_EQ(read_file(out), "all of it");
 }
@@ -183,7 +248,9 @@ TEST_F(c_api_faults, printf_failing_while_it_streams_counts_every_byte) {
       fastout_stats stats;
       ASSERT_EQ(fastout_get_stats(f, &stats), 0);
       EXPECT_EQ(stats.bytes_written, 1000u);
-      EXPECT_EQ(fastout_close(f), -ENOSPC);
+      errno = 0;
+      EXPECT_EQ(fastout_close(f), EOF);
+      EXPECT_EQ(errno, ENOSPC);
       EXPECT_EQ(read_file(path("out")), std::string(1000, ' '));
     }
   }

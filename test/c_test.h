@@ -274,6 +274,7 @@ static inline int c_test_run_in_child(int (*body)(void)) {
   char dir_setting[sizeof c_test_dir_path + 32];
   const char* argv[3];
   intptr_t code;
+  int attempt;
   DWORD self_size;
   ++c_test_child_calls;
   if (c_test_child_target != 0) {
@@ -294,7 +295,14 @@ static inline int c_test_run_in_child(int (*body)(void)) {
   argv[0] = quoted_self;
   argv[1] = c_test_current;
   argv[2] = NULL;
-  code = _spawnv(_P_WAIT, self, argv);
+  /* Under Wine on a busy machine, starting a process has failed now and
+   * then (once in a whole run, EINVAL, the same call passing on its own):
+   * the harness's failure, not the test's, so it is tried again, and said. */
+  for (attempt = 1;; ++attempt) {
+    code = _spawnv(_P_WAIT, self, argv);
+    if (code >= 0 || attempt == 3) break;
+    fprintf(stderr, "c_test: _spawnv failed (%s): starting the child again\n", strerror(errno));
+  }
   _putenv("FASTOUT_C_TEST_CHILD=");
   _putenv("FASTOUT_C_TEST_DIR=");
   if (code < 0) {

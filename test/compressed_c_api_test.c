@@ -144,7 +144,8 @@ TEST(options_default_to_plain_output_and_the_formats_defaults) {
   CHECK_EQ(options.compression, FASTOUT_COMPRESSION_NONE);
   CHECK_EQ(options.compression_level, FASTOUT_COMPRESSION_DEFAULT_LEVEL);
   CHECK_EQ(options.compression_level, INT_MIN);
-  CHECK_EQ(options.compression_workers, 1);
+  CHECK_EQ(options.compression_workers, FASTOUT_COMPRESSION_POOL);
+  CHECK_EQ(FASTOUT_DEFAULT_COMPRESSION_WORKERS, FASTOUT_COMPRESSION_POOL);
   CHECK_EQ(fastout_compression_available(FASTOUT_COMPRESSION_NONE), 1);
   CHECK_EQ(fastout_compression_available(FASTOUT_COMPRESSION_BY_EXTENSION), 1);
   CHECK_EQ(fastout_compression_available(FASTOUT_COMPRESSION_ZSTD), 1);
@@ -196,7 +197,7 @@ TEST(bad_compression_options_are_refused) {
  * the tools decode the file to the plain text. */
 TEST(round_trips_through_the_tools) {
   static const size_t sizes[] = {1, 7, 4096, FASTOUT_DEFAULT_BUFFER_SIZE};
-  static const unsigned workers[] = {0, 1, 2, 4};
+  static const unsigned workers[] = {0, 1, 2, 4, FASTOUT_COMPRESSION_POOL};
   static const int formats[] = {FASTOUT_COMPRESSION_ZSTD, FASTOUT_COMPRESSION_GZIP};
   size_t s, w, k;
   if (!have_tool("zstd") || !have_tool("gzip")) {
@@ -295,7 +296,38 @@ TEST(extension_chooses_the_format) {
   }
 }
 
-/* A full disk: the sticky -ENOSPC at close, nothing claimed as written. */
+/* A compressed stream cannot be patched: fseek fails with ESPIPE, as on a
+ * pipe, having sent nothing; ftell is the text's position, as gztell's. */
+TEST(a_compressed_writer_cannot_seek) {
+  fastout_options options;
+  fastout_file* f;
+  fastout_stats stats;
+  int format;
+  for (format = FASTOUT_COMPRESSION_ZSTD; format <= FASTOUT_COMPRESSION_GZIP; ++format) {
+    if (!fastout_compression_available(format)) continue;
+    fastout_options_init(&options);
+    options.compression = format;
+    f = fastout_open(c_test_path("seek"), &options);
+    CHECK(f != NULL);
+    CHECK(fastout_fputs("hello\n", f) >= 0);
+    errno = 0;
+    CHECK_EQ(fastout_fseek(f, 0, SEEK_SET), -1);
+    CHECK_EQ(errno, ESPIPE);
+    CHECK_EQ(fastout_last_error(f), -ESPIPE);
+    errno = 0;
+    fastout_rewind(f);
+    CHECK_EQ(errno, ESPIPE);
+    CHECK_EQ(fastout_ftell(f), 6);
+    CHECK_EQ(fastout_get_stats(f, &stats), 0);
+    CHECK_EQ(stats.bytes_written, 0); /* nothing sent by trying */
+    CHECK_EQ(fastout_error(f), 0);
+    CHECK(fastout_fputs("world\n", f) >= 0);
+    CHECK_EQ(fastout_ftello(f), 12);
+    CHECK_EQ(fastout_close(f), 0);
+  }
+}
+
+/* A full disk: the sticky ENOSPC at close, nothing claimed as written. */
 TEST(dev_full_is_reported_at_close) {
   C_TEST_SKIP_UNLESS_DEV_FULL();
   fastout_options options;
@@ -308,7 +340,22 @@ TEST(dev_full_is_reported_at_close) {
   f = fastout_open("/dev/full", &options);
   CHECK(f != NULL);
   for (i = 0; i < 5000 && result >= 0; ++i) result = fastout_fprintf(f, "line %u\n", i);
-  CHECK_EQ(fastout_close(f), -ENOSPC);
+  errno = 0;
+  CHECK_EQ(fastout_close(f), EOF); /* as fclose(): EOF, the cause in errno */
+  CHECK_EQ(errno, ENOSPC);
+}
+
+/* The shared pool's size: set, read back, the default again; too many
+ * threads refused. */
+TEST(the_pool_size_is_set_and_read) {
+  const unsigned initial = fastout_compression_pool_threads();
+  CHECK(initial >= 1);
+  CHECK_EQ(fastout_set_compression_pool_threads(3), 0);
+  CHECK_EQ(fastout_compression_pool_threads(), 3);
+  CHECK_EQ(fastout_set_compression_pool_threads(1025), -EINVAL);
+  CHECK_EQ(fastout_compression_pool_threads(), 3);
+  CHECK_EQ(fastout_set_compression_pool_threads(0), 0);
+  CHECK_EQ(fastout_compression_pool_threads(), initial);
 }
 
 #define ALL_TESTS(X)                                          \
@@ -318,6 +365,8 @@ TEST(dev_full_is_reported_at_close) {
   X(round_trips_through_the_tools)                            \
   X(flush_makes_everything_so_far_decodable)                  \
   X(extension_chooses_the_format)                             \
-  X(dev_full_is_reported_at_close)
+  X(dev_full_is_reported_at_close)                            \
+  X(the_pool_size_is_set_and_read)                            \
+  X(a_compressed_writer_cannot_seek)
 
 C_TEST_MAIN(ALL_TESTS)

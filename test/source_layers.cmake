@@ -6,6 +6,7 @@
 #   open/      opening: assembles a writer's route out
 #   writer/    the writer, and printing into its buffer
 #   stages/    what a buffer passes on its way out
+#   memory/    the process's buffer budget, which writers and stages share
 #   platform/  the operating system
 #
 # This reads every quoted #include in src/ and include/ and fails if a file
@@ -22,7 +23,7 @@
 #
 #   cmake -DSOURCE_DIR=<repository> -P source_layers.cmake
 cmake_minimum_required(VERSION 3.16)
-set(layers doors open writer stages platform)
+set(layers doors open writer stages memory platform)
 set(problems "")
 
 file(GLOB_RECURSE sources RELATIVE ${SOURCE_DIR}/src
@@ -166,7 +167,7 @@ foreach(source ${sources})
 endforeach()
 
 # ---- the stages know no writer (issue 27) -------------------------------
-# The stages and the platform are below the writer: no source there includes
+# The stages, the budget and the platform are below the writer: no source there includes
 # <fastout/file.h>, detail/writer.h, or a public header that includes either
 # (which would bring the writer and {fmt} into every stage). What a stage
 # needs of the public API is in small headers: errors.h, options.h,
@@ -191,7 +192,7 @@ while(grown)
   endforeach()
 endwhile()
 foreach(source ${sources})
-  if(NOT source MATCHES "^(stages|platform)/")
+  if(NOT source MATCHES "^(stages|memory|platform)/")
     continue()
   endif()
   file(STRINGS ${SOURCE_DIR}/src/${source} lines REGEX "^[ \t]*#[ \t]*include[ \t]*<fastout/")

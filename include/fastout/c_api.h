@@ -29,10 +29,24 @@
  * C99 and later, and C++ (any standard): a C++ program may use it too, and
  * share one writer between C and C++ code (fastout::c_handle()).
  *
- * Errors. Every function that can fail reports a negative error code: the
- * negation of an errno value (<errno.h>), which never changes meaning. It
- * also sets errno, as stdio does. fastout_error_name() gives a text for any
- * code. The codes of fastout's own:
+ * Errors. A call named after a stdio function fails as that function does,
+ * so that a port by name keeps its checks:
+ *   EOF (-1)     fastout_putc, fastout_putchar, fastout_fputs, fastout_puts,
+ *                fastout_flush, fastout_close (putc, fputc, putchar, fputs,
+ *                puts, fflush, fclose)
+ *   a short count  fastout_write (fwrite): 0 items
+ *   a negative value  the printf family: the negative error code itself
+ *   -1           fastout_fileno, fastout_fseek, fastout_ftell (and their
+ *                o forms)
+ * and each sets errno to the cause. The cause is also kept as a negative
+ * error code, the negation of an errno value (<errno.h>), which never
+ * changes meaning: fastout_last_error() holds the failed call's,
+ * fastout_error() a sticky write error's. A program written for `< 0`
+ * keeps working: every failure above is negative (but a short count).
+ * fastout's own calls (no stdio name: fastout_open_*, fastout_set_*,
+ * fastout_get_stats, fastout_error, the cursor, ...) return the negative
+ * error code itself. fastout_error_name() gives a text for any code. The
+ * codes of fastout's own:
  *   -EINVAL     a NULL handle, a NULL pointer with a nonzero length, options
  *               that are not valid or not initialized, a printf format that
  *               glibc refuses
@@ -47,13 +61,16 @@
  *               docs/compression.md)
  *   -EALREADY   fastout_set_stdout_options() once standard output has been
  *               written to, closed, or given options
+ *   -ESTALE     a writer whose descriptor was released beyond the descriptor
+ *               limit finds another file at its path (docs/c-api.md,
+ *               "Many outputs")
  * and every errno that open(2), write(2) or close(2) report: -ENOSPC,
  * -EFBIG, -EPIPE, -EIO, -EDQUOT, -EACCES, -ENOENT, -EEXIST, -EISDIR, ...
- * Test results with `< 0`: -EPERM is -1, so comparing with EOF catches one
- * code only.
+ * (0.2.0's stdio-named calls returned these codes too; they return EOF
+ * now, and the code is in errno and fastout_last_error(): CHANGELOG.md.)
  *
  * A write error is sticky: every later output call, fastout_flush() and
- * fastout_close() return it again, fastout_error() holds it, and
+ * fastout_close() fail with it again, fastout_error() holds it, and
  * fastout_get_stats() says exactly how many bytes reached the file; what the
  * program writes after it is counted as accepted, and lost. A call can also
  * fail on its own (a NULL pointer, an overflowing size, a bad format):
@@ -137,9 +154,14 @@ enum fastout_compression {
  * or gzip's 6. */
 #define FASTOUT_COMPRESSION_DEFAULT_LEVEL (-2147483647 - 1)
 
-/** fastout_options.compression_workers unless changed: one thread
- * compresses while the caller formats. */
-#define FASTOUT_DEFAULT_COMPRESSION_WORKERS 1u
+/** fastout_options.compression_workers for a writer whose buffers the
+ * process's shared pool of worker threads compresses (issue 28): every such
+ * writer shares the pool's threads (fastout_set_compression_pool_threads()).
+ * Any other value gives the writer workers of its own. */
+#define FASTOUT_COMPRESSION_POOL (~0u)
+
+/** fastout_options.compression_workers unless changed: the shared pool. */
+#define FASTOUT_DEFAULT_COMPRESSION_WORKERS FASTOUT_COMPRESSION_POOL
 
 /** Everything that can be chosen when a writer is opened. Initialize it
  * with fastout_options_init(), then change the fields you need: `size`
@@ -147,7 +169,9 @@ enum fastout_compression {
  * built against this one. */
 typedef struct fastout_options {
   size_t size;          /**< sizeof(fastout_options), set by fastout_options_init() */
-  size_t buffer_size;   /**< bytes, fixed at open; 0 is unbuffered (default 256 KiB) */
+  size_t buffer_size;   /**< bytes, fixed at open; 0 is unbuffered; the default,
+                             FASTOUT_DEFAULT_BUFFER_SIZE (256 KiB), lets the
+                             buffer budget size it (fastout_set_buffer_budget()) */
   int mode;             /**< an enum fastout_open_mode (default FASTOUT_TRUNCATE) */
   int buffering;        /**< an enum fastout_buffering (default automatic) */
   unsigned permissions; /**< of a created file, masked by the umask (default 0666) */
@@ -166,9 +190,18 @@ typedef struct fastout_options {
    * own default; with FASTOUT_COMPRESSION_BY_EXTENSION, another value is the
    * level of whichever format the path picks. Out of range: -EINVAL at open. */
   int compression_level;
-  /** Threads that compress while the caller formats; 0 compresses on the
-   * caller's thread (default FASTOUT_DEFAULT_COMPRESSION_WORKERS). */
+  /** Who compresses while the caller formats: FASTOUT_COMPRESSION_POOL (the
+   * default) is the process's shared pool; n threads of the writer's own;
+   * 0 compresses on the caller's thread. */
   unsigned compression_workers;
+  /** Nonzero: never close this writer's descriptor to make room for
+   * another. 0 (the default): a writer that opened a regular file by path
+   * may have its descriptor closed while idle when another writer's open
+   * meets the descriptor limit (EMFILE) even after the soft limit was
+   * raised, and reopens the same file where it left off when it next
+   * writes (docs/c-api.md, "Many outputs"). fastout_fileno() keeps the
+   * descriptor open from then on too. */
+  int keep_descriptor_open;
 } fastout_options;
 
 /** Sets every field of `options` to its default. */
@@ -189,6 +222,14 @@ FASTOUT_C_INLINE void fastout_options_init(fastout_options* options) FASTOUT_C_N
  * fastout_compression: zstd needs libzstd, gzip libdeflate, when fastout is
  * built; NONE and BY_EXTENSION always can), 0 if not or unknown. */
 FASTOUT_API int fastout_compression_available(int compression) FASTOUT_C_NOEXCEPT;
+
+/* The shared pool of compression workers (docs/compression.md). */
+/** Sets how many threads the shared pool runs at most, before or after
+ * writers exist; 0 goes back to the default (FASTOUT_COMPRESSION_THREADS,
+ * else the machine's cores). 0, or -EINVAL above 1024. */
+FASTOUT_API int fastout_set_compression_pool_threads(unsigned threads) FASTOUT_C_NOEXCEPT;
+/** The shared pool's size now. */
+FASTOUT_API unsigned fastout_compression_pool_threads(void) FASTOUT_C_NOEXCEPT;
 
 /** Opens `path` for writing (close-on-exec), as fopen(path, "w") by default.
  * `options` may be NULL for the defaults. Returns NULL and sets errno on
@@ -218,9 +259,10 @@ FASTOUT_API fastout_file* fastout_fdopen(int fd, int ownership,
  * as setvbuf() does, after flushing what it holds, and end a compressed
  * stream it was writing (mode, permissions and name do not apply to fd 1).
  * To choose them once, with no such effect, before anything is written, use
- * fastout_set_stdout_options(). fastout_close() flushes and closes it, as
- * fclose(stdout); the next fastout_open_stdout() opens it again. NULL and
- * errno on failure. */
+ * fastout_set_stdout_options(). fastout_close() flushes and closes it and
+ * closes fd 1, as fclose(stdout); the next fastout_open_stdout() opens it
+ * again, on whatever fd 1 is then (give it one first, as freopen() would).
+ * NULL and errno on failure. */
 FASTOUT_API fastout_file* fastout_open_stdout(const fastout_options* options) FASTOUT_C_NOEXCEPT;
 
 /** The process's writer to standard error (fd 2, borrowed), named
@@ -292,8 +334,8 @@ FASTOUT_API int fastout_fputs_slow(const char* text, fastout_file* file) FASTOUT
 FASTOUT_API int fastout_putchar_slow(int c) FASTOUT_C_NOEXCEPT;
 FASTOUT_API int fastout_puts_slow(const char* text) FASTOUT_C_NOEXCEPT;
 
-/** Writes the byte (unsigned char)c, as putc(c, file). Returns it, or a
- * negative error code. Inline: one comparison and a store while the buffer
+/** Writes the byte (unsigned char)c, as putc(c, file). Returns it, or EOF
+ * with errno set and the code in fastout_last_error(). Inline: one comparison and a store while the buffer
  * has room, as glibc's putc_unlocked. */
 FASTOUT_C_INLINE int fastout_putc(int c, fastout_file* file) FASTOUT_C_NOEXCEPT {
   fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
@@ -324,7 +366,7 @@ FASTOUT_C_INLINE size_t fastout_write(const void* data, size_t size, size_t coun
 
 /** Writes the string `text` without its '\0' and without adding a newline,
  * as fputs(text, file). Returns a nonnegative value (1, as glibc's fputs), or
- * a negative error code. */
+ * EOF with errno set and the code in fastout_last_error(). */
 FASTOUT_C_INLINE int fastout_fputs(const char* text, fastout_file* file) FASTOUT_C_NOEXCEPT {
   fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, file);
   if (FASTOUT_LIKELY(state != FASTOUT_C_NULL && text != FASTOUT_C_NULL &&
@@ -334,7 +376,7 @@ FASTOUT_C_INLINE int fastout_fputs(const char* text, fastout_file* file) FASTOUT
 }
 
 /** Writes the byte (unsigned char)c to standard output, as putchar(c):
- * fastout_putc(c, fastout_stdout()). Returns it, or a negative error code.
+ * fastout_putc(c, fastout_stdout()). Returns it, or EOF (errno set).
  * Finding standard output is a function call each time, which makes it
  * cost about what glibc's putchar() does; in a loop over bytes,
  * fastout_putc() with the handle in a local is as fast as
@@ -348,7 +390,7 @@ FASTOUT_C_INLINE int fastout_putchar(int c) FASTOUT_C_NOEXCEPT {
 }
 
 /** Writes the string `text` and a newline to standard output, as puts(text).
- * Returns a nonnegative value (1), or a negative error code. */
+ * Returns a nonnegative value (1), or EOF (errno set). */
 FASTOUT_C_INLINE int fastout_puts(const char* text) FASTOUT_C_NOEXCEPT {
   fastout_buffer_state* state = FASTOUT_C_CAST(fastout_buffer_state*, fastout_stdout());
   size_t size;
@@ -460,22 +502,113 @@ FASTOUT_API int fastout_printf(const char* format, ...) FASTOUT_C_NOEXCEPT
 FASTOUT_API int fastout_vprintf(const char* format, va_list args) FASTOUT_C_NOEXCEPT
     FASTOUT_PRINTF_FORMAT(1, 0);
 
-/** Sends everything buffered to the file. Returns 0 or a negative error
- * code. Unlike fflush(NULL), a NULL handle is -EINVAL. */
+/** Sends everything buffered to the file, as fflush(file). Returns 0, or EOF
+ * with errno set and the code in fastout_last_error(). Unlike fflush(NULL),
+ * a NULL handle is an error (EINVAL). */
 FASTOUT_API int fastout_flush(fastout_file* file) FASTOUT_C_NOEXCEPT;
 
 /** Flushes, closes the descriptor (unless borrowed) and frees the handle --
- * always, even when it returns an error. Returns 0 if everything the writer
- * accepted reached the file and the descriptor closed cleanly; otherwise the
- * first error (a sticky write error, the flush's, or close's). NULL is
- * accepted and returns 0.
+ * always, even when it returns an error, as fclose(file). Returns 0 if
+ * everything the writer accepted reached the file and the descriptor closed
+ * cleanly; otherwise EOF, with errno the first error (a sticky write error,
+ * the flush's, or close's): the handle is gone, so errno is where the cause
+ * is (fastout_error_name(errno) names it). NULL is accepted and returns 0.
  *
- * Given the handle of a C++ fastout::file (fastout::c_handle()), it closes
+ * Given standard output's or standard error's handle, it closes fd 1 or 2
+ * as well, as fclose(stdout) does (once: closing it again leaves alone
+ * whatever has taken the descriptor since). Given the handle of a C++
+ * fastout::file (fastout::c_handle()), it closes
  * that writer as file::close() does and leaves the object to its C++
  * owner. Writers still open when the process exits (return from main,
  * exit()) are flushed and closed as stdio's are; what cannot be written then
- * goes to fastout's error handler, which prints one line to stderr. */
+ * goes to fastout's error handler, which prints one line to stderr unless
+ * fastout_set_error_handler() chose otherwise. */
 FASTOUT_API int fastout_close(fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/* ------------------------------------------- errors nobody was told of */
+
+/** What a writer could not write and no call could report: one left open at
+ * exit (standard output's, or one of fastout_open()'s), or a C++ writer
+ * destroyed without close(). As C++'s fastout::error_report. */
+typedef struct fastout_error_report {
+  const char* path;    /**< the path, or a name such as "<stdout>" */
+  int error;           /**< the cause: a negative error code (-ENOSPC, -EPIPE, ...) */
+  uint64_t bytes_lost; /**< bytes accepted that never reached the file */
+  int close_failed;    /**< 1 if the cause came from close() itself */
+  int sync_failed;     /**< 1 if it came from syncing (durability options) */
+  int not_replaced;    /**< 1 if a replacement (C++'s open_mode::replace) was discarded */
+} fastout_error_report;
+
+/** A handler of such reports. It runs on the thread that finished the
+ * writer -- at exit, the exiting one -- and must not call exit() or
+ * longjmp(); `context` is what fastout_set_error_handler() was given. */
+typedef void (*fastout_error_handler)(const fastout_error_report* report, void* context);
+
+/** Chooses what happens to a write error still unreported when a writer is
+ * finished without fastout_close() -- standard output at exit, above all:
+ *
+ *   report   fastout_set_error_handler(NULL, NULL): the default, one line
+ *            on stderr ("fastout: lost 4 bytes writing "<stdout>": No
+ *            space left on device")
+ *   silent   fastout_set_error_handler(fastout_silent_error_handler, NULL)
+ *   your own fastout_set_error_handler(handler, context), which may chain
+ *            to fastout_default_error_handler()
+ *
+ * Either way an exit status of 0 still becomes 1 when standard output lost
+ * something at exit, as coreutils' close_stdout() does: a program that wants
+ * another status checks fastout_close(fastout_stdout()) itself before it
+ * exits. Process-wide and thread-safe; the same handler as C++'s
+ * fastout::set_error_handler(), which replaces it (and which it replaces).
+ * Returns 0. */
+FASTOUT_API int fastout_set_error_handler(fastout_error_handler handler,
+                                          void* context) FASTOUT_C_NOEXCEPT;
+
+/** The default handler: prints the report's line on stderr. */
+FASTOUT_API void fastout_default_error_handler(const fastout_error_report* report,
+                                               void* context) FASTOUT_C_NOEXCEPT;
+
+/** A handler that does nothing: the "silent" policy. */
+FASTOUT_API void fastout_silent_error_handler(const fastout_error_report* report,
+                                              void* context) FASTOUT_C_NOEXCEPT;
+
+/* ------------------------------------------------------------- seeking */
+
+/* As stdio's on a stream opened for writing. `whence` is SEEK_SET, SEEK_CUR
+ * or SEEK_END from <stdio.h> (0, 1 and 2 on every system fastout builds
+ * for). A seek first sends what is buffered to the file, then moves the
+ * file position, so the next byte lands there: seek back and overwrite, as
+ * `xxd -r` does. Where the output cannot seek -- a pipe, a terminal, a
+ * compressed writer, standard output that is one of those -- they fail with
+ * ESPIPE having sent nothing. A failed seek is not sticky: the writer is as
+ * it was (fastout_last_error() holds the code); a write error met by its
+ * flush is, and a writer that has failed cannot seek (the sticky error).
+ * Seeking changes no count: fastout_stats counts bytes, not positions. With
+ * FASTOUT_APPEND every write goes to the end, wherever the position was
+ * moved (O_APPEND), and the position starts there, as fopen()'s "a". docs/c-api.md, "Seeking", says what a seek means for a
+ * writer with durability options. */
+
+/** Moves the position to `offset` from `whence`, as fseek(). Returns 0, or
+ * -1 with errno set: ESPIPE (see above), EINVAL (another `whence`, or a
+ * position before the start), EOVERFLOW, EBADF (closed), EBUSY (a cursor
+ * holds the writer), or the write error of the flush. */
+FASTOUT_API int fastout_fseek(fastout_file* file, long offset, int whence) FASTOUT_C_NOEXCEPT;
+
+/** Where the next byte lands, as ftell(): the file position plus what is
+ * buffered, without writing anything; -1 with errno set on failure (ESPIPE
+ * on a pipe; EOVERFLOW past LONG_MAX, which is 2 GiB where long has 32
+ * bits: use fastout_ftello()). A compressed writer answers with the bytes
+ * of text written so far, as zlib's gztell(), and cannot seek. */
+FASTOUT_API long fastout_ftell(fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/** fseeko() and ftello(), with 64-bit positions on every system (off_t's
+ * width depends on _FILE_OFFSET_BITS; an int64_t does not). */
+FASTOUT_API int fastout_fseeko(fastout_file* file, int64_t offset, int whence) FASTOUT_C_NOEXCEPT;
+FASTOUT_API int64_t fastout_ftello(fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/** fastout_fseek(file, 0, SEEK_SET), as rewind(), whose failure it reports
+ * only in errno and fastout_last_error(). Unlike rewind(), it clears no
+ * error: a write error stays sticky (fastout never forgets one). */
+FASTOUT_API void fastout_rewind(fastout_file* file) FASTOUT_C_NOEXCEPT;
 
 /* ---------------------------------------------------------- inspecting */
 
@@ -527,8 +660,47 @@ FASTOUT_API int fastout_get_stats(const fastout_file* file,
  * for messages; valid until fastout_close(). NULL for a NULL handle. */
 FASTOUT_API const char* fastout_path(const fastout_file* file) FASTOUT_C_NOEXCEPT;
 
-/** The descriptor, as fileno(); -1 once closed, -EINVAL for NULL. */
+/** The descriptor, as fileno(); -1 with errno EBADF once closed, -1 with
+ * errno EINVAL for NULL. The writer keeps it open from then on (see
+ * keep_descriptor_open). */
 FASTOUT_API int fastout_fileno(const fastout_file* file) FASTOUT_C_NOEXCEPT;
+
+/* ---------------------------------------------------- the buffer budget */
+
+/* One limit on the memory every writer's buffers hold together (C++:
+ * <fastout/budget.h>; docs/guide.md, "Many outputs"). A writer opened with
+ * buffer_size FASTOUT_DEFAULT_BUFFER_SIZE (NULL options included) gets its
+ * buffer from it: 256 KiB while the budget has ample room, else 4 KiB,
+ * growing (x4, up to 256 KiB) while it is busy; another size is charged as
+ * it is. The environment variable FASTOUT_BUFFER_BUDGET sets it for a
+ * program that does not; a value that is not a size makes every open of a
+ * buffered writer fail with EINVAL. Thread-safe. */
+
+/** The smallest budget, and a budgeted writer's smallest buffer. */
+#define FASTOUT_SMALLEST_BUFFER_BUDGET 4096u
+
+/** What the budget is and holds now. */
+typedef struct fastout_buffer_budget {
+  size_t limit;   /**< the budget, in bytes */
+  size_t in_use;  /**< held by every writer's buffers (a writer's smallest
+                       buffer and a size the program chose are granted even
+                       past the limit) */
+  size_t holders; /**< writers holding memory charged to it */
+} fastout_buffer_budget;
+
+/** Sets the budget of every writer's buffers, before or after writers
+ * exist. Returns 0, or -EINVAL if `bytes` is below
+ * FASTOUT_SMALLEST_BUFFER_BUDGET (the budget is then unchanged). */
+FASTOUT_API int fastout_set_buffer_budget(size_t bytes) FASTOUT_C_NOEXCEPT;
+
+/** Fills `budget` with the budget, what is in use and how many writers hold
+ * memory. Returns 0, or -EINVAL for NULL. */
+FASTOUT_API int fastout_get_buffer_budget(fastout_buffer_budget* budget) FASTOUT_C_NOEXCEPT;
+
+/** Stores the size of the writer's buffer now in `*size` (0: unbuffered or
+ * closed; a budgeted one changes as the writer's output does). Returns 0,
+ * or -EINVAL for NULL. */
+FASTOUT_API int fastout_get_buffer_size(const fastout_file* file, size_t* size) FASTOUT_C_NOEXCEPT;
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -555,7 +727,10 @@ FASTOUT_API file& from_c_handle(fastout_file* handle) FASTOUT_C_NOEXCEPT;
  * forms still compile and do what they did until the next release, with a
  * deprecation warning that names the call to use (fastout_fputs,
  * fastout_fprintf, fastout_vfprintf); the forms without a handle are stdio's
- * puts, printf and vprintf.
+ * puts, printf and vprintf. What they did includes what they return: the old
+ * fastout_puts(text, file) still returns the negative error code (-ENOSPC,
+ * ...) where fastout_fputs() returns EOF, so that a 0.2.0 program that
+ * compares it with a code keeps working until it moves to the new name.
  *
  * C has no overloading, so in C each of the three names is also a macro that
  * picks the function by its arguments: fastout_puts and fastout_vprintf by
@@ -581,7 +756,8 @@ FASTOUT_API file& from_c_handle(fastout_file* handle) FASTOUT_C_NOEXCEPT;
 
 FASTOUT_DEPRECATED(FASTOUT_PUTS_DEPRECATION_)
 inline int fastout_puts(const char* text, fastout_file* file) FASTOUT_C_NOEXCEPT {
-  return fastout_fputs(text, file);
+  int result = fastout_fputs(text, file);
+  return result < 0 ? fastout_last_error(file) : result; /* 0.2.0's code, not EOF */
 }
 
 FASTOUT_DEPRECATED(FASTOUT_PRINTF_DEPRECATION_)
@@ -607,7 +783,8 @@ inline int fastout_vprintf(fastout_file* file, const char* format,
 
 FASTOUT_DEPRECATED(FASTOUT_PUTS_DEPRECATION_)
 FASTOUT_C_INLINE int fastout_puts_with_handle(const char* text, fastout_file* file) {
-  return fastout_fputs(text, file);
+  int result = fastout_fputs(text, file);
+  return result < 0 ? fastout_last_error(file) : result; /* 0.2.0's code, not EOF */
 }
 
 FASTOUT_DEPRECATED(FASTOUT_VPRINTF_DEPRECATION_)

@@ -62,12 +62,33 @@ struct by_extension {
   int gzip_level = gzip{}.level;
 };
 
-/// Worker threads a compressing writer uses when none is asked for.
-///
-/// One worker already takes the compression off the formatting thread,
-/// which is what matters on a two-core machine; more help only where the
-/// compressor is slower than the formatting and cores are free.
-inline constexpr unsigned default_compression_workers = 1;
+/// compression_options::workers for a writer whose buffers are compressed
+/// by the process's shared pool of worker threads, which every such writer
+/// uses: a program with a thousand compressed outputs has the pool's
+/// threads, not a thousand (docs/compression.md, "One pool of workers").
+/// Any other value gives the writer workers of its own: n threads, or none
+/// (0: compressed on the caller's thread).
+inline constexpr unsigned shared_compression_pool = ~0u;
+
+/// Worker threads a compressing writer uses when none is asked for: the
+/// shared pool's.
+inline constexpr unsigned default_compression_workers = shared_compression_pool;
+
+/// The most threads the shared pool may be given.
+inline constexpr unsigned most_compression_pool_threads = 1024;
+
+/// Sets how many threads the shared pool runs at most, before or after
+/// writers exist: 0 goes back to the default (FASTOUT_COMPRESSION_THREADS
+/// from the environment if set, else as many as the machine has cores).
+/// More threads start as soon as there is work for them; with fewer, the
+/// threads beyond the new figure stop once they finish their job. Throws
+/// std::system_error (EINVAL) above most_compression_pool_threads.
+FASTOUT_API void set_compression_pool_threads(unsigned threads);
+
+/// The shared pool's size now: the program's choice, else the environment's,
+/// else the machine's cores. Its threads start only when a writer hands it a
+/// buffer, and stop when no writer that uses it is open.
+FASTOUT_API unsigned compression_pool_threads() noexcept;
 
 namespace detail {
 struct compression_choice_param;
@@ -86,9 +107,11 @@ struct compression_options {
   compression_format format = compression_format::none;
   /// The level, in the format's own terms (zstd{}, gzip{}).
   int level = 0;
-  /// Threads that compress while the caller formats. 0 compresses on the
-  /// caller's thread, in the call that fills a buffer (for one-core
-  /// machines, or to keep a process single-threaded).
+  /// Who compresses while the caller formats: shared_compression_pool (the
+  /// default) hands the writer's buffers to the process's shared pool; n
+  /// gives the writer n threads of its own; 0 compresses on the caller's
+  /// thread, in the call that fills a buffer (for one-core machines, or to
+  /// keep a process single-threaded).
   unsigned workers = default_compression_workers;
   /// Choose `format` from the path when the writer opens (by_extension).
   bool from_extension = false;

@@ -23,6 +23,7 @@
 #  error "fastout's C++ API needs C++17 or later: compile with -std=c++17 (or newer)"
 #else
 
+#  include <cstddef>
 #  include <cstdint>
 #  include <system_error>
 
@@ -70,6 +71,10 @@ struct file_stats {
   /// reached the file whole (a reader decodes them), which grows a buffer at
   /// a time and is all of them after flush() or close().
   std::uint64_t bytes_delivered = 0;
+  /// The size of the writer's buffer now (0: unbuffered or closed). A
+  /// buffer the buffer budget sizes (<fastout/budget.h>) changes as the
+  /// writer's output does.
+  std::size_t buffer_size = 0;
 };
 
 /// What a writer that is destroyed without close() could not do.

@@ -20,6 +20,7 @@
 #ifndef __cplusplus
 #  error "<fastout/fastout.h> is fastout's C++ API; a C program includes <fastout/c_api.h>"
 #else
+#  include <fastout/budget.h>
 #  include <fastout/compression.h>
 #  include <fastout/cursor.h>
 #  include <fastout/errors.h>

@@ -288,7 +288,11 @@ class FASTOUT_API file : private detail::writer {
   cursor make_cursor();
 
   using writer::is_open;
-  /// The descriptor written to, or -1 once closed.
+  /// The descriptor written to, or -1 once closed. Asking for it keeps it
+  /// open from then on: a writer whose descriptor the program has is never
+  /// released beyond the descriptor limit (file_options::
+  /// keep_descriptor_open). If it had been released and its file cannot be
+  /// reopened, -1, and the next call reports why.
   using writer::descriptor;
   /// The path given at open, or the name of an adopted/borrowed descriptor.
   using writer::path;

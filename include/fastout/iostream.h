@@ -48,8 +48,11 @@ enum class flush_policy {
 /// std::ios::openmode.
 struct stream_options {
   flush_policy flush = flush_policy::standard;
-  /// The writer's buffer, fixed at open: 0 is unbuffered.
+  /// The writer's buffer, as file_options::buffer_size: left at
+  /// default_buffer_size, the buffer budget sizes it; 0 is unbuffered.
   std::size_t buffer_size = default_buffer_size;
+  /// As file_options::buffer_size_exact: set by `fastout::buffer_size = n`.
+  bool buffer_size_exact = false;
   buffering buffer_mode = buffering::automatic;
   /// Permission bits for a file that is created, masked by the umask.
   unsigned permissions = 0666;

@@ -94,9 +94,16 @@ struct file_options {
   open_mode mode = open_mode::truncate;
   /// Permission bits for a file that is created, masked by the umask (fopen's 0666).
   unsigned permissions = 0666;
-  /// Fixed at open and never reallocated. 0 means unbuffered: every call goes
-  /// straight to the file.
+  /// The buffer's size. Left at default_buffer_size, the process's buffer
+  /// budget sizes it (<fastout/budget.h>): 256 KiB while the budget has
+  /// ample room, else from 4 KiB, growing while the writer is busy.
+  /// Any other size (or `fastout::buffer_size = n`, even of 256 KiB) is the
+  /// program's exact choice: fixed at open, never reallocated, and counted
+  /// in the budget. 0 means unbuffered: every call goes straight to the file.
   std::size_t buffer_size = default_buffer_size;
+  /// buffer_size is the program's exact choice even if it is
+  /// default_buffer_size: `fastout::buffer_size = n` sets it.
+  bool buffer_size_exact = false;
   buffering buffer_mode = buffering::automatic;
   /// Whether a write error is thrown or reported (see write_errors).
   write_errors errors = write_errors::automatic;
@@ -136,6 +143,17 @@ struct file_options {
   /// hands to a worker (0 is refused: it needs a buffer); on a terminal it
   /// is fully buffered unless buffering::line is asked for.
   compression_options compression;
+  /// Never close this writer's descriptor to make room for another. By
+  /// default (false), a writer that opened a regular file by path itself
+  /// (truncate, append or create_exclusive; no sync, sync_directory,
+  /// preallocate or replace) may have its descriptor closed while it is
+  /// idle, when another open of the process's writers fails with EMFILE
+  /// even after the soft limit was raised to the hard one, and reopens the
+  /// same file (checked by device and inode) where it left off when it next
+  /// writes. Set it for a file the program locks with fcntl() locks, which
+  /// a close() of any of its descriptors lets go. docs/guide.md, "Many
+  /// outputs".
+  bool keep_descriptor_open = false;
 };
 
 // The parameters of output_file() (<fastout/file.h>) and of
@@ -171,6 +189,12 @@ struct preallocate_param {
 struct preallocate_key {
   constexpr preallocate_param operator=(std::uint64_t bytes) const noexcept { return {bytes}; }
 };
+struct keep_descriptor_open_param {
+  bool value;
+};
+struct keep_descriptor_open_key {
+  constexpr keep_descriptor_open_param operator=(bool on) const noexcept { return {on}; }
+};
 }  // namespace detail
 
 /// `fastout::buffer_size = n` as a parameter of output_file(), as in {fmt}.
@@ -183,6 +207,8 @@ inline constexpr detail::sync_key sync{};
 inline constexpr detail::sync_directory_key sync_directory{};
 /// `fastout::preallocate = bytes`: file_options::preallocate.
 inline constexpr detail::preallocate_key preallocate{};
+/// `fastout::keep_descriptor_open = true`: file_options::keep_descriptor_open.
+inline constexpr detail::keep_descriptor_open_key keep_descriptor_open{};
 
 // Reading the options: the one place where a parameter becomes a field.
 // output_file()'s parameters (<fastout/file.h>), those fastout::ofstream
@@ -204,6 +230,7 @@ template <typename Options, typename P>
 void apply_option(Options& o, const P& p) {
   if constexpr (std::is_same<P, buffer_size_param>::value) {
     o.buffer_size = p.value;
+    o.buffer_size_exact = true;
   } else if constexpr (std::is_same<P, permissions_param>::value) {
     o.permissions = p.value;
   } else if constexpr (std::is_same<P, open_mode>::value) {
@@ -220,6 +247,8 @@ void apply_option(Options& o, const P& p) {
     o.sync_directory = p.value;
   } else if constexpr (std::is_same<P, preallocate_param>::value) {
     o.preallocate = p.value;
+  } else if constexpr (std::is_same<P, keep_descriptor_open_param>::value) {
+    o.keep_descriptor_open = p.value;
   } else if constexpr (std::is_same<P, page_cache>::value) {
     o.cache = p;
   } else if constexpr (std::is_same<P, symlinks>::value) {
@@ -243,6 +272,7 @@ void apply_option(Options& o, const P& p) {
                   "a fastout::write_errors, "
                   "fastout::sync = b, fastout::sync_directory = b, fastout::preallocate = n, "
                   "a fastout::page_cache, a fastout::symlinks, "
+                  "fastout::keep_descriptor_open = b, "
                   "fastout::compression = zstd{...}/gzip{...}/by_extension{}, "
                   "fastout::compression_workers = n, "
                   "or {fmt}-style flags such as file::WRONLY | file::CREATE");

@@ -15,6 +15,7 @@
 #include <climits>
 #include <cstdarg>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -22,6 +23,7 @@
 #include <system_error>
 #include <unordered_set>
 
+#include <fastout/budget.h>
 #include <fastout/compression.h>
 #include <fastout/file.h>
 #include <fastout/iostream.h>
@@ -204,8 +206,13 @@ int convert(const fastout_options* in, file_options& out, std::string* name) {
   if (in->permissions > 07777) return EINVAL;
   compression_options compression_chosen;
   if (int error_number = convert_compression(in, compression_chosen)) return error_number;
+  const bool keep_descriptor = in->size >= sizeof(fastout_options) && in->keep_descriptor_open != 0;
   detail::apply_options(out, mode, buffer_mode, fastout::permissions = in->permissions,
-                        fastout::buffer_size = in->buffer_size, compression_chosen);
+                        fastout::buffer_size = in->buffer_size, compression_chosen,
+                        fastout::keep_descriptor_open = keep_descriptor);
+  // The buffer budget (issue 28): FASTOUT_DEFAULT_BUFFER_SIZE, which
+  // fastout_options_init() sets, lets the budget size the buffer.
+  out.buffer_size_exact = false;
   if (name != nullptr && in->name != nullptr) *name = in->name;
   return 0;
 }
@@ -234,9 +241,17 @@ fastout_file* open_standard(const fastout_options* options, file& (*writer)(),
   return result < 0 ? nullptr : handle;
 }
 
+// stdio's answer for a failure of a call named after one of its own
+// (putc, fputs, puts, fflush, fclose): EOF, the cause in errno (which the
+// call has set) and in fastout_last_error(). A result that is not negative
+// passes unchanged.
+inline int eof_on_failure(int result) noexcept { return result < 0 ? EOF : result; }
+static_assert(EOF < 0, "a program written for `< 0` keeps working");
+
 }  // namespace
 }  // namespace fastout
 
+using fastout::eof_on_failure;
 using fastout::file;
 using fastout::failure;
 using fastout::guarded;
@@ -258,7 +273,20 @@ fastout_file* fastout_open(const char* path, const fastout_options* options) noe
   // thrown to catch, and what the program writes after an error is counted
   // as lost.
   file_options.errors = fastout::write_errors::report;
-  return fastout::make_owned([&](void* memory) { return new (memory) file(path, file_options); });
+  fastout_file* handle =
+      fastout::make_owned([&](void* memory) { return new (memory) file(path, file_options); });
+  if (handle != nullptr && options != nullptr && options->mode == FASTOUT_APPEND) {
+    // As fopen(path, "a"): fastout_ftell() starts at the end, where the
+    // first write lands (O_APPEND alone moves the offset only then). A file
+    // that cannot seek (a FIFO, a compressed stream) has no position to set.
+    const int saved_errno = errno;
+    try {
+      fastout::detail::writer_of(writer_of(handle)).seek(0, SEEK_END);
+    } catch (...) {
+    }
+    errno = saved_errno;
+  }
+  return handle;
 }
 
 fastout_file* fastout_fdopen(int fd, int ownership, const fastout_options* options) noexcept {
@@ -325,12 +353,12 @@ int fastout_sync_with_stdio(int on) noexcept {
 // -------------------------------------------------------------- output
 
 int fastout_putc_slow(int c, fastout_file* handle) noexcept {
-  if (handle == nullptr) return failure(EINVAL);
+  if (handle == nullptr) return eof_on_failure(failure(EINVAL));
   file& writer = writer_of(handle);
-  return guarded(writer, [&] {
+  return eof_on_failure(guarded(writer, [&] {
     writer.put(static_cast<char>(c));
     return static_cast<int>(static_cast<unsigned char>(c));
-  });
+  }));
 }
 
 size_t fastout_write_slow(const void* data, size_t size, size_t count,
@@ -357,35 +385,37 @@ size_t fastout_write_slow(const void* data, size_t size, size_t count,
 }
 
 int fastout_fputs_slow(const char* text, fastout_file* handle) noexcept {
-  if (handle == nullptr) return failure(EINVAL);
+  if (handle == nullptr) return eof_on_failure(failure(EINVAL));
   file& writer = writer_of(handle);
-  if (text == nullptr) return fastout::call_failed(writer, EINVAL);
-  return guarded(writer, [&] {
+  if (text == nullptr) return eof_on_failure(fastout::call_failed(writer, EINVAL));
+  return eof_on_failure(guarded(writer, [&] {
     // An empty text still meets a closed or failed writer's error, as in
     // file::write().
     writer.write(text, std::strlen(text));
     return 1;
-  });
+  }));
 }
 
 int fastout_putchar_slow(int c) noexcept {
   fastout_file* handle = nullptr;
-  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle))
+    return eof_on_failure(error);
   return fastout_putc_slow(c, handle);
 }
 
 int fastout_puts_slow(const char* text) noexcept {
   fastout_file* handle = nullptr;
-  if (int error = fastout::standard_handle(fastout::standard_output, handle)) return error;
+  if (int error = fastout::standard_handle(fastout::standard_output, handle))
+    return eof_on_failure(error);
   file& writer = writer_of(handle);
-  if (text == nullptr) return fastout::call_failed(writer, EINVAL);
-  return guarded(writer, [&] {
+  if (text == nullptr) return eof_on_failure(fastout::call_failed(writer, EINVAL));
+  return eof_on_failure(guarded(writer, [&] {
     // One call, as puts(): on a line-buffered writer the newline sends the
     // line with its text.
     writer.write(text, std::strlen(text));
     writer.put('\n');
     return 1;
-  });
+  }));
 }
 
 // ---------------------------------------------------------------- cursor
@@ -459,17 +489,21 @@ int fastout_cursor_end_slow(fastout_file* handle, char* pos, int error) noexcept
 }
 
 int fastout_flush(fastout_file* handle) noexcept {
-  if (handle == nullptr) return failure(EINVAL);
+  if (handle == nullptr) return eof_on_failure(failure(EINVAL));
   file& writer = writer_of(handle);
-  return guarded(writer, [&] {
+  return eof_on_failure(guarded(writer, [&] {
     writer.flush();
     return 0;
-  });
+  }));
 }
 
 int fastout_close(fastout_file* handle) noexcept {
   if (handle == nullptr) return 0;
   file* writer = &writer_of(handle);
+  // Standard output (or error) is closed as fclose(stdout) closes it: its
+  // descriptor too, once, when the writer was open (a second close must
+  // not close whatever has taken descriptor 1 since).
+  const int standard_fd = writer->is_open() ? fastout::detail::standard_descriptor_of(*writer) : -1;
   // The error is returned, as fclose() returns it: not thrown, and not
   // reported through the error handler as well, whatever the writer's
   // write_errors.
@@ -478,6 +512,12 @@ int fastout_close(fastout_file* handle) noexcept {
     fastout::detail::writer_of(*writer).close_checked();
   } catch (...) {
     result = fastout::call_failed(*writer, fastout::error_number_of(std::current_exception()));
+  }
+  if (standard_fd >= 0 && !writer->is_open()) {
+    // Closed whatever the flush met, as fclose() does; Linux releases a
+    // descriptor whose close() was interrupted, so EINTR is no error.
+    if (fastout::detail::platform.close(standard_fd) != 0 && errno != EINTR && result == 0)
+      result = fastout::call_failed(*writer, errno);
   }
   bool owned_by_c = false;
   {
@@ -492,7 +532,7 @@ int fastout_close(fastout_file* handle) noexcept {
     ::operator delete(writer);
   }
   if (result < 0) errno = -result;
-  return result;
+  return eof_on_failure(result);
 }
 
 int fastout_compression_available(int compression) noexcept {
@@ -506,6 +546,126 @@ int fastout_compression_available(int compression) noexcept {
     default: return 0;
   }
 }
+
+// The shared pool of compression workers.
+int fastout_set_compression_pool_threads(unsigned threads) noexcept {
+  if (threads > fastout::most_compression_pool_threads) return -EINVAL;
+  fastout::set_compression_pool_threads(threads);
+  return 0;
+}
+
+unsigned fastout_compression_pool_threads(void) noexcept {
+  return fastout::compression_pool_threads();
+}
+
+// ------------------------------------------- errors nobody was told of
+
+namespace fastout {
+namespace {
+// The C handler and its context, read together by the C++ handler that
+// stands for them. Never destroyed: reports come at exit, after static
+// destructors.
+struct c_error_handler {
+  std::mutex mutex;
+  fastout_error_handler handler = nullptr;
+  void* context = nullptr;
+};
+
+c_error_handler& c_handler() {
+  static c_error_handler* chosen = new c_error_handler;
+  return *chosen;
+}
+
+void call_c_handler(const error_report& report) noexcept {
+  fastout_error_handler handler;
+  void* context;
+  {
+    c_error_handler& c = c_handler();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    handler = c.handler;
+    context = c.context;
+  }
+  const fastout_error_report c_report = {
+      report.path,         -report.error.value(),      report.bytes_lost,
+      report.close_failed, report.sync_failed ? 1 : 0, report.not_replaced ? 1 : 0};
+  if (handler != nullptr) handler(&c_report, context);
+}
+}  // namespace
+}  // namespace fastout
+
+int fastout_set_error_handler(fastout_error_handler handler, void* context) noexcept {
+  fastout::c_error_handler& c = fastout::c_handler();
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    c.handler = handler;
+    c.context = context;
+  }
+  // NULL is the default handler, C++'s own: no C report in between.
+  fastout::set_error_handler(handler == nullptr ? nullptr : fastout::call_c_handler);
+  return 0;
+}
+
+void fastout_default_error_handler(const fastout_error_report* report, void*) noexcept {
+  if (report == nullptr) return;
+  fastout::error_report cxx{report->path,
+                            std::error_code(-report->error, fastout::detail::error_category()),
+                            report->bytes_lost, report->close_failed != 0};
+  cxx.sync_failed = report->sync_failed != 0;
+  cxx.not_replaced = report->not_replaced != 0;
+  fastout::default_error_handler(cxx);
+}
+
+void fastout_silent_error_handler(const fastout_error_report*, void*) noexcept {}
+
+// ------------------------------------------------------------- seeking
+
+namespace fastout {
+namespace {
+// A position call on `handle` (the writer's seek() or position()): its
+// result, or -1 with errno and fastout_last_error() set, as stdio's.
+template <typename Call>
+std::int64_t position_call(fastout_file* handle, Call&& call) noexcept {
+  if (handle == nullptr) {
+    failure(EINVAL);
+    return -1;
+  }
+  file& writer = writer_of(handle);
+  try {
+    return call(detail::writer_of(writer));
+  } catch (...) {
+    call_failed(writer, error_number_of(std::current_exception()));
+    return -1;
+  }
+}
+}  // namespace
+}  // namespace fastout
+
+int fastout_fseeko(fastout_file* handle, int64_t offset, int whence) noexcept {
+  return fastout::position_call(
+             handle, [&](fastout::detail::writer& w) { return w.seek(offset, whence); }) < 0
+             ? -1
+             : 0;
+}
+
+int64_t fastout_ftello(fastout_file* handle) noexcept {
+  return fastout::position_call(handle, [](fastout::detail::writer& w) { return w.position(); });
+}
+
+int fastout_fseek(fastout_file* handle, long offset, int whence) noexcept {
+  return fastout_fseeko(handle, static_cast<int64_t>(offset), whence);
+}
+
+long fastout_ftell(fastout_file* handle) noexcept {
+  const int64_t position = fastout_ftello(handle);
+  if (position > static_cast<int64_t>(LONG_MAX)) {
+    // As ftell() where long is narrower than the position (Windows).
+    fastout::call_failed(writer_of(handle), EOVERFLOW);
+    return -1;
+  }
+  return static_cast<long>(position);
+}
+
+void fastout_rewind(fastout_file* handle) noexcept { fastout_fseeko(handle, 0, SEEK_SET); }
 
 // ---------------------------------------------------------- inspecting
 
@@ -549,6 +709,35 @@ const char* fastout_path(const fastout_file* handle) noexcept {
 }
 
 int fastout_fileno(const fastout_file* handle) noexcept {
-  if (handle == nullptr) return failure(EINVAL);
-  return writer_of(handle).descriptor();
+  // As fileno(): -1 and errno for a stream without a descriptor.
+  if (handle == nullptr) {
+    failure(EINVAL);
+    return -1;
+  }
+  int fd = writer_of(handle).descriptor();
+  if (fd < 0) failure(EBADF);
+  return fd < 0 ? -1 : fd;
+}
+
+// ----------------------------------------------------- the buffer budget
+
+int fastout_set_buffer_budget(size_t bytes) noexcept {
+  if (bytes < fastout::smallest_buffer_budget) return failure(EINVAL);
+  fastout::set_buffer_budget(bytes);  // cannot throw: the size was checked
+  return 0;
+}
+
+int fastout_get_buffer_budget(fastout_buffer_budget* budget) noexcept {
+  if (budget == nullptr) return failure(EINVAL);
+  const fastout::buffer_budget_figures now = fastout::buffer_budget();
+  budget->limit = now.limit;
+  budget->in_use = now.in_use;
+  budget->holders = now.holders;
+  return 0;
+}
+
+int fastout_get_buffer_size(const fastout_file* handle, size_t* size) noexcept {
+  if (handle == nullptr || size == nullptr) return failure(EINVAL);
+  *size = writer_of(handle).stats().buffer_size;
+  return 0;
 }

@@ -328,6 +328,9 @@ filebuf* filebuf::open(detail::cstring_view path, std::ios_base::openmode mode,
                                  ? static_cast<std::size_t>(requested_buffer_size_)
                                  : options.buffer_size,
       options.buffer_mode, options.compression);
+  // Sized by the budget unless the program chose the size (the key above
+  // says it did, whatever the stream's options say).
+  file_opts.buffer_size_exact = requested_buffer_size_ >= 0 || options.buffer_size_exact;
   try {
     file opened(path, file_opts);
     // Where the file position starts, which tellp() shows: fopen()'s "a"

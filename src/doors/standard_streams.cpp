@@ -167,6 +167,12 @@ void set_standard_error_options(const file_options& options) {
   set_options(standard_error(), error_output, options);
 }
 
+int detail::standard_descriptor_of(const file& writer) noexcept {
+  if (output.writer.load() == &writer) return output.fd;
+  if (error_output.writer.load() == &writer) return error_output.fd;
+  return -1;
+}
+
 int detail::set_standard_output_options_before_use(const file_options& options) {
   if (exit_handler_ran.load()) return EALREADY;
   file& writer = standard_output();

@@ -7,6 +7,7 @@
 #include <fastout/options.h>
 
 namespace fastout {
+class file;
 namespace detail {
 
 /// fastout_set_stdout_options(): gives standard_output() `options` as
@@ -18,6 +19,11 @@ namespace detail {
 /// std::system_error where set_standard_output_options() throws (the new
 /// writer cannot be made: ENOMEM, ENOTSUP), also with nothing changed.
 int set_standard_output_options_before_use(const file_options& options);
+
+/// The descriptor of the process-wide writer `writer` is -- 1 for
+/// standard_output(), 2 for standard_error() -- or -1 if it is neither (or
+/// not made yet): fastout_close() closes it, as fclose(stdout) closes fd 1.
+int standard_descriptor_of(const file& writer) noexcept;
 
 }  // namespace detail
 }  // namespace fastout

@@ -16,6 +16,7 @@
 
 #include "platform/platform_internal.h"
 #include "stages/compression_stage_internal.h"
+#include "stages/descriptors_internal.h"
 #include "stages/file_stage_internal.h"
 #include "stages/messages_internal.h"
 #include "stages/replace_internal.h"
@@ -103,10 +104,13 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   // compression stage. The object is constructed (delegating constructor),
   // so from here on the destructor frees what was taken.
   std::unique_ptr<compression_stage> compressing = compression_stage::make(options, name);
-  if (compressing == nullptr) allocate_buffer(options.buffer_size);
+  if (compressing == nullptr) allocate_buffer(options);
   std::unique_ptr<file_stage> bottom = make_file_stage(-1, true, options);
   std::unique_ptr<stage> route;
   sync_and_replace_stage* steps = nullptr;
+  // The file stage of a writer whose descriptor may be released beyond the
+  // descriptor limit: a file opened here without a durable route.
+  file_stage* releasable = nullptr;
   if (sync_and_replace_stage::needed(options)) {
     // Replacing, syncing, preallocating: the stage opens the file (the new
     // one, for a replacement).
@@ -119,12 +123,16 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
     route = std::move(opened);
   } else {
     // Not retried on EINTR, as fopen(): a signal must be able to interrupt
-    // the open of a FIFO that has no reader (alarm() around it, say).
-    const int fd = platform.open(name.c_str(), flags, static_cast<mode_t>(options.permissions));
+    // the open of a FIFO that has no reader (alarm() around it, say). On
+    // EMFILE, room is made (descriptors_internal.h).
+    const int fd = detail::open_retrying_descriptor_limit([&] {
+      return platform.open(name.c_str(), flags, static_cast<mode_t>(options.permissions));
+    });
     if (fd < 0)
       throw std::system_error(errno, detail::error_category(),
                               "cannot open " + quoted(name) + " for writing");
     bottom->set_descriptor(fd);
+    releasable = options.keep_descriptor_open ? nullptr : bottom.get();
     route = std::move(bottom);
   }
   char* route_buffer = nullptr;
@@ -137,6 +145,8 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   }
   attach(route.release(), route_buffer, route_capacity, options);
   if (steps != nullptr) steps->preallocate();
+  // Last: from here on another thread's open may release it.
+  if (releasable != nullptr) releasable->make_releasable(name, flags);
 }
 
 file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::string name) : file() {
@@ -171,7 +181,7 @@ file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::strin
     compressing->set_next(route.release());
     route = std::move(compressing);
   } else {
-    allocate_buffer(options.buffer_size);
+    allocate_buffer(options);
   }
   attach(route.release(), route_buffer, route_capacity, options);
   if (steps != nullptr) steps->preallocate();

@@ -41,6 +41,7 @@ const char* common_error_text(int error_number) noexcept {
     case EMFILE: return "Too many open files";
     case ENFILE: return "Too many open files in system";
     case ENOLCK: return "No locks available";
+    case ESTALE: return "Stale file handle";
     default: return nullptr;
   }
 }

@@ -7,6 +7,7 @@
 #include "platform/platform_internal.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace fastout::detail {
 namespace {
@@ -97,6 +98,15 @@ int sync_file(int fd, bool metadata) noexcept {
   if (retry_interrupted([&] { return platform.full_fsync(fd); }) == 0) return 0;
   if (errno != ENOTSUP && errno != EOPNOTSUPP && errno != EINVAL && errno != ENOTTY) return -1;
   return retry_interrupted([&] { return metadata ? platform.fsync(fd) : platform.fdatasync(fd); });
+}
+
+bool raise_descriptor_limit_once() noexcept {
+  // Once per process, whatever happens: a limit that could not be raised
+  // will not be raised by asking again, and a program that lowered it after
+  // fastout raised it meant to.
+  static std::atomic<bool> tried{false};
+  if (tried.exchange(true, std::memory_order_relaxed)) return false;
+  return platform.raise_descriptor_limit() == 0;
 }
 
 int sync_directory(int dir) noexcept {

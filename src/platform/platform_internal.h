@@ -66,6 +66,24 @@
 
 namespace fastout::detail {
 
+/// What tells one file from every other for certain while it exists: its
+/// device and its number there. Unix: st_dev and st_ino. Windows: the
+/// volume's serial number and the file's 128-bit id (FileIdInfo; the 64-bit
+/// file index where a system has no such id), which fstat()'s 16-bit
+/// st_ino there cannot be.
+struct file_identity {
+  std::uint64_t device = 0;
+  std::uint64_t number_high = 0;
+  std::uint64_t number_low = 0;
+
+  friend bool operator==(const file_identity& a, const file_identity& b) noexcept {
+    return a.device == b.device && a.number_high == b.number_high && a.number_low == b.number_low;
+  }
+  friend bool operator!=(const file_identity& a, const file_identity& b) noexcept {
+    return !(a == b);
+  }
+};
+
 struct platform_calls {
   // ------------------------------------------------- opening and creating
   int (*open)(const char* path, int flags, mode_t mode);
@@ -97,6 +115,10 @@ struct platform_calls {
   int (*fstat)(int fd, struct stat* st);
   // `flags`: 0 or AT_SYMLINK_NOFOLLOW.
   int (*fstatat)(int dir, const char* path, struct stat* st, int flags);
+  // The identity of the file `fd` is open on: 0, or -1 and errno. A writer
+  // released beyond the descriptor limit checks by it that the path it
+  // reopens still names its file.
+  int (*identify)(int fd, file_identity* identity);
   ssize_t (*readlinkat)(int dir, const char* path, char* buffer, size_t size);
   // 1 if `fd` is a terminal, 0 otherwise (isatty(); on Windows, a console).
   int (*is_terminal)(int fd);
@@ -187,11 +209,19 @@ struct platform_calls {
   // and ENOTSUP where the C library has no such streams.
   std::FILE* (*open_write_stream)(void* cookie,
                                   ssize_t (*write)(void* cookie, const char* data, size_t size));
+  // Raises the process's soft limit of open descriptors (RLIMIT_NOFILE)
+  // to its hard limit, as far as the system lets a process go (Apple's
+  // OPEN_MAX and kern.maxfilesperproc, as Go's runtime clamps it): 0 if it
+  // raised it, -1 and errno otherwise -- EPERM when the soft limit is at
+  // the hard one already (nothing left to raise), ENOSYS where there is no
+  // such limit to raise (Windows). Called once per process, on the first
+  // EMFILE (raise_descriptor_limit_once()).
+  int (*raise_descriptor_limit)();
 };
 
 /// The number of entries of platform_calls, which every_entry_filled()
 /// checks one by one: a new entry is added there too.
-inline constexpr std::size_t platform_call_count = 37;
+inline constexpr std::size_t platform_call_count = 39;
 static_assert(sizeof(platform_calls) == platform_call_count * sizeof(void (*)()),
               "platform_calls gained or lost an entry: every_entry_filled() must check each");
 
@@ -202,7 +232,8 @@ static_assert(sizeof(platform_calls) == platform_call_count * sizeof(void (*)())
 constexpr bool every_entry_filled(const platform_calls& c) noexcept {
   return c.open && c.openat && c.create_unnamed && c.link_unnamed &&  // opening and creating
          c.write && c.writev && c.write_uncached && c.wait_writable && c.close &&  // writing
-         c.fstat && c.fstatat && c.readlinkat && c.is_terminal && c.is_console &&  // what ...
+         c.fstat && c.fstatat && c.identify && c.readlinkat && c.is_terminal &&    // what ...
+         c.is_console &&                                                           //
          c.write_console && c.lseek && c.read &&  // ... a descriptor or a name is
          c.fsync && c.fdatasync && c.full_fsync && c.start_writeback &&             // durability
          c.wait_for_writeback &&                                                    //
@@ -210,7 +241,7 @@ constexpr bool every_entry_filled(const platform_calls& c) noexcept {
          c.fchmod && c.fchown && c.umask && c.read_umask &&  // permissions and owners
          c.reserve && c.ftruncate &&                         // space
          c.random_bytes && c.try_lock && c.dup &&            // names and locks
-         c.open_write_stream;                                // the process
+         c.open_write_stream && c.raise_descriptor_limit;    // the process
 }
 
 /// Checks a table with every_entry_filled() at compile time. GCC's
@@ -438,6 +469,13 @@ FASTOUT_API int write_all(int fd, struct iovec* iov, int count, bool& uncached,
 /// Apple systems full_fsync() first, and fsync() where the filesystem
 /// refuses it. 0, or -1 and errno.
 FASTOUT_API int sync_file(int fd, bool metadata) noexcept;
+
+/// On EMFILE: raises the soft limit of descriptors toward the hard one with
+/// raise_descriptor_limit(), the first time any thread of the process asks
+/// (as cutadapt does on its first EMFILE; Go's runtime does it at start).
+/// True if this call raised it, so that the open that met EMFILE is worth
+/// trying again; false once it was tried before, or could not raise it.
+FASTOUT_API bool raise_descriptor_limit_once() noexcept;
 
 /// fsync() of a directory, so that the names created, renamed or removed in
 /// it survive a power loss, retrying EINTR. 0, or -1 and errno.

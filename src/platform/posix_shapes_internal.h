@@ -63,6 +63,11 @@ typedef short gid_t;
 #  ifndef EDQUOT
 #    define EDQUOT 10069
 #  endif
+// ESTALE, which the runtime lacks too, is Winsock's WSAESTALE: a writer
+// whose file was replaced while its descriptor was released says it.
+#  ifndef ESTALE
+#    define ESTALE 10070
+#  endif
 
 // The *at() calls: a directory descriptor, or the current directory.
 #  define AT_FDCWD (-100)

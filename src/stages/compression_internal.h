@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "platform/platform_internal.h"  // ssize_t, struct iovec
 
@@ -63,7 +64,19 @@ class byte_buffer {
   char* data() noexcept { return data_; }
   char* end() noexcept { return data_ + size_; }
   std::size_t size() const noexcept { return size_; }
+  std::size_t capacity() const noexcept { return capacity_; }
   std::size_t room() const noexcept { return capacity_ - size_; }
+  void swap(byte_buffer& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+  }
+  // Frees the memory (release()d, as the destructor does).
+  void free_memory() noexcept {
+    compression_system.release(data_);
+    data_ = nullptr;
+    size_ = capacity_ = 0;
+  }
   void grow(std::size_t added) noexcept { size_ += added; }
   void clear() noexcept { size_ = 0; }
 
@@ -111,7 +124,7 @@ inline constexpr std::size_t bgzf_block_input = 0xff00;
 struct compression_settings {
   compression_format format = compression_format::none;  // zstd or gzip
   int level = 0;
-  unsigned workers = default_compression_workers;
+  unsigned workers = default_compression_workers;  // or shared_compression_pool
   // The capacity of every buffer the writer fills and hands over.
   std::size_t buffer_size = 0;
   // Buffers in flight at most, the one being filled included; 0 means
@@ -150,6 +163,12 @@ struct compression_stats {
 // start), an output buffer of about the same size per buffer, and one codec
 // state per worker, plus one on the caller (with workers = 0, or once it
 // helps the workers): the figures are in docs/compression.md.
+//
+// With workers = shared_compression_pool (the default), the jobs go to the
+// process's shared pool (compression_pool_internal.h): the writer holds the
+// buffer it fills and those of its jobs in flight (at most the pool's
+// threads + 2), charged to the buffer budget, and no codec of its own (the
+// pool's threads and the caller's thread have theirs).
 class FASTOUT_API compressed_output {
  public:
   // Throws std::system_error: ENOTSUP when the format was compiled out
@@ -211,6 +230,7 @@ class FASTOUT_API compressed_output {
   struct job;
   struct worker;
   struct shared;
+  struct pooled;
 
   bool usable() noexcept;
   int fail(int error_number, compression_step stage, const char* detail = nullptr) noexcept;
@@ -225,6 +245,16 @@ class FASTOUT_API compressed_output {
   int write_compressed(int wait) noexcept;
   void stop_workers(bool abandon) noexcept;
   void release() noexcept;
+  // With the shared pool (compression_pool_internal.h): the same calls,
+  // for a writer whose jobs go to the process's workers.
+  char* pooled_hand_over(char* full, std::size_t size) noexcept;
+  char* pooled_next_buffer() noexcept;
+  bool pooled_help() noexcept;
+  int pooled_write(int wait) noexcept;
+  int pooled_flush() noexcept;
+  int pooled_finish() noexcept;
+  void pooled_cancel() noexcept;
+  void pooled_release() noexcept;
 
   output_sink& sink_;
   compression_settings settings_;
@@ -250,6 +280,12 @@ class FASTOUT_API compressed_output {
   // otherwise wait for a worker (help()), made when first needed.
   std::unique_ptr<encoder> helper_encoder_;
   bool helper_unavailable_ = false;  // it could not be made: wait instead
+  // With the shared pool: the writer's jobs, made at its first hand-over.
+  bool use_pool_ = false;
+  pooled* pooled_ = nullptr;
+  char* reusable_ = nullptr;  // a written job's buffer, the next to fill
+  // With workers of its own: the bytes of its buffers charged to the budget.
+  std::size_t own_charged_ = 0;
   bool finished_ = false;
   int error_ = 0;
   compression_step stage_ = compression_step::none;

@@ -7,7 +7,9 @@
 // buffers in flight.
 #include "stages/compression_internal.h"
 
+#include "memory/buffer_budget_internal.h"
 #include "platform/platform_internal.h"
+#include "stages/compression_pool_internal.h"
 #include "stages/messages_internal.h"
 
 #include <algorithm>
@@ -190,6 +192,35 @@ compressed_output::compressed_output(const compression_settings& settings, outpu
     refuse(EINVAL, "cannot write " + quoted(name) + " compressed with " + format + " at level " +
                        std::to_string(settings_.level) + ": " + format + " levels run from " +
                        std::to_string(lowest) + " to " + std::to_string(highest));
+  if (settings_.workers == shared_compression_pool) {
+    use_pool_ = true;
+    const std::string problem = compression_pool::environment_error();
+    if (!problem.empty())
+      refuse(EINVAL,
+             "cannot write " + quoted(name) + " compressed with " + format + ": " + problem);
+    // No codec of its own: the caller's thread has one for the format and
+    // level (made here, so that a codec that cannot be had is refused at
+    // open, as without the pool), and the pool's threads theirs.
+    std::unique_ptr<encoder> spare;
+    int error_number = 0;
+    if (caller_encoder(settings_.format, settings_.level, spare, error_number) == nullptr)
+      refuse(error_number, "cannot write " + quoted(name) + " compressed with " + format +
+                               ": the compressor could not be set up");
+    compression_pool& pool = compression_pool::get();
+    first_buffer_ = pool.take_spare_input(capacity_);
+    if (first_buffer_ == nullptr) {
+      first_buffer_ = static_cast<char*>(compression_system.allocate(capacity_));
+      if (first_buffer_ == nullptr)
+        refuse(ENOMEM, "cannot allocate a " + std::to_string(capacity_) + "-byte buffer for " +
+                           quoted(name));
+      // The one buffer a writer needs is charged whatever the budget says.
+      charge(capacity_);
+    }
+    add_holder();
+    pool.add_writer();
+    filling_buffer_ = first_buffer_;
+    return;
+  }
   if (settings_.buffers == 0) settings_.buffers = settings_.workers + 3;
   if (settings_.buffers < 2) settings_.buffers = 2;
   int error_number = 0;
@@ -207,6 +238,11 @@ compressed_output::compressed_output(const compression_settings& settings, outpu
     refuse(ENOMEM,
            "cannot allocate a " + std::to_string(capacity_) + "-byte buffer for " + quoted(name));
   filling_buffer_ = first_buffer_;
+  // Workers of its own: its buffers are counted in the budget, never
+  // refused by it (the writer asked for these threads and their buffers).
+  charge(capacity_);
+  own_charged_ = capacity_;
+  add_holder();
 }
 
 compressed_output::~compressed_output() {
@@ -214,7 +250,13 @@ compressed_output::~compressed_output() {
     // A child of fork(): the workers, and any lock they held, exist only in
     // the parent. Touch nothing they share; what is private goes.
     shared_ = nullptr;
+    pooled_ = nullptr;
     first_buffer_ = second_buffer_ = nullptr;
+    return;
+  }
+  if (use_pool_) {
+    pooled_cancel();
+    pooled_release();
     return;
   }
   stop_workers(true);
@@ -236,6 +278,11 @@ void compressed_output::release() noexcept {
   filling_ = nullptr;
   own_encoder_.reset();
   helper_encoder_.reset();
+  if (own_charged_ != 0) {
+    refund(own_charged_);
+    own_charged_ = 0;
+    remove_holder();
+  }
 }
 
 int compressed_output::fail(int error_number, compression_step stage, const char* detail) noexcept {
@@ -251,6 +298,7 @@ int compressed_output::fail(int error_number, compression_step stage, const char
     } catch (...) {
       // The errno and the stage still say what failed.
     }
+    if (use_pool_ && stage != compression_step::fork) pooled_cancel();
     if (shared_ != nullptr && stage != compression_step::fork) {
       // Nothing queued will be written now: let the workers stop early.
       std::lock_guard<std::mutex> lock(shared_->mutex);
@@ -374,6 +422,10 @@ compressed_output::job* compressed_output::take_free_job() noexcept {
   }
   if (unallocated == nullptr) return nullptr;
   unallocated->input = static_cast<char*>(compression_system.allocate(capacity_));
+  if (unallocated->input != nullptr) {
+    charge(capacity_);
+    own_charged_ += capacity_;
+  }
   // Out of memory: make do with the buffers there are.
   return unallocated->input != nullptr ? unallocated : nullptr;
 }
@@ -478,14 +530,16 @@ char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
   if (error_ == 0 && process_id() != owner_) fail(EPERM, compression_step::fork);
   bytes_in_ += size;
   if (!usable()) return nullptr;
-  const bool ours =
-      shared_ != nullptr ? filling_ != nullptr && full == filling_->input : full == filling_buffer_;
+  const bool ours = shared_ != nullptr && !use_pool_
+                        ? filling_ != nullptr && full == filling_->input
+                        : full == filling_buffer_;
   if (!ours || size > capacity_) {
     fail(EINVAL, compression_step::none,
          !ours ? "a buffer that is not the one last handed out" : "more bytes than a buffer holds");
     return nullptr;
   }
   if (size == 0) return full;
+  if (use_pool_) return pooled_hand_over(full, size);
   if (shared_ == nullptr) {
     if (settings_.workers == 0) {
       if (compress_here(full, size) != 0) return nullptr;
@@ -494,8 +548,13 @@ char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
     if (held_ == nullptr) {
       // The first buffer of output may be the only one: hold it, and give
       // the caller the second buffer.
-      if (second_buffer_ == nullptr)
+      if (second_buffer_ == nullptr) {
         second_buffer_ = static_cast<char*>(compression_system.allocate(capacity_));
+        if (second_buffer_ != nullptr) {
+          charge(capacity_);
+          own_charged_ += capacity_;
+        }
+      }
       if (second_buffer_ == nullptr) {
         // No second buffer: compress here, and try again next time.
         if (compress_here(full, size) != 0) return nullptr;
@@ -531,6 +590,7 @@ char* compressed_output::hand_over(char* full, std::size_t size) noexcept {
 
 int compressed_output::flush() noexcept {
   if (!usable()) return error_;
+  if (use_pool_) return pooled_flush();
   if (shared_ != nullptr) {
     while (help()) {
     }
@@ -568,6 +628,7 @@ int compressed_output::finish() noexcept {
     fail(EPERM, compression_step::fork);
     return error_;
   }
+  if (use_pool_) return pooled_finish();
   if (error_ == 0 && shared_ != nullptr) {
     while (help()) {
     }
@@ -589,7 +650,12 @@ int compressed_output::finish() noexcept {
 }
 
 void compressed_output::stop_after_failure() noexcept {
-  if (!in_child()) stop_workers(true);  // a child has no workers to stop
+  if (in_child()) return;  // a child has no workers to stop
+  if (use_pool_) {
+    pooled_cancel();
+  } else {
+    stop_workers(true);
+  }
 }
 
 bool compressed_output::in_child() const noexcept { return process_id() != owner_; }
@@ -598,8 +664,304 @@ void compressed_output::abandon() noexcept {
   if (finished_) return;
   finished_ = true;
   if (process_id() != owner_) return;  // the destructor lets go of the memory
+  if (use_pool_) {
+    pooled_cancel();
+    pooled_release();
+    return;
+  }
   stop_workers(true);
   release();
+}
+
+// ------------------------------------------------------------- with the shared pool
+
+// The writer's side of the shared pool: its jobs in flight, in the order
+// they were handed over. Only the writer's thread touches it, but for the
+// jobs' states and the client, which are under the pool's mutex.
+struct compressed_output::pooled {
+  pool_client client;
+  unsigned job_count = 0;  // at most in flight: the pool's threads + 2
+  std::unique_ptr<pool_job[]> jobs;
+  std::unique_ptr<pool_job*[]> order;  // a ring
+  unsigned order_head = 0;
+  unsigned order_size = 0;
+};
+
+char* compressed_output::pooled_hand_over(char* full, std::size_t size) noexcept {
+  compression_pool& pool = compression_pool::get();
+  if (pooled_ == nullptr) {
+    auto* p = new (std::nothrow) pooled;
+    if (p != nullptr) {
+      p->job_count = compression_pool_threads() + 2;
+      p->jobs.reset(new (std::nothrow) pool_job[p->job_count]);
+      p->order.reset(new (std::nothrow) pool_job*[p->job_count]);
+      if (p->jobs == nullptr || p->order == nullptr) {
+        delete p;
+        p = nullptr;
+      }
+    }
+    if (p == nullptr) {
+      fail(ENOMEM, compression_step::compress, "no memory for the compression jobs");
+      return nullptr;
+    }
+    p->client.format = settings_.format;
+    p->client.level = settings_.level;
+    for (unsigned i = 0; i < p->job_count; ++i) p->jobs[i].client = &p->client;
+    pooled_ = p;
+  }
+  pooled& p = *pooled_;
+  // A job object to carry the buffer: one is free, since the next buffer
+  // was handed out only while fewer than job_count were in flight.
+  pool_job* task = nullptr;
+  for (unsigned i = 0; i < p.job_count && task == nullptr; ++i)
+    if (p.jobs[i].input == nullptr) task = &p.jobs[i];
+  if (task == nullptr) {
+    fail(EINVAL, compression_step::none, "more jobs than the writer may have in flight");
+    return nullptr;
+  }
+  task->input = full;
+  task->size = size;
+  task->error = 0;
+  task->what_failed = nullptr;
+  if (task->output.capacity() == 0) pool.take_spare_output(task->output, task->output_charged);
+  p.order[(p.order_head + p.order_size) % p.job_count] = task;
+  ++p.order_size;
+  {
+    std::lock_guard<std::mutex> lock(pool.mutex());
+    pool.submit(*task);
+  }
+  char* next = pooled_write(no_wait) == 0 ? pooled_next_buffer() : nullptr;
+  if (next == nullptr) {
+    // The writer keeps `full` (compression_stage::failed() lets it drop
+    // text into it): written already, it must not be handed out again.
+    if (reusable_ == full) reusable_ = nullptr;
+    return nullptr;
+  }
+  filling_buffer_ = next;
+  return next;
+}
+
+// The next buffer to fill: a written task's, one the pool kept, or a new one
+// if the budget has room; else the writer waits for its own jobs (helping
+// with them), so that a writer short of budget works on with the buffers it
+// has and stalls no one else.
+char* compressed_output::pooled_next_buffer() noexcept {
+  compression_pool& pool = compression_pool::get();
+  pooled& p = *pooled_;
+  for (;;) {
+    if (p.order_size < p.job_count) {
+      if (reusable_ != nullptr) {
+        char* next = reusable_;
+        reusable_ = nullptr;
+        return next;
+      }
+      if (char* next = pool.take_spare_input(capacity_)) return next;
+      if (try_charge(capacity_)) {
+        if (auto* next = static_cast<char*>(compression_system.allocate(capacity_))) return next;
+        refund(capacity_);  // out of memory: make do with the buffers there are
+      }
+    }
+    if (pooled_write(pooled_help() ? no_wait : wait_for_one) != 0) return nullptr;
+  }
+}
+
+// Takes back the writer's newest task that no worker has started and
+// compresses it on the writer's thread: instead of waiting, the writer
+// works, while the workers take the older jobs. False when none is queued.
+bool compressed_output::pooled_help() noexcept {
+  compression_pool& pool = compression_pool::get();
+  pooled& p = *pooled_;
+  pool_job* task = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(pool.mutex());
+    for (unsigned i = p.order_size; i-- > 0 && task == nullptr;) {
+      pool_job* candidate = p.order[(p.order_head + i) % p.job_count];
+      if (pool.take_back(*candidate)) task = candidate;
+    }
+  }
+  if (task == nullptr) return false;
+  std::unique_ptr<encoder> spare;
+  int error_number = 0;
+  const char* what_failed = nullptr;
+  task->output.clear();
+  if (encoder* codec = caller_encoder(settings_.format, settings_.level, spare, error_number)) {
+    error_number = codec->compress(task->input, task->size, task->output);
+    if (error_number != 0) what_failed = codec->what_failed();
+  } else {
+    what_failed = "the compressor could not be set up";
+  }
+  std::lock_guard<std::mutex> lock(pool.mutex());
+  task->error = error_number;
+  task->what_failed = what_failed;
+  task->state = pool_job::done;
+  return true;
+}
+
+// Writes the writer's jobs at the front of its order that are compressed,
+// as write_compressed() does for a writer with workers of its own.
+int compressed_output::pooled_write(int wait) noexcept {
+  compression_pool& pool = compression_pool::get();
+  pooled& p = *pooled_;
+  while (p.order_size > 0) {
+    constexpr unsigned most = 64;
+    struct iovec iov[most];
+    pool_job* ready[most];
+    unsigned count = 0;
+    {
+      std::unique_lock<std::mutex> lock(pool.mutex());
+      pool_job* oldest = p.order[p.order_head];
+      if (oldest->state != pool_job::done) {
+        if (wait == no_wait) return 0;
+        if (oldest->state == pool_job::queued) {
+          // No worker has it: compress it here rather than wait.
+          lock.unlock();
+          pooled_help();
+          continue;
+        }
+        while (oldest->state != pool_job::done) p.client.job_done.wait(lock);
+      }
+      while (count < p.order_size && count < most) {
+        pool_job* task = p.order[(p.order_head + count) % p.job_count];
+        if (task->state != pool_job::done) break;
+        ready[count++] = task;
+      }
+    }
+    unsigned good = 0;
+    while (good < count && ready[good]->error == 0) {
+      iov[good] = {ready[good]->output.data(), ready[good]->output.size()};
+      ++good;
+    }
+    std::uint64_t before = bytes_out_;
+    int error_number = good > 0 ? sink_.write(iov, static_cast<int>(good), bytes_out_) : 0;
+    std::uint64_t written = bytes_out_ - before;
+    for (unsigned i = 0; i < good; ++i) {
+      pool_job& task = *ready[i];
+      if (written < task.output.size()) break;
+      written -= task.output.size();
+      bytes_delivered_ += task.size;
+      ++buffers_;
+      // What the worker's codec grew the output to is memory held: counted.
+      if (task.output.capacity() > task.output_charged) {
+        charge(task.output.capacity() - task.output_charged);
+        task.output_charged = task.output.capacity();
+      }
+      pool.give_spare_output(task.output, task.output_charged);
+      task.output_charged = 0;
+      // The buffer being handed over (filling_buffer_ until hand_over()
+      // returns) stays the writer's: if the call fails, the writer holds it.
+      if (reusable_ == nullptr) {
+        reusable_ = task.input;
+      } else if (task.input == filling_buffer_) {
+        pool.give_spare_input(reusable_, capacity_);
+        reusable_ = task.input;
+      } else {
+        pool.give_spare_input(task.input, capacity_);
+      }
+      task.input = nullptr;
+      task.state = pool_job::free;
+      p.order_head = (p.order_head + 1) % p.job_count;
+      --p.order_size;
+    }
+    if (error_number != 0) return fail(error_number, compression_step::write);
+    if (good < count) {
+      pool_job& failed = *ready[good];
+      return fail(failed.error, compression_step::compress, failed.what_failed);
+    }
+    if (wait == wait_for_one) wait = no_wait;
+  }
+  return 0;
+}
+
+int compressed_output::pooled_flush() noexcept {
+  if (pooled_ == nullptr) return 0;  // nothing handed over yet: each task was written
+  while (pooled_help()) {
+  }
+  const int result = pooled_write(wait_for_all);
+  // A writer that pauses keeps only the buffer it fills.
+  if (reusable_ != nullptr) {
+    compression_pool::get().give_spare_input(reusable_, capacity_);
+    reusable_ = nullptr;
+  }
+  return result;
+}
+
+int compressed_output::pooled_finish() noexcept {
+  if (error_ == 0 && pooled_ != nullptr) {
+    while (pooled_help()) {
+    }
+    pooled_write(wait_for_all);
+  }
+  if (error_ == 0) {
+    // The end of the stream, with the caller's codec; its output buffer
+    // comes from the pool and goes back to it.
+    compression_pool& pool = compression_pool::get();
+    std::size_t charged = 0;
+    pool.take_spare_output(own_output_, charged);
+    own_output_.clear();
+    std::unique_ptr<encoder> spare;
+    int error_number = 0;
+    encoder* codec = caller_encoder(settings_.format, settings_.level, spare, error_number);
+    if (codec == nullptr) {
+      fail(error_number, compression_step::compress, "the compressor could not be set up");
+    } else if ((error_number = codec->end(own_output_, buffers_ > 0)) != 0) {
+      fail(error_number, compression_step::compress, codec->what_failed());
+    } else if (write_output(own_output_) == 0) {
+      bytes_delivered_ = bytes_in_;
+    }
+    if (own_output_.capacity() > charged) {
+      charge(own_output_.capacity() - charged);
+      charged = own_output_.capacity();
+    }
+    pool.give_spare_output(own_output_, charged);
+  }
+  finished_ = true;
+  pooled_cancel();
+  pooled_release();
+  return error_;
+}
+
+// Takes the writer's queued jobs out of the pool and waits for the ones a
+// worker has: afterwards no thread reads its buffers.
+void compressed_output::pooled_cancel() noexcept {
+  if (pooled_ == nullptr) return;
+  compression_pool& pool = compression_pool::get();
+  pooled& p = *pooled_;
+  std::unique_lock<std::mutex> lock(pool.mutex());
+  for (unsigned i = 0; i < p.order_size; ++i)
+    pool.take_back(*p.order[(p.order_head + i) % p.job_count]);
+  while (p.client.running > 0) p.client.job_done.wait(lock);
+}
+
+// After pooled_cancel(): every buffer goes back to the pool (or is freed,
+// and refunded), and the writer stops using it.
+void compressed_output::pooled_release() noexcept {
+  if (first_buffer_ == nullptr && pooled_ == nullptr) return;  // released already
+  compression_pool& pool = compression_pool::get();
+  if (pooled_ != nullptr) {
+    pooled& p = *pooled_;
+    for (unsigned i = 0; i < p.job_count; ++i) {
+      pool_job& task = p.jobs[i];
+      // After a failure the buffer being handed over is both a task's and
+      // the one the writer holds: given back once.
+      if (task.input != nullptr && task.input != filling_buffer_)
+        pool.give_spare_input(task.input, capacity_);
+      task.input = nullptr;
+      if (task.output.capacity() > task.output_charged) {
+        charge(task.output.capacity() - task.output_charged);
+        task.output_charged = task.output.capacity();
+      }
+      pool.give_spare_output(task.output, task.output_charged);
+    }
+    delete pooled_;
+    pooled_ = nullptr;
+  }
+  pool.give_spare_input(reusable_, capacity_);
+  reusable_ = nullptr;
+  pool.give_spare_input(filling_buffer_, capacity_);
+  own_output_.free_memory();
+  first_buffer_ = filling_buffer_ = nullptr;
+  pool.remove_writer();
+  remove_holder();
 }
 
 std::string compressed_output::describe_failure() const {
@@ -625,6 +987,8 @@ compression_stats compressed_output::stats() const noexcept {
   s.bytes_out = bytes_out_;
   s.buffers = buffers_;
   s.threads = shared_ != nullptr ? shared_->worker_count : 0;
+  if (use_pool_ && pooled_ != nullptr && !in_child())
+    s.threads = compression_pool::get().running_threads();
   return s;
 }
 

@@ -9,10 +9,28 @@
 #include <string>
 #include <system_error>
 
+#include "memory/buffer_budget_internal.h"
 #include "stages/messages_internal.h"
 
 namespace fastout::detail {
 namespace {
+
+// The buffer a writer of the shared pool fills when the program did not
+// choose its size: sized by the budget as a plain writer's is at open
+// (writer::allocate_buffer()), but never below one unit its format
+// compresses apart -- a BGZF block's 0xff00 bytes, a zstd frame of 64 KiB --
+// since a smaller buffer would cut the stream into smaller blocks, which
+// compress worse. It keeps that size: its buffers are the engine's, which
+// never resizes them. A writer with workers of its own keeps today's
+// buffers, as many as its workers need.
+std::size_t buffer_bytes_for(const file_options& options, const compression_options& chosen) {
+  if (options.buffer_size != default_buffer_size || options.buffer_size_exact ||
+      chosen.workers != shared_compression_pool)
+    return options.buffer_size;
+  const std::size_t smallest =
+      chosen.format == compression_format::gzip ? bgzf_block_input : std::size_t{64} << 10;
+  return opening_buffer_size(smallest);
+}
 
 compression_settings settings_for(const compression_options& chosen, std::size_t buffer_bytes,
                                   const std::string& path) {
@@ -35,8 +53,8 @@ std::unique_ptr<compression_stage> compression_stage::make(const file_options& o
                                                            const std::string& path) {
   const compression_options chosen = resolve_compression(options.compression, path);
   if (chosen.format == compression_format::none) return nullptr;
-  std::unique_ptr<compression_stage> made(new (std::nothrow)
-                                              compression_stage(chosen, options.buffer_size, path));
+  std::unique_ptr<compression_stage> made(
+      new (std::nothrow) compression_stage(chosen, buffer_bytes_for(options, chosen), path));
   if (made == nullptr)
     throw std::system_error(ENOMEM, detail::error_category(),
                             "cannot allocate the compressor for " + quoted(path));

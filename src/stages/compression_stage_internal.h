@@ -13,6 +13,8 @@
 #include <fastout/compression.h>
 #include <fastout/options.h>
 
+#include <cerrno>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -41,6 +43,8 @@ class compression_stage final : public stage, public output_sink {
   int write(struct iovec* iov, int count) noexcept override { return next_->write(iov, count); }
   int flush() noexcept override;
   int finish(int error_number, bool error_from_sync, bool commit) noexcept override;
+  // A stream of compressed frames cannot be patched: as a pipe, ESPIPE.
+  std::int64_t seek(std::int64_t, int) noexcept override { return -ESPIPE; }
   route_counts counts() const noexcept override;
   bool interactive() const noexcept override { return false; }
   compression_options compression() const noexcept override { return options_; }

@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "platform/platform_internal.h"
+#include "stages/descriptors_internal.h"
 #include "stages/messages_internal.h"
 
 namespace fastout::detail {
@@ -152,7 +153,8 @@ resolved_path resolve(const std::string& path, bool follow, int directory_flags,
   std::string directory;
   split_path(path, directory, result.name);
   if (names_a_directory(result.name)) throw_error(EISDIR, prefix + ": the path names a directory");
-  scoped_fd dir(platform.openat(AT_FDCWD, directory.c_str(), directory_flags, 0));
+  scoped_fd dir(open_retrying_descriptor_limit(
+      [&] { return platform.openat(AT_FDCWD, directory.c_str(), directory_flags, 0); }));
   if (dir.get() < 0)
     throw_error(errno, prefix + ": cannot open its directory " + quoted(directory));
   result.shown = path;
@@ -181,7 +183,8 @@ resolved_path resolve(const std::string& path, bool follow, int directory_flags,
                               ", a directory, and only a regular file can be replaced");
     if (target.find('/') != std::string::npos) {
       int base = absolute ? AT_FDCWD : dir.get();
-      int next = platform.openat(base, link_directory.c_str(), directory_flags, 0);
+      int next = open_retrying_descriptor_limit(
+          [&] { return platform.openat(base, link_directory.c_str(), directory_flags, 0); });
       if (next < 0)
         throw_error(errno, prefix + ": it links to " + quoted(result.shown) +
                                ", whose directory cannot be opened");
@@ -360,7 +363,8 @@ std::unique_ptr<sync_and_replace_stage> sync_and_replace_stage::open_path(
   const std::string prefix = "cannot open " + quoted(path) + " for writing";
   const mode_t mode = static_cast<mode_t>(options.permissions);
   if (!plan->sync_directory_) {
-    fd = platform.open(path.c_str(), open_flags, mode);
+    fd = open_retrying_descriptor_limit(
+        [&] { return platform.open(path.c_str(), open_flags, mode); });
     if (fd < 0) throw_error(errno, prefix);
     return plan;
   }
@@ -370,7 +374,8 @@ std::unique_ptr<sync_and_replace_stage> sync_and_replace_stage::open_path(
   plan->directory_ = target.directory;
   plan->name_ = target.name;
   if (target.links_followed > 0) plan->shown_ = target.shown;
-  fd = platform.openat(plan->directory_, target.name.c_str(), open_flags, mode);
+  fd = open_retrying_descriptor_limit(
+      [&] { return platform.openat(plan->directory_, target.name.c_str(), open_flags, mode); });
   if (fd < 0) throw_error(errno, prefix);
   return plan;
 }
@@ -427,7 +432,7 @@ void sync_and_replace_stage::create_temporary(const std::string& prefix, int& fd
   // A file with no name until it is put in place, where the system and
   // the filesystem have one (Linux's O_TMPFILE): a killed writer leaves
   // nothing behind.
-  int created = platform.create_unnamed(directory_);
+  int created = open_retrying_descriptor_limit([&] { return platform.create_unnamed(directory_); });
   if (created >= 0) {
     if (int error_number = protect(created, false)) {
       close_quietly(created);
@@ -441,8 +446,10 @@ void sync_and_replace_stage::create_temporary(const std::string& prefix, int& fd
   int error_number = EEXIST;
   for (int attempt = 0; attempt < 100; ++attempt) {
     temporary_ = temporary_name(random_u64(), name_);
-    created = platform.openat(directory_, temporary_.c_str(),
-                              O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    created = open_retrying_descriptor_limit([&] {
+      return platform.openat(directory_, temporary_.c_str(),
+                             O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    });
     if (created < 0) {
       error_number = errno;
       if (error_number == EEXIST) continue;
@@ -484,7 +491,7 @@ int sync_and_replace_stage::protect(int fd, bool named) noexcept {
       return errno;
     if (!same_file(mine, now)) return ENOENT;
   }
-  lock_fd_ = platform.dup(fd);
+  lock_fd_ = open_retrying_descriptor_limit([&] { return platform.dup(fd); });
   return lock_fd_ < 0 ? errno : 0;
 }
 
@@ -529,7 +536,8 @@ void sync_and_replace_stage::remove_abandoned(const std::string& prefix) {
       seen.out_of_memory = true;
     }
   };
-  if (platform.list_directory(directory_, each, &l) != 0) {
+  if (open_retrying_descriptor_limit(
+          [&] { return platform.list_directory(directory_, each, &l); }) != 0) {
     // A directory that may not be read is not listed.
     if (errno == EACCES || errno == EPERM) return;
     throw_error(errno, prefix + ": cannot read its directory " + quoted(directory_shown_));

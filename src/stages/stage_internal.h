@@ -93,6 +93,14 @@ class stage {
   // ECANCELED when provisional content was abandoned without another
   // failure.
   virtual int finish(int error_number, bool error_from_sync, bool commit) noexcept;
+  // After the writer's buffer went out (or, with offset 0 and SEEK_CUR, to
+  // ask where the file is): moves the file position as lseek() does,
+  // `whence` SEEK_SET, SEEK_CUR or SEEK_END. Returns the new position, or
+  // the negated errno: ESPIPE where the output cannot seek (a pipe, a
+  // terminal, a compressed stream), EINVAL for a position before the start,
+  // EOVERFLOW for one the system's offsets cannot hold. The C API's
+  // fastout_fseek() and fastout_ftell().
+  virtual std::int64_t seek(std::int64_t offset, int whence) noexcept;
 
   // ------------------------------------------------------ what it answers
 

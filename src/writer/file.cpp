@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <new>
 
+#include "memory/buffer_budget_internal.h"
 #include "platform/platform_internal.h"
 #include "stages/messages_internal.h"
 #include "stages/stage_internal.h"
@@ -111,13 +112,35 @@ void writer::attach(stage* route, char* route_buffer, std::size_t route_capacity
   choose_buffering(options.buffer_mode);
 }
 
-void writer::allocate_buffer(std::size_t size) {
-  if (size == 0) return;  // unbuffered: buffer_ stays the shared empty spot
+void writer::allocate_buffer(const file_options& options) {
+  // Unbuffered, it holds nothing of the budget (and standard error, which
+  // is, still opens to say what went wrong).
+  if (options.buffer_size == 0) return;  // buffer_ stays the shared empty spot
+  // A FASTOUT_BUFFER_BUDGET that cannot be read fails every other open,
+  // rather than go on with a budget the user did not ask for.
+  const std::string budget_problem = detail::budget_environment_error();
+  if (!budget_problem.empty())
+    throw std::system_error(EINVAL, detail::error_category(),
+                            "cannot open " + quoted(path_) + ": " + budget_problem);
+  // The budget sizes a buffer whose size the program did not choose; a
+  // chosen size is charged as it is, whatever the budget says.
+  const bool from_budget = options.buffer_size == default_buffer_size && !options.buffer_size_exact;
+  std::size_t size = options.buffer_size;
+  if (from_budget)
+    size = detail::charge_opening_buffer();
+  else
+    detail::charge(size);
   char* buffer = new (std::nothrow) char[size];
-  if (buffer == nullptr)
+  if (buffer == nullptr) {
+    detail::refund(size);
     throw std::system_error(
         ENOMEM, detail::error_category(),
         "cannot allocate a " + std::to_string(size) + "-byte buffer for " + quoted(path_));
+  }
+  detail::add_holder();
+  budget_charged_ = size;
+  buffer_from_budget_ = from_budget;
+  drained_mark_ = detail::count_drained(0);
   buffer_ = buffer;
   buffer_end_ = buffer + size;
 }
@@ -177,6 +200,13 @@ void writer::free_buffer() noexcept {
   // A compressing writer's buffers are its route's, which frees them.
   if (buffer_ != buffer_end_ && !buffer_is_routes_) delete[] buffer_;
   buffer_is_routes_ = false;
+  release_retired_buffer();
+  if (budget_charged_ != 0) {
+    detail::refund(budget_charged_);
+    detail::remove_holder();
+    budget_charged_ = 0;
+  }
+  buffer_from_budget_ = false;
   delete[] streaming_area_;
   streaming_area_ = nullptr;
   pos = limit = buffer_ = buffer_end_ = no_buffer;
@@ -217,6 +247,7 @@ file_stats writer::stats() const noexcept {
   file_stats s;
   s.bytes_accepted = bytes_drained_ + bytes_pending();
   s.flushes = flushes_;
+  s.buffer_size = buffer_capacity();
   if (route_ != nullptr) {
     const route_counts counts = route_->counts();
     s.bytes_written = counts.bytes_written;
@@ -282,7 +313,9 @@ void writer::drop_text(std::size_t size) noexcept {
 // system calls as possible, and empties the buffer (a route with buffers of
 // its own gives the next one). Returns 0, or the errno that stopped it,
 // which is then the sticky error.
-int writer::drain_buffer(const char* more, std::size_t more_size) noexcept {
+int writer::drain_buffer(const char* more, std::size_t more_size, drain_cause cause) noexcept {
+  // The tail of the buffer before the last resize has been moved by now.
+  if (retired_buffer_ != nullptr) release_retired_buffer();
   const auto pending = static_cast<std::size_t>(pos - buffer_);
   if (pending == 0 && more_size == 0) return 0;
   if (error_ != 0) {
@@ -306,9 +339,78 @@ int writer::drain_buffer(const char* more, std::size_t more_size) noexcept {
     error_ = error_number;
     // Writing back what reached the file failed: final, as a failed sync.
     if (route_->failed_in_writeback()) sync_failed_ = true;
+  } else if (buffer_from_budget_) {
+    fit_buffer_to_use(pending + more_size,
+                      cause == drain_cause::piece_moves || pending + more_size >= capacity,
+                      cause != drain_cause::counted);
   }
   reopen_hot_path();  // closed for good after an error
   return error_number;
+}
+
+// The budget's rules, at a drain of `drained` bytes that emptied the
+// buffer (`filled`: it was full, or the call did not fit): a writer that
+// proves busy -- a full buffer, and a share of the process's drained
+// bytes well above an even one -- grows its buffer if the budget has room;
+// one that is not busy gives its memory back while the budget is under
+// pressure (growth refused lately, or the limit lowered below what is in
+// use). Never in the hot path: once per drain, an atomic add and reads.
+void writer::fit_buffer_to_use(std::size_t drained, bool filled, bool tail_moves) noexcept {
+  const std::uint64_t now = detail::count_drained(drained);
+  const std::uint64_t process_drained = now - drained_mark_;  // this drain's bytes included
+  drained_mark_ = now;
+  const std::size_t capacity = buffer_capacity();
+  const std::uint64_t holders = std::max<std::size_t>(detail::budget_now().holders, 1);
+  // Busy: at least half the process's output since its last drain, or
+  // four times an even share of it.
+  const bool busy = filled && (std::uint64_t{drained} * 2 >= process_drained ||
+                               std::uint64_t{drained} * holders >= process_drained * 4);
+  if (busy) {
+    if (capacity >= detail::largest_buffer) return;
+    const std::size_t larger = std::min(capacity * detail::growth_factor, detail::largest_buffer);
+    if (!detail::try_charge(larger)) {
+      detail::note_refused_growth();
+      return;
+    }
+    if (!replace_buffer(larger, tail_moves)) detail::refund(larger);
+    return;
+  }
+  // A smaller buffer could not take the tail the caller moves next.
+  if (tail_moves || capacity <= detail::smallest_buffer || !detail::under_pressure(now)) return;
+  detail::charge(detail::smallest_buffer);
+  if (!replace_buffer(detail::smallest_buffer, false)) detail::refund(detail::smallest_buffer);
+}
+
+// The buffer, empty, becomes one of `size` bytes, already charged. The old
+// one is freed now, or when the caller moves its tail (`tail_moves`) at the
+// next drain. False, and nothing changed, if the memory cannot be had.
+bool writer::replace_buffer(std::size_t size, bool tail_moves) noexcept {
+  char* replacement = new (std::nothrow) char[size];
+  if (replacement == nullptr) return false;
+  char* old = buffer_;
+  const std::size_t old_size = buffer_capacity();
+  budget_charged_ += size;
+  buffer_ = replacement;
+  buffer_end_ = replacement + size;
+  pos = buffer_;
+  if (tail_moves) {
+    retired_buffer_ = old;
+    retired_size_ = old_size;
+  } else {
+    delete[] old;
+    detail::refund(old_size);
+    budget_charged_ -= old_size;
+  }
+  return true;
+}
+
+void writer::release_retired_buffer() noexcept {
+  if (retired_buffer_ == nullptr) return;
+  delete[] retired_buffer_;
+  detail::refund(retired_size_);
+  budget_charged_ -= retired_size_;
+  retired_buffer_ = nullptr;
+  retired_size_ = 0;
 }
 
 void writer::flush_buffer() {
@@ -362,7 +464,7 @@ char* writer::grow_piece(piece& p, char* at, std::size_t more) {
       // the front and stays whole. On a write error it is dropped: a
       // print's text counts as accepted once it is complete.
       pos = p.text;  // where it began: the text before it is sent
-      const int error_number = drain_buffer(nullptr, 0);
+      const int error_number = drain_buffer(nullptr, 0, drain_cause::piece_moves);
       if (error_number != 0) fail_call(error_number);  // returns with write_errors::report
       std::memmove(buffer_, p.text, length);
       p.text = buffer_;
@@ -478,7 +580,7 @@ void writer::accept_text(const char* text_begin) {
       char* partial_line = buffer_ + (last_newline - buffer_) + 1;
       std::size_t partial_size = static_cast<std::size_t>(pos - partial_line);
       pos = partial_line;
-      int error_number = drain_buffer(nullptr, 0);
+      int error_number = drain_buffer(nullptr, 0, drain_cause::line_moves);
       std::memmove(buffer_, partial_line, partial_size);
       pos = buffer_ + partial_size;
       if (error_number != 0) {
@@ -579,6 +681,8 @@ int writer::append_fully_buffered(const char* data, std::size_t size) noexcept {
       bytes_drained_ += size;  // the rest of the call: accepted, and lost
       return error_number;
     }
+    // The budget may have given the writer a smaller buffer at the drain.
+    if (size >= buffer_capacity()) return drain_buffer(data, size);
   }
   std::memcpy(pos, data, size);
   pos += size;
@@ -648,6 +752,7 @@ void writer::flush_route() {
 int writer::flush_and_close(bool commit) noexcept {
   int error_number = error_;
   const bool discarding = route_->provisional() && !commit;
+  buffer_from_budget_ = false;  // no resize at the last drain: the buffer goes below
   if (error_number == 0 && !discarding) error_number = drain_buffer(nullptr, 0);
   bytes_drained_ += static_cast<std::size_t>(pos - buffer_);  // lost if the flush failed
   // The rest is the route's: a compressed stream's end, sync, trim, close,
@@ -731,6 +836,51 @@ void writer::sync() {
     throw std::system_error(error_, detail::error_category(),
                             failure_message("sync") + ", but may not survive a power loss");
   }
+}
+
+// ------------------------------------------------------------- seeking
+
+namespace {
+[[noreturn]] void throw_cannot_seek(int error_number, const std::string& path) {
+  throw std::system_error(error_number, detail::error_category(), "cannot seek in " + quoted(path));
+}
+}  // namespace
+
+std::int64_t writer::seek(std::int64_t offset, int whence) {
+  if (whence != SEEK_SET && whence != SEEK_CUR && whence != SEEK_END)
+    throw std::system_error(
+        EINVAL, detail::error_category(),
+        "cannot seek in " + quoted(path_) + ": whence is not SEEK_SET, SEEK_CUR or SEEK_END");
+  take_back_and_check();
+  // write_errors::report: not thrown by the calls, but the position after
+  // a failed write is nobody's to know.
+  if (error_ != 0) throw_cannot_seek(error_, path_);
+  // The descriptor, asked of the writer (which may have to reopen it),
+  // then whether it can seek at all: a pipe or a compressed stream refuses
+  // before anything is sent, as fseek() on a pipe changes nothing.
+  if (descriptor() < 0) throw_cannot_seek(EBADF, path_);
+  const std::int64_t here = route_->seek(0, SEEK_CUR);
+  if (here < 0) throw_cannot_seek(static_cast<int>(-here), path_);
+  flush_buffer();  // what is buffered belongs where it was written
+  flush_route();
+  if (error_ != 0) throw_cannot_seek(error_, path_);
+  const std::int64_t position = route_->seek(offset, whence);
+  if (position < 0) throw_cannot_seek(static_cast<int>(-position), path_);
+  return position;
+}
+
+std::int64_t writer::position() {
+  take_back_and_check();
+  if (error_ != 0) throw_cannot_seek(error_, path_);
+  const auto pending = static_cast<std::int64_t>(bytes_pending());
+  // A compressed stream's position is the text's: what gztell() says, and
+  // the iostream adapter's tellp().
+  if (route_->compression().format != compression_format::none)
+    return static_cast<std::int64_t>(bytes_drained_) + pending;
+  if (descriptor() < 0) throw_cannot_seek(EBADF, path_);
+  const std::int64_t here = route_->seek(0, SEEK_CUR);
+  if (here < 0) throw_cannot_seek(static_cast<int>(-here), path_);
+  return here + pending;
 }
 
 void writer::close_and_report(bool commit) noexcept {

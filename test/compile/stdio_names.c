@@ -7,6 +7,8 @@
  * message names the call to use. */
 #include <fastout/c_api.h>
 
+#include <stdio.h> /* SEEK_SET, SEEK_END, EOF */
+
 int use_the_names(fastout_file* out, va_list args, va_list more);
 
 int use_the_names(fastout_file* out, va_list args, va_list more) {
@@ -31,6 +33,11 @@ int use_the_names(fastout_file* out, va_list args, va_list more) {
   result += fastout_fprintf(out, "%s", "x");
   result += fastout_fprintf(fastout_stdout(), "%s", "x");
   result += fastout_vfprintf(out, "%d", more);
+  result += fastout_fseek(out, 0L, SEEK_SET);
+  result += fastout_fseeko(out, 0, SEEK_END);
+  if (fastout_ftell(out) < 0L || fastout_ftello(out) < 0) result = EOF;
+  fastout_rewind(out);
+  result += fastout_set_error_handler(fastout_silent_error_handler, out);
   return result;
 #endif
 }

@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
   memcpy(expected + expected_size, "puts write abcdefghijklmnopqrstuvwxyz\n", 38);
   expected_size += 38;
   result = fastout_close(out);
-  if (result != 0) return failed("close: ", fastout_error_name(result));
+  if (result != 0) return failed("close: ", fastout_error_name(errno));
 
   in = fopen(argv[1], "rb");
   if (in == NULL) return failed("cannot read the output back", "");
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     if (fastout_write(expected, 1, expected_size, compressed) != expected_size)
       return failed("compressed write failed: ", path);
     result = fastout_close(compressed);
-    if (result != 0) return failed("close of the compressed output: ", fastout_error_name(result));
+    if (result != 0) return failed("close of the compressed output: ", fastout_error_name(errno));
   }
   printf("C consumer: compression: [%s%s%s]\n",
          fastout_compression_available(FASTOUT_COMPRESSION_ZSTD) ? "zstd" : "",

@@ -55,7 +55,8 @@
   X(W17_1k_even, many_1k_even, "W17_1k with the records dealt to the outputs in turn")         \
   X(W17_10k_even, many_10k_even, "W17_10k with the records dealt in turn (not with --quick)")  \
   X(W17_1k_gz, many_1k_gzip, "W17_1k compressed, gzip -6 (4 MiB --quick)")                     \
-  X(W17_10k_fd, many_10k_fd, "W17_10k under a descriptor limit of 256: who completes")
+  X(W17_10k_fd, many_10k_fd, "W17_10k under a descriptor limit of 256: who completes")         \
+  X(W17_10k_fd_hard, many_10k_fd_hard, "W17_10k_fd with the hard limit at 256 too")
 
 /// The workloads the Windows build of the driver runs, with their summaries
 /// there (no redirected standard output): the others use what only POSIX

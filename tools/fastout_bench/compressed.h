@@ -42,16 +42,20 @@ namespace fastout_bench {
 
 /// Adds fastout's compressed rows for `format` (zstd or gzip):
 /// fastout_<format>_w0, _w1 and _w2, a fastout_sink with the writer's
-/// compression option at zstd_level or gzip_level and 0, 1 and 2 workers,
-/// and the writer's default buffer, whose output is output_format::zstd or
+/// compression option at zstd_level or gzip_level and 0, 1 and 2 workers of
+/// its own, and fastout_<format>_pool with the default, the process's
+/// shared pool (issue 28: one writer alone on it), each with the writer's
+/// default buffer, whose output is output_format::zstd or
 /// output_format::bgzf. A format this build of fastout lacks is absent.
 template <typename FastoutRow>
 void add_fastout_compressed(contender_list& c, fastout::compression_format format,
                             FastoutRow fastout_row) {
   const char* name = fastout::format_name(format);
   const bool zstd = format == fastout::compression_format::zstd;
-  for (unsigned workers : {0u, 1u, 2u}) {
-    std::string row = fmt::format("fastout_{}_w{}", name, workers);
+  for (unsigned workers : {0u, 1u, 2u, fastout::shared_compression_pool}) {
+    std::string row = workers == fastout::shared_compression_pool
+                          ? fmt::format("fastout_{}_pool", name)
+                          : fmt::format("fastout_{}_w{}", name, workers);
     if (!fastout::compression_available(format)) {
       c.add_absent(
           row, fmt::format("this fastout was built without {}", zstd ? "libzstd" : "libdeflate"));

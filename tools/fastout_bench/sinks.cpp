@@ -560,10 +560,9 @@ fastout_c_sink::fastout_c_sink(const char* path, const sink_options& options) : 
 void fastout_c_sink::close() {
   fastout_file* f = file_;
   file_ = nullptr;
-  int result = fastout_close(f);
-  if (result < 0)
+  if (fastout_close(f) == EOF)  // as fclose(): the cause is in errno
     throw std::runtime_error(std::string("cannot write to \"") + path_ +
-                             "\" (fastout_close): " + fastout_error_name(result));
+                             "\" (fastout_close): " + fastout_error_name(errno));
 }
 
 }  // namespace fastout_bench

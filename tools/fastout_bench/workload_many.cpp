@@ -2,7 +2,7 @@
 // W17 `many` (issue 28): one thread writing many outputs, as a
 // demultiplexer writes one FASTQ file per barcode, split-by-key tools and
 // partitioned exports write one file per key, and awk's `print > $1` does.
-// Six tables, each a workload of its own (bench.h):
+// Seven tables, each a workload of its own (bench.h):
 //
 //   W17_1k, W17_10k            1,000 and 10,000 plain outputs, the records
 //                              sent by a skewed key
@@ -11,6 +11,7 @@
 //                              the worst case for a memory budget
 //   W17_1k_gz                  W17_1k's records, compressed (gzip -6)
 //   W17_10k_fd                 W17_10k under a descriptor limit of 256
+//   W17_10k_fd_hard            the same with the hard limit at 256 too
 //
 // A record is a FASTQ record of 93 to 113 bytes (about 103), taken in turn
 // from 65,536 made once with a fixed seed; 1 GiB of them in all (plain: 8
@@ -532,21 +533,24 @@ workload make_many_1k_gzip(const workload_options& options) {
 }
 
 // W17_10k's contenders with the descriptor soft limit at 256 in each child,
-// the hard limit left as it is: a writer that opens its outputs until
-// open() fails with EMFILE fails here, and may (may_fail).
-workload make_many_10k_fd(const workload_options& options) {
+// and with `hard` the hard limit too: a writer that opens its outputs until
+// open() fails with EMFILE fails here, and may (may_fail). fastout raises
+// the soft limit to the hard one on its first EMFILE, and beyond the hard
+// one releases idle outputs' descriptors.
+workload many_under_descriptor_limit(const workload_options& options, bool hard) {
   auto input = table_input(options, 10000, key_pattern::skewed, quick_plain_bytes);
   workload w = many_workload(input, quick_rounds_10k);
-  // Every contender, also with --quick: today each fails within its first
+  // Every contender, also with --quick: the others fail within their first
   // 256 opens.
   w.contenders = plain_contenders(workload_options{}, input, {}, w.absent);
   for (auto& c : w.contenders) c.may_fail = true;
-  w.child_setup = [] {
+  w.child_setup = [hard] {
     struct rlimit limit;
     if (::getrlimit(RLIMIT_NOFILE, &limit) != 0)
       throw std::system_error(errno, std::system_category(), "cannot read RLIMIT_NOFILE");
     if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur > many_outputs_descriptor_limit)
       limit.rlim_cur = many_outputs_descriptor_limit;
+    if (hard) limit.rlim_max = limit.rlim_cur;
     if (::setrlimit(RLIMIT_NOFILE, &limit) != 0)
       throw std::system_error(
           errno, std::system_category(),
@@ -555,6 +559,14 @@ workload make_many_10k_fd(const workload_options& options) {
   w.reference = "fwrite";
   w.baseline = "fwrite_unlocked";
   return w;
+}
+
+workload make_many_10k_fd(const workload_options& options) {
+  return many_under_descriptor_limit(options, false);
+}
+
+workload make_many_10k_fd_hard(const workload_options& options) {
+  return many_under_descriptor_limit(options, true);
 }
 
 }  // namespace fastout_bench

@@ -10,6 +10,7 @@
 //
 //   fastout-loops LOOP [COUNT]     runs one loop COUNT times (default 1,000,000)
 //   fastout-loops --list           names the loops
+#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
@@ -200,7 +201,7 @@ int main(int argc, char** argv) {
       const patch p = patch_input(count);
       loop_w9_fastout_c(out, p.block.data(), p.pieces.data(), count);
     }
-    check(fastout_close(out), "close");
+    check(fastout_close(out) == EOF ? -errno : 0, "close");  // as fclose(): errno
     return 0;
   }
   std::fprintf(stderr, "fastout-loops: no loop \"%s\" (see --list)\n", argv[1]);

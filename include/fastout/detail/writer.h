@@ -121,6 +121,14 @@ struct file_state {
   char* buffer_end_ = nullptr;
   char* streaming_area_ = nullptr;  // for pieces larger than a small buffer
   bool buffer_is_routes_ = false;   // the route's to free (compression's buffers)
+  // The process's buffer budget (src/memory/buffer_budget_internal.h).
+  bool buffer_from_budget_ = false;  // the budget sizes the buffer: it grows and shrinks
+  std::size_t budget_charged_ = 0;   // charged for the buffer and a retired one
+  // The buffer before it grew, while the writer may still move its tail
+  // (the route's drain() contract): freed at the next drain or at close.
+  char* retired_buffer_ = nullptr;
+  std::size_t retired_size_ = 0;
+  std::uint64_t drained_mark_ = 0;  // the process's drained bytes at this writer's last drain
   // Who the free space is lent to.
   buffer_borrower* borrower_ = nullptr;
   bool lent_to_cursor_ = false;  // ... or lent to a cursor, which cannot give it back
@@ -234,6 +242,22 @@ class FASTOUT_API writer : protected fastout_buffer_state, protected file_state 
   /// fastout_close()): throws what close() met whatever the error mode, and
   /// never calls the error handler.
   void close_checked();
+  /// Moves where the next byte lands, as fseek() on a write stream: what is
+  /// buffered goes to the file first, then the file position moves as
+  /// lseek(offset, whence) moves it (SEEK_SET, SEEK_CUR or SEEK_END; the
+  /// current position is the writer's, what is buffered included). Returns
+  /// the new position. Throws std::system_error, having sent nothing, with
+  /// ESPIPE where the output cannot seek (a pipe, a terminal, a compressed
+  /// stream) and EINVAL for another `whence`; with the flush's error (which
+  /// is sticky, whatever the error mode) or the writer's sticky error; with
+  /// lseek()'s (EINVAL before the start), which is not sticky. The counts
+  /// (file_stats) count bytes, not positions: a seek changes none of them.
+  std::int64_t seek(std::int64_t offset, int whence);
+  /// Where the next byte lands, as ftell(): the file position plus what is
+  /// buffered, without writing; for a compressed stream, the bytes of text
+  /// accepted so far. Throws std::system_error as seek() does (ESPIPE on a
+  /// pipe; the sticky error).
+  std::int64_t position();
   /// How this writer compresses, settled at open (by_extension resolved to
   /// the path's format); format is compression_format::none for a plain
   /// writer.
@@ -264,7 +288,7 @@ class FASTOUT_API writer : protected fastout_buffer_state, protected file_state 
   // stage it owns from here on, with the route's own buffer if it has one
   // (`route_buffer`, of `route_capacity` bytes).
   void set_path(std::string path) { path_ = std::move(path); }
-  void allocate_buffer(std::size_t size);
+  void allocate_buffer(const file_options& options);
   void attach(stage* route, char* route_buffer, std::size_t route_capacity,
               const file_options& options) noexcept;
 
@@ -288,7 +312,20 @@ class FASTOUT_API writer : protected fastout_buffer_state, protected file_state 
   void flush_route();
   // The one route out of the buffer: every byte that leaves it goes
   // through here to route_.
-  int drain_buffer(const char* more, std::size_t more_size) noexcept;
+  // Why a drain comes, for the buffer budget's rules: the writer proves
+  // busy by drains of a full buffer, and a buffer whose tail the caller
+  // moves to the front of the new one after the drain (a piece, a partial
+  // line) must not shrink.
+  enum class drain_cause : unsigned char {
+    counted,      // full if the bytes drained fill the buffer
+    piece_moves,  // a piece did not fit in what was left: full, and it moves
+    line_moves,   // a line-buffered writer's lines: its partial line moves
+  };
+  int drain_buffer(const char* more, std::size_t more_size,
+                   drain_cause cause = drain_cause::counted) noexcept;
+  void fit_buffer_to_use(std::size_t drained, bool filled, bool tail_moves) noexcept;
+  bool replace_buffer(std::size_t size, bool tail_moves) noexcept;
+  void release_retired_buffer() noexcept;
   int flush_and_close(bool commit) noexcept;
   void free_buffer() noexcept;
   void close_and_report(bool commit) noexcept;

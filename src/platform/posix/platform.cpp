@@ -37,6 +37,10 @@
 #  endif
 #endif
 
+#if defined(__APPLE__)
+#  include <sys/sysctl.h>  // sysctlbyname(): kern.maxfilesperproc
+#endif
+
 #if defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) || defined(__OpenBSD__) || \
     defined(__DragonFly__)
 #  define FASTOUT_BSD_LIBC 1  // arc4random_buf(), funopen()
@@ -165,6 +169,26 @@ std::FILE* open_write_stream(void* cookie,
 }
 [[maybe_unused]] const char* strerror_result(const char* result, const char*) { return result; }
 
+// Apple's kernel refuses a soft limit of descriptors above
+// kern.maxfilesperproc (and, before macOS 11, above OPEN_MAX, 10240) with
+// EINVAL, and its hard limit is often RLIM_INFINITY: as Go's runtime, ask
+// for kern.maxfilesperproc, and for OPEN_MAX where that is refused.
+int raise_descriptor_limit() {
+#if defined(__APPLE__)
+  int per_process = 0;
+  std::size_t size = sizeof per_process;
+  if (::sysctlbyname("kern.maxfilesperproc", &per_process, &size, nullptr, 0) == 0 &&
+      per_process > 0) {
+    if (unix_calls::raise_descriptor_limit_to(static_cast<unsigned long long>(per_process)) == 0)
+      return 0;
+    if (errno != EINVAL) return -1;
+  }
+  return unix_calls::raise_descriptor_limit_to(OPEN_MAX);
+#else
+  return unix_calls::raise_descriptor_limit();
+#endif
+}
+
 // POSIX's calls, and what a system adds where it has it.
 constexpr platform_calls posix_platform() noexcept {
   platform_calls calls = unix_platform();
@@ -179,6 +203,7 @@ constexpr platform_calls posix_platform() noexcept {
   calls.random_bytes = random_bytes;
   calls.try_lock = try_lock;
   calls.open_write_stream = open_write_stream;
+  calls.raise_descriptor_limit = raise_descriptor_limit;
   return calls;
 }
 constexpr platform_calls posix_calls = posix_platform();

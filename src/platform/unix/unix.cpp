@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdio.h>  // renameat
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -39,6 +40,14 @@ int close(int fd) { return ::close(fd); }
 int fstat(int fd, struct stat* st) { return ::fstat(fd, st); }
 int fstatat(int dir, const char* path, struct stat* st, int flags) {
   return ::fstatat(dir, path, st, flags);
+}
+int identify(int fd, file_identity* identity) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return -1;
+  identity->device = static_cast<std::uint64_t>(st.st_dev);
+  identity->number_high = 0;
+  identity->number_low = static_cast<std::uint64_t>(st.st_ino);
+  return 0;
 }
 ssize_t readlinkat(int dir, const char* path, char* buffer, size_t size) {
   return ::readlinkat(dir, path, buffer, size);
@@ -104,6 +113,29 @@ mode_t read_umask() {
 }
 int ftruncate(int fd, off_t length) { return ::ftruncate(fd, length); }
 int dup(int fd) { return ::fcntl(fd, F_DUPFD_CLOEXEC, 0); }
+
+int raise_descriptor_limit_to(unsigned long long ceiling) {
+  struct rlimit limit;
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+  rlim_t target = limit.rlim_max;
+  if (target == RLIM_INFINITY || (ceiling != 0 && target > ceiling)) {
+#if defined(OPEN_MAX)
+    if (ceiling == 0) ceiling = OPEN_MAX;
+#endif
+    if (ceiling == 0) {
+      errno = EPERM;  // no finite limit known to ask for
+      return -1;
+    }
+    target = static_cast<rlim_t>(ceiling);
+  }
+  if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur >= target) {
+    errno = EPERM;  // at the hard limit already: nothing left to raise
+    return -1;
+  }
+  limit.rlim_cur = target;
+  return ::setrlimit(RLIMIT_NOFILE, &limit);
+}
+int raise_descriptor_limit() { return raise_descriptor_limit_to(0); }
 
 }  // namespace unix_calls
 

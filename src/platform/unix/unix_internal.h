@@ -27,6 +27,7 @@ int wait_writable(int fd);  // poll() for POLLOUT
 int close(int fd);
 int fstat(int fd, struct stat* st);
 int fstatat(int dir, const char* path, struct stat* st, int flags);
+int identify(int fd, file_identity* identity);
 ssize_t readlinkat(int dir, const char* path, char* buffer, size_t size);
 int is_terminal(int fd);  // isatty()
 int is_console(int fd);   // 0: a Unix terminal takes bytes
@@ -51,6 +52,13 @@ mode_t umask(mode_t mask);
 mode_t read_umask();
 int ftruncate(int fd, off_t length);
 int dup(int fd);  // fcntl(F_DUPFD_CLOEXEC)
+// The soft RLIMIT_NOFILE raised to the hard one (setrlimit()). Where the
+// hard limit is RLIM_INFINITY, which no system takes as a soft limit of
+// descriptors, to `ceiling` (0: none known; OPEN_MAX where the system
+// defines it, else EPERM). raise_descriptor_limit() is this with no
+// ceiling; posix/ gives Apple's.
+int raise_descriptor_limit_to(unsigned long long ceiling);
+int raise_descriptor_limit();
 
 }  // namespace fastout::detail::unix_calls
 
@@ -73,6 +81,7 @@ constexpr platform_calls unix_platform() noexcept {
   calls.close = unix_calls::close;
   calls.fstat = unix_calls::fstat;
   calls.fstatat = unix_calls::fstatat;
+  calls.identify = unix_calls::identify;
   calls.readlinkat = unix_calls::readlinkat;
   calls.is_terminal = unix_calls::is_terminal;
   calls.is_console = unix_calls::is_console;
@@ -91,6 +100,7 @@ constexpr platform_calls unix_platform() noexcept {
   calls.read_umask = unix_calls::read_umask;
   calls.ftruncate = unix_calls::ftruncate;
   calls.dup = unix_calls::dup;
+  calls.raise_descriptor_limit = unix_calls::raise_descriptor_limit;
   return calls;
 }
 

@@ -740,7 +740,7 @@ int stat_handle(HANDLE handle, struct stat* st, bool as_link) {
   // The runtime's st_ino is 16 bits: the 64-bit file index, folded. Two
   // files seen as the same by their st_dev and st_ino are then only
   // probably the same (1 chance in 65536 otherwise); fastout uses it only
-  // to confirm what names already say.
+  // to confirm what names already say, and identify() where it must know.
   const std::uint64_t index =
       (static_cast<std::uint64_t>(info.nFileIndexHigh) << 32) | info.nFileIndexLow;
   st->st_ino =
@@ -759,6 +759,31 @@ int fstat_fd(int fd, struct stat* st) {
   HANDLE handle = handle_of(fd);
   if (handle == INVALID_HANDLE_VALUE) return fail_errno(EBADF);
   return stat_handle(handle, st, false);
+}
+
+// The whole id, which st_ino folds: FileIdInfo's 128 bits (ReFS needs all
+// of them; Windows 8 and later), else the 64-bit file index, unique on NTFS
+// and FAT while the file exists.
+int identify(int fd, file_identity* identity) {
+  HANDLE handle = handle_of(fd);
+  if (handle == INVALID_HANDLE_VALUE) return fail_errno(EBADF);
+  FILE_ID_INFO id;
+  if (::GetFileInformationByHandleEx(handle, FileIdInfo, &id, sizeof id)) {
+    std::uint64_t halves[2];
+    static_assert(sizeof id.FileId.Identifier == sizeof halves, "FILE_ID_128 is 128 bits");
+    std::memcpy(halves, id.FileId.Identifier, sizeof halves);
+    identity->device = id.VolumeSerialNumber;
+    identity->number_high = halves[1];
+    identity->number_low = halves[0];
+    return 0;
+  }
+  BY_HANDLE_FILE_INFORMATION info;
+  if (!::GetFileInformationByHandle(handle, &info)) return fail_last();
+  identity->device = info.dwVolumeSerialNumber;
+  identity->number_high = 0;
+  identity->number_low =
+      (static_cast<std::uint64_t>(info.nFileIndexHigh) << 32) | info.nFileIndexLow;
+  return 0;
 }
 
 // Symbolic links: a reparse point is looked at as itself only with
@@ -1140,6 +1165,11 @@ std::FILE* open_write_stream(void*, ssize_t (*)(void*, const char*, size_t)) {
   return nullptr;
 }
 
+// The C runtime's table of descriptors has a fixed size (8,192 in the
+// UCRT; _setmaxstdio() sizes stdio's FILE table, not it): there is no soft
+// limit to raise, and an EMFILE goes on to releasing idle writers.
+int raise_descriptor_limit() { return fail_errno(ENOSYS); }
+
 // The category of the errno values fastout throws on Windows (see
 // error_category() in platform_internal.h).
 class windows_error_category final : public std::error_category {
@@ -1201,6 +1231,7 @@ constexpr platform_calls windows_platform() noexcept {
   calls.close = close_fd;
   calls.fstat = fstat_fd;
   calls.fstatat = fstatat_path;
+  calls.identify = identify;
   calls.readlinkat = readlinkat;
   calls.is_terminal = is_terminal;
   calls.is_console = is_console;
@@ -1227,6 +1258,7 @@ constexpr platform_calls windows_platform() noexcept {
   calls.try_lock = try_lock;
   calls.dup = dup_fd;
   calls.open_write_stream = open_write_stream;
+  calls.raise_descriptor_limit = raise_descriptor_limit;
   return calls;
 }
 constexpr platform_calls windows_calls = windows_platform();
