@@ -39,7 +39,8 @@ class file_stage final : public stage {
   // `open_flags` (those it was opened with, less O_CREAT, O_TRUNC and
   // O_EXCL) when the route next needs the file: at its own offset, or with
   // O_APPEND at the end, and only if the path still names the same file
-  // (device and inode). Once, after opening, before the writer is used.
+  // (its identity: platform identify()). Once, after opening, before the
+  // writer is used.
   void make_releasable(const std::string& path, int open_flags) noexcept;
 
   // For the registry (descriptors.cpp), which holds its own lock: closes

@@ -841,27 +841,33 @@ void writer::sync() {
 // ------------------------------------------------------------- seeking
 
 namespace {
-[[noreturn]] void throw_cannot_seek(int error_number, const std::string& path) {
-  throw std::system_error(error_number, detail::error_category(), "cannot seek in " + quoted(path));
+[[noreturn]] void throw_cannot_seek(int error_number, const std::string& path,
+                                    const char* why = "") {
+  throw std::system_error(error_number, detail::error_category(),
+                          "cannot seek in " + quoted(path) + why);
+}
+
+// Where the file is, asked of the route once the writer has its descriptor
+// (`descriptor`, from writer::descriptor(), which may reopen a released
+// file): ESPIPE where it cannot seek, before anything is sent, as fseek()
+// on a pipe changes nothing.
+std::int64_t file_offset(int descriptor, detail::stage& route, const std::string& path) {
+  if (descriptor < 0) throw_cannot_seek(EBADF, path);
+  const std::int64_t here = route.seek(0, SEEK_CUR);
+  if (here < 0) throw_cannot_seek(static_cast<int>(-here), path);
+  return here;
 }
 }  // namespace
 
 std::int64_t writer::seek(std::int64_t offset, int whence) {
   if (whence != SEEK_SET && whence != SEEK_CUR && whence != SEEK_END)
-    throw std::system_error(
-        EINVAL, detail::error_category(),
-        "cannot seek in " + quoted(path_) + ": whence is not SEEK_SET, SEEK_CUR or SEEK_END");
+    throw_cannot_seek(EINVAL, path_, ": whence is not SEEK_SET, SEEK_CUR or SEEK_END");
   take_back_and_check();
   // write_errors::report: not thrown by the calls, but the position after
   // a failed write is nobody's to know.
   if (error_ != 0) throw_cannot_seek(error_, path_);
-  // The descriptor, asked of the writer (which may have to reopen it),
-  // then whether it can seek at all: a pipe or a compressed stream refuses
-  // before anything is sent, as fseek() on a pipe changes nothing.
-  if (descriptor() < 0) throw_cannot_seek(EBADF, path_);
-  const std::int64_t here = route_->seek(0, SEEK_CUR);
-  if (here < 0) throw_cannot_seek(static_cast<int>(-here), path_);
-  flush_buffer();  // what is buffered belongs where it was written
+  file_offset(descriptor(), *route_, path_);  // whether it can seek at all
+  flush_buffer();                             // what is buffered belongs where it was written
   flush_route();
   if (error_ != 0) throw_cannot_seek(error_, path_);
   const std::int64_t position = route_->seek(offset, whence);
@@ -877,10 +883,7 @@ std::int64_t writer::position() {
   // the iostream adapter's tellp().
   if (route_->compression().format != compression_format::none)
     return static_cast<std::int64_t>(bytes_drained_) + pending;
-  if (descriptor() < 0) throw_cannot_seek(EBADF, path_);
-  const std::int64_t here = route_->seek(0, SEEK_CUR);
-  if (here < 0) throw_cannot_seek(static_cast<int>(-here), path_);
-  return here + pending;
+  return file_offset(descriptor(), *route_, path_) + pending;
 }
 
 void writer::close_and_report(bool commit) noexcept {
