@@ -505,6 +505,85 @@ TEST(compression_pool, writers_take_their_buffer_size_from_the_budget) {
     EXPECT_TRUE(decode(names[i].second, read_file(names[i].first)) == texts[i]) << names[i].first;
 }
 
+// A compressed writer the budget sizes follows the plain writers' rules
+// after open: its buffer grows when it is the busy one (x4, to at most
+// 256 KiB), and gives back, to one unit of its format, at a drain while
+// the budget is under pressure; chosen sizes stay as asked. Every byte
+// comes out across the resizes.
+TEST(compression_pool, busy_compressed_writers_grow_and_give_back_under_pressure) {
+  temp_dir dir;
+  pool_size two(2);
+  const std::size_t limit = fastout::buffer_budget().limit;
+  const std::size_t before = fastout::buffer_budget().in_use;
+  // Crowded at open (a sixteenth is less than 256 KiB): units; room to grow.
+  fastout::set_buffer_budget(before + 3 * 1024 * 1024);
+  struct output_of {
+    std::string name;
+    compression_format format;
+    std::size_t unit;
+    fastout::file file;
+    std::string text;
+  };
+  std::vector<output_of> outputs;
+  for (std::size_t i = 0; i < 6; ++i) {
+    const bool gzip = i % 2 == 0;
+    const std::string name = dir.file(std::to_string(i) + (gzip ? ".gz" : ".zst"));
+    outputs.push_back({name, gzip ? compression_format::gzip : compression_format::zstd,
+                       gzip ? std::size_t{0xff00} : std::size_t{64 * 1024},
+                       fastout::output_file(name, fastout::compression = fastout::by_extension{}),
+                       ""});
+    ASSERT_EQ(outputs.back().file.stats().buffer_size, outputs.back().unit) << i;
+  }
+  fastout::file chosen =
+      fastout::output_file(dir.file("chosen.zst"), fastout::compression = fastout::by_extension{},
+                           fastout::buffer_size = 96 * 1024);
+  std::string chosen_text;
+  const std::string busy_text = log_text(6000000, 41);
+  const std::string thin_text = log_text(60000, 42);
+  // Outputs 0 (gzip) and 1 (zstd) are busy, one after the other; the rest
+  // and the chosen one get a line now and then.
+  std::size_t thin_at = 0;
+  for (std::size_t busy : {std::size_t{0}, std::size_t{1}}) {
+    for (std::size_t at = 0; at < busy_text.size(); at += 1000) {
+      const std::string piece = busy_text.substr(at, 1000);
+      outputs[busy].file.write(piece.data(), piece.size());
+      outputs[busy].text += piece;
+      if (at % 50000 == 0 && thin_at + 100 <= thin_text.size()) {
+        const std::string line = thin_text.substr(thin_at, 100);
+        thin_at += 100;
+        output_of& thin = outputs[2 + at / 50000 % 4];
+        thin.file.write(line.data(), line.size());
+        thin.text += line;
+        chosen.write(line.data(), line.size());
+        chosen_text += line;
+      }
+    }
+  }
+  EXPECT_EQ(outputs[0].file.stats().buffer_size, std::size_t{0xff00} * 4) << "gzip did not grow";
+  EXPECT_EQ(outputs[1].file.stats().buffer_size, std::size_t{256 * 1024}) << "zstd did not grow";
+  for (std::size_t i = 2; i < outputs.size(); ++i)
+    EXPECT_EQ(outputs[i].file.stats().buffer_size, outputs[i].unit) << i;
+  EXPECT_EQ(chosen.stats().buffer_size, std::size_t{96 * 1024});
+  // Under pressure (the budget lowered below what is in use), a drain that
+  // is not busy gives the memory back.
+  fastout::set_buffer_budget(64 * 1024);
+  for (std::size_t busy : {std::size_t{0}, std::size_t{1}}) {
+    outputs[busy].file.write("paused\n", 7);
+    outputs[busy].text += "paused\n";
+    outputs[busy].file.flush();
+    EXPECT_EQ(outputs[busy].file.stats().buffer_size, outputs[busy].unit) << busy;
+    outputs[busy].file.print("{}", thin_text);
+    outputs[busy].text += thin_text;
+  }
+  EXPECT_EQ(chosen.stats().buffer_size, std::size_t{96 * 1024});
+  chosen.close();
+  for (auto& o : outputs) o.file.close();
+  fastout::set_buffer_budget(limit);
+  EXPECT_EQ(fastout::buffer_budget().in_use, before);
+  for (auto& o : outputs) EXPECT_TRUE(decode(o.format, read_file(o.name)) == o.text) << o.name;
+  EXPECT_TRUE(decode(compression_format::zstd, read_file(dir.file("chosen.zst"))) == chosen_text);
+}
+
 TEST(compression_pool, flush_and_close_of_one_writer_while_another_works) {
   temp_dir dir;
   pool_size two(2);

@@ -5,6 +5,7 @@
 
 #include <fastout/budget.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -180,6 +181,18 @@ bool under_pressure(std::uint64_t drained_now) noexcept {
   const std::uint64_t refused = refused_at.load(std::memory_order_relaxed);
   // Another thread may have counted drains since `drained_now` was read.
   return refused != 0 && (refused > drained_now || drained_now - refused < limit);
+}
+
+buffer_fit fit_at_drain(std::uint64_t& mark, std::size_t drained, bool filled, std::size_t capacity,
+                        std::size_t smallest) noexcept {
+  const std::uint64_t now = count_drained(drained);
+  const std::uint64_t process_drained = now - mark;  // this drain's bytes included
+  mark = now;
+  const std::uint64_t holders = std::max<std::size_t>(budget_now().holders, 1);
+  const bool busy = filled && (std::uint64_t{drained} * 2 >= process_drained ||
+                               std::uint64_t{drained} * holders >= process_drained * 4);
+  if (busy) return capacity < largest_buffer ? buffer_fit::grow : buffer_fit::keep;
+  return capacity > smallest && under_pressure(now) ? buffer_fit::give_back : buffer_fit::keep;
 }
 
 }  // namespace fastout::detail

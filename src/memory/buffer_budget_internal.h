@@ -89,6 +89,24 @@ void note_refused_growth() noexcept;
 /// than the budget (it was lowered).
 bool under_pressure(std::uint64_t drained_now) noexcept;
 
+/// What the rules say of a budget-sized buffer at a drain that emptied it.
+enum class buffer_fit {
+  keep,
+  grow,       // its writer is busy and the buffer is below largest_buffer:
+              // x growth_factor, at most largest_buffer, if try_charge() allows
+  give_back,  // not busy, the budget under pressure, and it holds more than
+              // `smallest`: back to `smallest`
+};
+
+/// The rules at a drain of `drained` bytes from a buffer of `capacity`
+/// (`filled`: it was full, or the text did not fit): busy is a full buffer
+/// and at least half the process's drained bytes since the writer's last
+/// drain, or four times an even share of them. `mark` is the writer's
+/// count_drained() at its last drain, brought up to date. One atomic add and
+/// a few reads: once per drain, never in the hot path.
+buffer_fit fit_at_drain(std::uint64_t& mark, std::size_t drained, bool filled, std::size_t capacity,
+                        std::size_t smallest) noexcept;
+
 }  // namespace fastout::detail
 
 #endif  // FASTOUT_MEMORY_BUFFER_BUDGET_INTERNAL_H_

@@ -196,6 +196,15 @@ class FASTOUT_API compressed_output {
   // `size` bytes are counted as handed over, and lost, and no buffer may
   // be written to any more.
   char* hand_over(char* full, std::size_t size) noexcept;
+  // With the shared pool: `empty`, the buffer hand_over() returned last,
+  // nothing written to it yet, becomes one of `capacity` bytes, which is
+  // returned (capacity() says so from then on); the buffers in flight keep
+  // their size. Larger: charged to the buffer budget if it has room
+  // (refused growth is noted); smaller: charged whatever the budget says,
+  // and the larger ones go back to the system, not to the pool's spares,
+  // since the budget wants them. nullptr, and nothing changed, when the
+  // budget refuses, memory is short, or the writer has failed.
+  char* resize_buffer(char* empty, std::size_t capacity) noexcept;
   // Waits until everything handed over is in the file and decodable by a
   // reader: the file ends with a whole zstd frame or BGZF block (only
   // BGZF's EOF marker is missing until finish()). 0 or an errno.

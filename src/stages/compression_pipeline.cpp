@@ -720,6 +720,7 @@ char* compressed_output::pooled_hand_over(char* full, std::size_t size) noexcept
     return nullptr;
   }
   task->input = full;
+  task->input_capacity = capacity_;
   task->size = size;
   task->error = 0;
   task->what_failed = nullptr;
@@ -763,6 +764,47 @@ char* compressed_output::pooled_next_buffer() noexcept {
     }
     if (pooled_write(pooled_help() ? no_wait : wait_for_one) != 0) return nullptr;
   }
+}
+
+char* compressed_output::resize_buffer(char* empty, std::size_t capacity) noexcept {
+  if (!use_pool_ || error_ != 0 || finished_ || empty != filling_buffer_ || capacity == 0 ||
+      capacity == capacity_)
+    return nullptr;
+  compression_pool& pool = compression_pool::get();
+  const bool growing = capacity > capacity_;
+  char* resized = pool.take_spare_input(capacity);  // charged already
+  if (resized == nullptr) {
+    if (!growing) {
+      charge(capacity);
+    } else if (!try_charge(capacity)) {
+      note_refused_growth();
+      return nullptr;
+    }
+    resized = static_cast<char*>(compression_system.allocate(capacity));
+    if (resized == nullptr) {
+      refund(capacity);
+      return nullptr;
+    }
+  }
+  // What the writer held of its old size: kept by the pool for writers of
+  // that size while it grows; given back to the system when the budget
+  // asks for memory.
+  auto let_go = [&](char* old) {
+    if (old == nullptr) return;
+    if (growing) {
+      pool.give_spare_input(old, capacity_);
+    } else {
+      compression_system.release(old);
+      refund(capacity_);
+    }
+  };
+  let_go(empty);
+  let_go(reusable_);
+  reusable_ = nullptr;
+  if (first_buffer_ == empty) first_buffer_ = resized;
+  filling_buffer_ = resized;
+  capacity_ = capacity;
+  return resized;
 }
 
 // Takes back the writer's newest task that no worker has started and
@@ -849,7 +891,11 @@ int compressed_output::pooled_write(int wait) noexcept {
       task.output_charged = 0;
       // The buffer being handed over (filling_buffer_ until hand_over()
       // returns) stays the writer's: if the call fails, the writer holds it.
-      if (reusable_ == nullptr) {
+      // One of another size than the writer's now (resize_buffer()) is
+      // not the writer's to fill again.
+      if (task.input_capacity != capacity_) {
+        pool.give_spare_input(task.input, task.input_capacity);
+      } else if (reusable_ == nullptr) {
         reusable_ = task.input;
       } else if (task.input == filling_buffer_) {
         pool.give_spare_input(reusable_, capacity_);
@@ -944,7 +990,7 @@ void compressed_output::pooled_release() noexcept {
       // After a failure the buffer being handed over is both a task's and
       // the one the writer holds: given back once.
       if (task.input != nullptr && task.input != filling_buffer_)
-        pool.give_spare_input(task.input, capacity_);
+        pool.give_spare_input(task.input, task.input_capacity);
       task.input = nullptr;
       if (task.output.capacity() > task.output_charged) {
         charge(task.output.capacity() - task.output_charged);

@@ -36,7 +36,8 @@ struct pool_job {
     done,     // compressed (or failed): the writer writes it
   };
   pool_client* client = nullptr;
-  char* input = nullptr;  // the writer's buffer, handed over
+  char* input = nullptr;           // the writer's buffer, handed over
+  std::size_t input_capacity = 0;  // its size: the writer's may change meanwhile
   std::size_t size = 0;
   byte_buffer output;
   std::size_t output_charged = 0;  // of output's capacity, charged to the budget

@@ -15,21 +15,24 @@
 namespace fastout::detail {
 namespace {
 
-// The buffer a writer of the shared pool fills when the program did not
-// choose its size: sized by the budget as a plain writer's is at open
-// (writer::allocate_buffer()), but never below one unit its format
-// compresses apart -- a BGZF block's 0xff00 bytes, a zstd frame of 64 KiB --
-// since a smaller buffer would cut the stream into smaller blocks, which
-// compress worse. It keeps that size: its buffers are the engine's, which
-// never resizes them. A writer with workers of its own keeps today's
-// buffers, as many as its workers need.
-std::size_t buffer_bytes_for(const file_options& options, const compression_options& chosen) {
+// The smallest buffer of a writer of the shared pool whose size the
+// program did not choose: one unit its format compresses apart -- a BGZF
+// block's 0xff00 bytes, a zstd frame of 64 KiB -- since a smaller buffer
+// would cut the stream into smaller blocks, which compress worse. 0 for a
+// writer that keeps the size it opens with: chosen by the program, or with
+// workers of its own (as many buffers as its workers need).
+std::size_t budget_unit_for(const file_options& options, const compression_options& chosen) {
   if (options.buffer_size != default_buffer_size || options.buffer_size_exact ||
       chosen.workers != shared_compression_pool)
-    return options.buffer_size;
-  const std::size_t smallest =
-      chosen.format == compression_format::gzip ? bgzf_block_input : std::size_t{64} << 10;
-  return opening_buffer_size(smallest);
+    return 0;
+  return chosen.format == compression_format::gzip ? bgzf_block_input : std::size_t{64} << 10;
+}
+
+// Its buffer at open: sized by the budget as a plain writer's is
+// (writer::allocate_buffer()), but never below the unit; it then grows and
+// gives back at drains (fit_buffer()).
+std::size_t buffer_bytes_for(const file_options& options, std::size_t unit) {
+  return unit == 0 ? options.buffer_size : opening_buffer_size(unit);
 }
 
 compression_settings settings_for(const compression_options& chosen, std::size_t buffer_bytes,
@@ -46,15 +49,20 @@ compression_settings settings_for(const compression_options& chosen, std::size_t
 }  // namespace
 
 compression_stage::compression_stage(const compression_options& chosen, std::size_t buffer_bytes,
-                                     const std::string& path)
-    : stage(nullptr), options_(chosen), engine_(settings_for(chosen, buffer_bytes, path), *this) {}
+                                     std::size_t budget_unit, const std::string& path)
+    : stage(nullptr),
+      options_(chosen),
+      engine_(settings_for(chosen, buffer_bytes, path), *this),
+      budget_unit_(budget_unit),
+      drained_mark_(count_drained(0)) {}
 
 std::unique_ptr<compression_stage> compression_stage::make(const file_options& options,
                                                            const std::string& path) {
   const compression_options chosen = resolve_compression(options.compression, path);
   if (chosen.format == compression_format::none) return nullptr;
+  const std::size_t unit = budget_unit_for(options, chosen);
   std::unique_ptr<compression_stage> made(
-      new (std::nothrow) compression_stage(chosen, buffer_bytes_for(options, chosen), path));
+      new (std::nothrow) compression_stage(chosen, buffer_bytes_for(options, unit), unit, path));
   if (made == nullptr)
     throw std::system_error(ENOMEM, detail::error_category(),
                             "cannot allocate the compressor for " + quoted(path));
@@ -101,6 +109,28 @@ int compression_stage::drain(char*& buffer, std::size_t capacity, std::size_t pe
     buffer = next;
   }
   return 0;
+}
+
+void compression_stage::fit_buffer(char*& buffer, std::size_t& capacity, std::size_t drained,
+                                   bool filled, bool tail_moves) noexcept {
+  // The buffer the writer had may be the one it now has (compressed at
+  // once and handed back): nothing may replace it while a tail moves.
+  if (budget_unit_ == 0 || tail_moves) return;
+  std::size_t size = capacity;
+  switch (fit_at_drain(drained_mark_, drained, filled, capacity, budget_unit_)) {
+    case buffer_fit::keep: return;
+    case buffer_fit::grow:
+      // Whole units: a BGZF writer's buffer holds whole blocks (4 of
+      // them, 261,120 bytes, at most), or its last block would be a small one.
+      size = std::min(capacity * growth_factor, largest_buffer / budget_unit_ * budget_unit_);
+      if (size <= capacity) return;
+      break;
+    case buffer_fit::give_back: size = budget_unit_; break;
+  }
+  if (char* resized = engine_.resize_buffer(buffer, size)) {
+    buffer = resized;
+    capacity = size;
+  }
 }
 
 // flush() and sync(): everything accepted is made decodable (the engine

@@ -40,6 +40,11 @@ class compression_stage final : public stage, public output_sink {
   // The stage.
   int drain(char*& buffer, std::size_t capacity, std::size_t pending, const char* more,
             std::size_t more_size) noexcept override;
+  // A writer of the shared pool whose buffer the budget sized grows it when
+  // busy (x4, up to 256 KiB) and gives it back, to one unit of its format,
+  // under pressure, as a plain writer's buffer does.
+  void fit_buffer(char*& buffer, std::size_t& capacity, std::size_t drained, bool filled,
+                  bool tail_moves) noexcept override;
   int write(struct iovec* iov, int count) noexcept override { return next_->write(iov, count); }
   int flush() noexcept override;
   int finish(int error_number, bool error_from_sync, bool commit) noexcept override;
@@ -58,15 +63,20 @@ class compression_stage final : public stage, public output_sink {
 
  private:
   compression_stage(const compression_options& chosen, std::size_t buffer_bytes,
-                    const std::string& path);
+                    std::size_t budget_unit, const std::string& path);
   int failed(char*& buffer, char* failing) noexcept;
   std::string message(const char* action, const std::string& path, std::uint64_t accepted) const;
   std::string compressed_counts() const;
 
   compression_options options_;  // resolved: by_extension settled
   compressed_output engine_;
-  bool write_failed_ = false;   // the engine's failure was the next stage's write
-  bool engine_failed_ = false;  // the engine itself failed (compressor, memory, fork)
+  // The smallest buffer of a writer the budget sizes: one unit its format
+  // compresses apart; 0 for a writer whose size is the program's or whose
+  // workers are its own (kept as it is).
+  std::size_t budget_unit_ = 0;
+  std::uint64_t drained_mark_ = 0;  // the process's drained bytes at its last drain
+  bool write_failed_ = false;       // the engine's failure was the next stage's write
+  bool engine_failed_ = false;      // the engine itself failed (compressor, memory, fork)
 };
 
 }  // namespace fastout::detail

@@ -74,6 +74,15 @@ class stage {
   // write_errors::report goes on moving text into it, and dropping it.
   virtual int drain(char*& buffer, std::size_t capacity, std::size_t pending, const char* more,
                     std::size_t more_size) noexcept;
+  // After a drain() that succeeded, for a stage whose buffers the writer
+  // fills: the buffer budget's rules (memory/buffer_budget_internal.h) at
+  // a drain of `drained` bytes (`filled`: the buffer was full), which may
+  // give the writer, in `buffer` and `capacity`, an empty buffer of another
+  // size. Never when the writer moves a tail into its new buffer
+  // (`tail_moves`): the one it had must stay as it is until then. The
+  // default keeps the buffer.
+  virtual void fit_buffer(char*& /*buffer*/, std::size_t& /*capacity*/, std::size_t /*drained*/,
+                          bool /*filled*/, bool /*tail_moves*/) noexcept {}
   // Bytes on their way to the file: every byte of iov[0..count), which it
   // may change, short writes continued. 0, or the errno that stopped it.
   virtual int write(struct iovec* iov, int count) noexcept;

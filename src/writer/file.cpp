@@ -339,46 +339,48 @@ int writer::drain_buffer(const char* more, std::size_t more_size, drain_cause ca
     error_ = error_number;
     // Writing back what reached the file failed: final, as a failed sync.
     if (route_->failed_in_writeback()) sync_failed_ = true;
-  } else if (buffer_from_budget_) {
-    fit_buffer_to_use(pending + more_size,
-                      cause == drain_cause::piece_moves || pending + more_size >= capacity,
-                      cause != drain_cause::counted);
+  } else if (buffer_from_budget_ || buffer_is_routes_) {
+    const bool filled = cause == drain_cause::piece_moves || pending + more_size >= capacity;
+    const bool tail_moves = cause != drain_cause::counted;
+    if (buffer_from_budget_) {
+      fit_buffer_to_use(pending + more_size, filled, tail_moves);
+    } else {
+      // The route's buffers (compression's) follow the same rules, by the
+      // route's own sizes.
+      std::size_t fitted = capacity;
+      route_->fit_buffer(buffer_, fitted, pending + more_size, filled, tail_moves);
+      buffer_end_ = buffer_ + fitted;
+      pos = buffer_;
+    }
   }
   reopen_hot_path();  // closed for good after an error
   return error_number;
 }
 
-// The budget's rules, at a drain of `drained` bytes that emptied the
-// buffer (`filled`: it was full, or the call did not fit): a writer that
-// proves busy -- a full buffer, and a share of the process's drained
-// bytes well above an even one -- grows its buffer if the budget has room;
-// one that is not busy gives its memory back while the budget is under
-// pressure (growth refused lately, or the limit lowered below what is in
-// use). Never in the hot path: once per drain, an atomic add and reads.
+// The budget's rules (detail::fit_at_drain()), at a drain of `drained`
+// bytes that emptied the buffer (`filled`: it was full, or the call did not
+// fit): a busy writer grows its buffer if the budget has room; one that is
+// not busy gives its memory back while the budget is under pressure.
 void writer::fit_buffer_to_use(std::size_t drained, bool filled, bool tail_moves) noexcept {
-  const std::uint64_t now = detail::count_drained(drained);
-  const std::uint64_t process_drained = now - drained_mark_;  // this drain's bytes included
-  drained_mark_ = now;
   const std::size_t capacity = buffer_capacity();
-  const std::uint64_t holders = std::max<std::size_t>(detail::budget_now().holders, 1);
-  // Busy: at least half the process's output since its last drain, or
-  // four times an even share of it.
-  const bool busy = filled && (std::uint64_t{drained} * 2 >= process_drained ||
-                               std::uint64_t{drained} * holders >= process_drained * 4);
-  if (busy) {
-    if (capacity >= detail::largest_buffer) return;
-    const std::size_t larger = std::min(capacity * detail::growth_factor, detail::largest_buffer);
-    if (!detail::try_charge(larger)) {
-      detail::note_refused_growth();
+  switch (detail::fit_at_drain(drained_mark_, drained, filled, capacity, detail::smallest_buffer)) {
+    case detail::buffer_fit::keep: return;
+    case detail::buffer_fit::grow: {
+      const std::size_t larger = std::min(capacity * detail::growth_factor, detail::largest_buffer);
+      if (!detail::try_charge(larger)) {
+        detail::note_refused_growth();
+        return;
+      }
+      if (!replace_buffer(larger, tail_moves)) detail::refund(larger);
       return;
     }
-    if (!replace_buffer(larger, tail_moves)) detail::refund(larger);
-    return;
+    case detail::buffer_fit::give_back:
+      // A smaller buffer could not take the tail the caller moves next.
+      if (tail_moves) return;
+      detail::charge(detail::smallest_buffer);
+      if (!replace_buffer(detail::smallest_buffer, false)) detail::refund(detail::smallest_buffer);
+      return;
   }
-  // A smaller buffer could not take the tail the caller moves next.
-  if (tail_moves || capacity <= detail::smallest_buffer || !detail::under_pressure(now)) return;
-  detail::charge(detail::smallest_buffer);
-  if (!replace_buffer(detail::smallest_buffer, false)) detail::refund(detail::smallest_buffer);
 }
 
 // The buffer, empty, becomes one of `size` bytes, already charged. The old
