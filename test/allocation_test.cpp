@@ -20,16 +20,19 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <initializer_list>
 #include <new>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "doors/printf_internal.h"
 #include "test_util.h"
 
 namespace {
@@ -453,6 +456,40 @@ TEST(allocations, none_in_c_api_calls) {
     EXPECT_EQ(fastout_error(f), 0);
     EXPECT_EQ(fastout_close(f), 0);
   }
+}
+
+// Four formats whose addresses fall into one set of the thread's cache of
+// plans: each is parsed once, then found at every call. A program's formats
+// lie side by side in its read-only data, and sets of two ways thrashed on
+// three of them (a layout that -O1 brought to c_workout() above).
+TEST(allocations, none_for_four_formats_that_share_a_cache_set) {
+  static char area[64 * 1024];
+  std::vector<const char*> formats;
+  const std::size_t set = fastout::detail::printf_engine::cache_set_of(area);
+  for (std::size_t at = 0; at + 16 <= sizeof area && formats.size() < 4; at += 16) {
+    if (fastout::detail::printf_engine::cache_set_of(area + at) != set) continue;
+    std::snprintf(area + at, 16, "%%d|%zu\n", formats.size());
+    formats.push_back(area + at);
+  }
+  ASSERT_EQ(formats.size(), 4u);
+  fastout_test::temp_dir dir;
+  fastout_file* f = fastout_open(dir.file("c").c_str(), nullptr);
+  ASSERT_NE(f, nullptr);
+  std::string expected;
+  for (std::size_t i = 0; i < formats.size(); ++i) {
+    fastout_fprintf(f, formats[i], 1);  // parsed, and kept
+    expected += "1|" + std::to_string(i) + "\n";
+  }
+  const heap_counts before = snapshot();
+  for (int round = 0; round < 100; ++round)
+    for (const char* format : formats) fastout_fprintf(f, format, round % 10);
+  const heap_counts after = snapshot();
+  EXPECT_EQ(after.allocations - before.allocations, 0u) << "a format was parsed again";
+  for (int round = 0; round < 100; ++round)
+    for (std::size_t i = 0; i < formats.size(); ++i)
+      expected += std::to_string(round % 10) + "|" + std::to_string(i) + "\n";
+  EXPECT_EQ(fastout_close(f), 0);
+  EXPECT_EQ(fastout_test::read_file(dir.file("c")), expected);
 }
 
 // The C API: a buffer that cannot be had is ENOMEM, and nothing is created.

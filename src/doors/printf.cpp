@@ -46,9 +46,13 @@ namespace {
 // and checked against a copy of the format's text, byte by byte up to the
 // null: a format changed in place, or another one at a freed format's
 // address, is parsed again, and a shorter one is never read past its end.
-// Two plans per set of addresses; a new one replaces the older.
-constexpr std::size_t cache_ways = 2;
-constexpr std::size_t cache_sets = 32;
+// Four plans per set of addresses; a new one replaces the oldest. Four
+// ways, not two: a program's formats lie side by side in its read-only data,
+// and three of them falling into one set of two (a layout a compiler's flags
+// could bring about: allocations.none_in_c_api_calls met one in a run out of
+// four) parsed every call of all three again, each time.
+constexpr std::size_t cache_ways = 4;
+constexpr std::size_t cache_sets = 16;
 static_assert(cache_sets * cache_ways == cache_plans, "printf_internal.h's bound");
 
 struct cache_slot {
@@ -58,7 +62,7 @@ struct cache_slot {
 
 struct plan_cache {
   cache_slot slots[cache_sets][cache_ways];
-  unsigned char recent[cache_sets] = {};  // the way filled last in each set
+  unsigned char oldest[cache_sets] = {};  // the way filled longest ago in each set
 };
 
 // The cache is made on a thread's first call (threads that never print pay
@@ -77,7 +81,7 @@ struct cache_owner {
 FASTOUT_ALWAYS_INLINE std::size_t set_of(const char* format) {
   auto bits = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(format));
   bits *= 0x9E3779B97F4A7C15u;
-  return static_cast<std::size_t>(bits >> 59);  // 32 sets
+  return static_cast<std::size_t>(bits >> 60);  // 16 sets
 }
 
 FASTOUT_ALWAYS_INLINE bool same_text(const plan& p, const char* format) {
@@ -89,13 +93,11 @@ FASTOUT_ALWAYS_INLINE const plan* cached_plan(const char* format) {
   plan_cache* cache = this_thread_cache;
   if (FASTOUT_UNLIKELY(cache == nullptr || cache == cache_gone)) return nullptr;
   const cache_slot* slots = cache->slots[set_of(format)];
-  if (FASTOUT_LIKELY(slots[0].key == format)) {
-    const plan* p = slots[0].cached.get();
-    return same_text(*p, format) ? p : nullptr;
-  }
-  if (slots[1].key == format) {
-    const plan* p = slots[1].cached.get();
-    return same_text(*p, format) ? p : nullptr;
+  for (std::size_t way = 0; way < cache_ways; ++way) {
+    if (slots[way].key == format) {
+      const plan* p = slots[way].cached.get();
+      return same_text(*p, format) ? p : nullptr;
+    }
   }
   return nullptr;
 }
@@ -130,18 +132,25 @@ const plan& new_plan(const char* format, std::unique_ptr<plan>& local) {
   }
   const std::size_t set = set_of(format);
   // The way with this key (its text changed), else an empty one, else the
-  // one filled earlier.
-  std::size_t way = cache->slots[set][0].key == nullptr ? 0 : cache->recent[set] ^ 1u;
-  for (std::size_t w = 0; w < cache_ways; ++w)
+  // one filled longest ago (the ways of a set fill in turn).
+  std::size_t way = cache_ways;
+  for (std::size_t w = 0; w < cache_ways && way == cache_ways; ++w)
     if (cache->slots[set][w].key == format) way = w;
+  for (std::size_t w = 0; w < cache_ways && way == cache_ways; ++w)
+    if (cache->slots[set][w].key == nullptr) way = w;
+  if (way == cache_ways) {
+    way = cache->oldest[set];
+    cache->oldest[set] = static_cast<unsigned char>((way + 1) % cache_ways);
+  }
   cache_slot& slot = cache->slots[set][way];
   slot.key = format;
   slot.cached = std::move(parsed);
-  cache->recent[set] = static_cast<unsigned char>(way);
   return *slot.cached;
 }
 
 }  // namespace
+
+std::size_t cache_set_of(const char* format) noexcept { return set_of(format); }
 
 std::size_t cache_memory() noexcept {
   const plan_cache* cache = this_thread_cache;

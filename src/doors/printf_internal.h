@@ -227,6 +227,9 @@ constexpr std::size_t cache_memory_bound =
     cache_plans * (largest_cached_plan + 2 * sizeof(void*)) + 64;
 /// The memory the calling thread's cache holds now (for tests).
 std::size_t cache_memory() noexcept;
+/// The set of the cache that `format`'s address falls into (for tests that
+/// fill one set on purpose).
+std::size_t cache_set_of(const char* format) noexcept;
 
 // ------------------------------------------------------------ the output
 
