@@ -23,18 +23,38 @@
 
 namespace fastout {
 
+namespace detail {
+namespace {
+[[maybe_unused]] bool codec_loads(bool (*ready)(std::string& problem)) noexcept {
+#ifdef FASTOUT_LOAD_CODECS
+  try {
+    std::string problem;
+    return ready(problem);
+  } catch (...) {
+    return false;  // no memory for the message: say no, the open will say why
+  }
+#else
+  (void)ready;
+  return true;
+#endif
+}
+}  // namespace
+}  // namespace detail
+
+// Where the codecs are loaded when first needed (FASTOUT_LOAD_CODECS), a
+// format is available when its library loads: the question loads it.
 bool compression_available(compression_format format) noexcept {
   switch (format) {
     case compression_format::none: return true;
     case compression_format::zstd:
 #ifdef FASTOUT_HAVE_ZSTD
-      return true;
+      return detail::codec_loads(detail::zstd_library_ready);
 #else
       return false;
 #endif
     case compression_format::gzip:
 #ifdef FASTOUT_HAVE_LIBDEFLATE
-      return true;
+      return detail::codec_loads(detail::bgzf_library_ready);
 #else
       return false;
 #endif
