@@ -140,16 +140,13 @@ bool bgzf_library_ready(std::string& problem) {
   static bool loaded = false;
   static std::string why;
   std::call_once(once, [] {
-#  ifdef __APPLE__
-    const char* file = "libdeflate.0.dylib";
-#  else
-    const char* file = "libdeflate.so.0";
-#  endif
+    // Linux and the BSDs, then macOS.
+    static const char* const files[] = {"libdeflate.so.0", "libdeflate.0.dylib"};
 #  define FASTOUT_DEFLATE_NAME(name) "libdeflate_" #  name,
     static const char* const names[] = {FASTOUT_DEFLATE_FUNCTIONS(FASTOUT_DEFLATE_NAME)};
 #  undef FASTOUT_DEFLATE_NAME
     loaded =
-        load_codec_library(file, "FASTOUT_LIBDEFLATE_LIBRARY", names,
+        load_codec_library(files, 2, "FASTOUT_LIBDEFLATE_LIBRARY", names,
                            reinterpret_cast<void**>(&deflate), sizeof deflate / sizeof(void*), why);
   });
   if (!loaded) problem = why;

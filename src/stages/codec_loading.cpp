@@ -9,17 +9,30 @@
 
 namespace fastout::detail {
 
-bool load_codec_library(const char* file, const char* override_variable, const char* const* names,
-                        void** functions, std::size_t count, std::string& problem) {
+bool load_codec_library(const char* const* files, std::size_t file_count,
+                        const char* override_variable, const char* const* names, void** functions,
+                        std::size_t count, std::string& problem) {
   const char* chosen = std::getenv(override_variable);
-  if (chosen == nullptr || *chosen == '\0') chosen = file;
+  const bool overridden = chosen != nullptr && *chosen != '\0';
+  if (overridden) {
+    files = &chosen;
+    file_count = 1;
+  }
   // RTLD_LOCAL: the codec's symbols stay out of the program's namespace,
   // where a libzstd the program links itself may already be.
-  void* library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
+  void* library = nullptr;
+  std::string reasons;
+  for (std::size_t i = 0; i < file_count && library == nullptr; ++i) {
+    chosen = files[i];
+    library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) {
+      const char* why = dlerror();
+      reasons += std::string(reasons.empty() ? "cannot load " : " or ") + chosen + " (" +
+                 (why != nullptr ? why : "no reason given") + ")";
+    }
+  }
   if (library == nullptr) {
-    const char* why = dlerror();
-    problem = std::string("cannot load ") + chosen + " (" +
-              (why != nullptr ? why : "no reason given") + ")";
+    problem = reasons;
     return false;
   }
   for (std::size_t i = 0; i < count; ++i) {

@@ -14,13 +14,16 @@
 
 namespace fastout::detail {
 
-/// Loads `file` (or the file the environment variable `override_variable`
-/// names, when it is set and not empty) and looks up each of `names` into
-/// `functions`. True when all were found; otherwise false and `problem`
-/// says what failed, naming the file and giving dlerror()'s text. The
+/// Loads the first of `files` that loads (each system names its libraries
+/// its own way: "libzstd.so.1", "libzstd.1.dylib"), or the file the
+/// environment variable `override_variable` names, when it is set and not
+/// empty, and looks up each of `names` into `functions`. True when all
+/// were found; otherwise false and `problem` says what failed, naming each
+/// file tried with dlerror()'s text (or the function not found). The
 /// library stays loaded for the life of the process.
-bool load_codec_library(const char* file, const char* override_variable, const char* const* names,
-                        void** functions, std::size_t count, std::string& problem);
+bool load_codec_library(const char* const* files, std::size_t file_count,
+                        const char* override_variable, const char* const* names, void** functions,
+                        std::size_t count, std::string& problem);
 
 }  // namespace fastout::detail
 

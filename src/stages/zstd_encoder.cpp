@@ -158,15 +158,12 @@ bool zstd_library_ready(std::string& problem) {
   static bool loaded = false;
   static std::string why;
   std::call_once(once, [] {
-#  ifdef __APPLE__
-    const char* file = "libzstd.1.dylib";
-#  else
-    const char* file = "libzstd.so.1";
-#  endif
+    // Linux and the BSDs, then macOS.
+    static const char* const files[] = {"libzstd.so.1", "libzstd.1.dylib"};
 #  define FASTOUT_ZSTD_NAME(name) "ZSTD_" #  name,
     static const char* const names[] = {FASTOUT_ZSTD_FUNCTIONS(FASTOUT_ZSTD_NAME)};
 #  undef FASTOUT_ZSTD_NAME
-    loaded = load_codec_library(file, "FASTOUT_ZSTD_LIBRARY", names,
+    loaded = load_codec_library(files, 2, "FASTOUT_ZSTD_LIBRARY", names,
                                 reinterpret_cast<void**>(&zstd), sizeof zstd / sizeof(void*), why);
   });
   if (!loaded) problem = why;
