@@ -176,3 +176,39 @@ function(fastout_add_compression target)
     set(FASTOUT_CONFIG_CODEC_DEPENDENCIES "" PARENT_SCOPE)
   endif()
 endfunction()
+
+# The same engine for a target that loads the codecs when first needed
+# (libfastout-c on Unix, src/stages/codec_loading_internal.h): the codecs'
+# headers, as fastout_add_compression() found them (call that first), but
+# not their libraries; dlopen()'s library (CMAKE_DL_LIBS: empty where the C
+# library has it) instead.
+function(fastout_add_loaded_compression target)
+  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/compression_pipeline.cpp
+                                   ${PROJECT_SOURCE_DIR}/src/stages/compression_pool.cpp
+                                   ${PROJECT_SOURCE_DIR}/src/stages/compression_stage.cpp
+                                   ${PROJECT_SOURCE_DIR}/src/stages/codec_loading.cpp)
+  target_compile_definitions(${target} PRIVATE FASTOUT_LOAD_CODECS)
+  if(CMAKE_THREAD_LIBS_INIT)
+    target_link_libraries(${target} PRIVATE ${CMAKE_THREAD_LIBS_INIT})
+  endif()
+  if(CMAKE_DL_LIBS)
+    target_link_libraries(${target} PRIVATE ${CMAKE_DL_LIBS})
+  endif()
+  foreach(codec ZSTD LIBDEFLATE)
+    if(FASTOUT_HAVE_${codec})
+      if(codec STREQUAL "ZSTD")
+        target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/zstd_encoder.cpp)
+      else()
+        target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/bgzf_encoder.cpp)
+      endif()
+      target_compile_definitions(${target} PRIVATE FASTOUT_HAVE_${codec})
+      target_include_directories(${target} SYSTEM PRIVATE ${FASTOUT_${codec}_INCLUDE_DIRS})
+      foreach(item ${FASTOUT_${codec}_LINK})
+        if(TARGET ${item})
+          target_include_directories(${target} SYSTEM PRIVATE
+            $<TARGET_PROPERTY:${item},INTERFACE_INCLUDE_DIRECTORIES>)
+        endif()
+      endforeach()
+    endif()
+  endforeach()
+endfunction()

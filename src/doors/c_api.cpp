@@ -26,7 +26,6 @@
 #include <fastout/budget.h>
 #include <fastout/compression.h>
 #include <fastout/file.h>
-#include <fastout/iostream.h>
 #include <fastout/standard_streams.h>
 
 #include "doors/c_boundary_internal.h"
@@ -346,9 +345,9 @@ int fastout_set_stdout_options(const fastout_options* options) noexcept {
   });
 }
 
-int fastout_sync_with_stdio(int on) noexcept {
-  return guarded([&] { return fastout::sync_with_stdio(on != 0) ? 1 : 0; });
-}
+// fastout_sync_with_stdio() is in c_api_stdio_sync.cpp: it reaches
+// std::cout, and <iostream>'s start-up (ios_base::Init) would come into every
+// C program that links this object.
 
 // -------------------------------------------------------------- output
 

@@ -9,12 +9,37 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <new>
+#include <string>
 
+#include "stages/codec_loading_internal.h"
 #include "stages/compression_internal.h"
 
 namespace fastout::detail {
 namespace {
+
+// The libdeflate functions the encoder calls: linked, or looked up in the
+// library loaded at the first compressed open (FASTOUT_LOAD_CODECS,
+// codec_loading_internal.h).
+// clang-format off
+#define FASTOUT_DEFLATE_FUNCTIONS(X) \
+  X(alloc_compressor) X(deflate_compress_bound) X(deflate_compress) X(free_compressor) \
+  X(crc32)
+// clang-format on
+struct deflate_functions {
+#define FASTOUT_DEFLATE_POINTER(name) decltype(&libdeflate_##name) name;
+  FASTOUT_DEFLATE_FUNCTIONS(FASTOUT_DEFLATE_POINTER)
+#undef FASTOUT_DEFLATE_POINTER
+};
+
+#ifdef FASTOUT_LOAD_CODECS
+deflate_functions deflate;  // filled once by bgzf_library_ready()
+#else
+#  define FASTOUT_DEFLATE_LINKED(name) libdeflate_##name,
+const deflate_functions deflate = {FASTOUT_DEFLATE_FUNCTIONS(FASTOUT_DEFLATE_LINKED)};
+#  undef FASTOUT_DEFLATE_LINKED
+#endif
 
 // A gzip member header with FEXTRA: the BGZF subfield 'B' 'C' of 2 bytes
 // holds the block's size less one (bytes 16 and 17, filled per block).
@@ -35,11 +60,11 @@ void put_le32(unsigned char* at, std::uint32_t value) {
 class bgzf_encoder final : public encoder {
  public:
   ~bgzf_encoder() override {
-    if (compressor_ != nullptr) libdeflate_free_compressor(compressor_);
+    if (compressor_ != nullptr) deflate.free_compressor(compressor_);
   }
 
   int setup(int level) noexcept {
-    compressor_ = libdeflate_alloc_compressor(level);
+    compressor_ = deflate.alloc_compressor(level);
     if (compressor_ == nullptr) {
       what_failed_ = "libdeflate could not allocate a compressor";
       return ENOMEM;
@@ -56,7 +81,7 @@ class bgzf_encoder final : public encoder {
     std::size_t per_block = (size + blocks - 1) / blocks;
     // At most 0xff00 bytes a block, so the bound is within BGZF's 64 KiB.
     std::size_t block_bound =
-        libdeflate_deflate_compress_bound(compressor_, per_block) + header_size + trailer_size;
+        deflate.deflate_compress_bound(compressor_, per_block) + header_size + trailer_size;
     if (block_bound > largest_block) block_bound = largest_block;
     if (!out.reserve_more(blocks * block_bound)) {
       what_failed_ = "no memory for the compressed data";
@@ -67,8 +92,8 @@ class bgzf_encoder final : public encoder {
       auto* block = reinterpret_cast<unsigned char*>(out.end());
       std::memcpy(block, block_header, header_size);
       std::size_t deflated =
-          libdeflate_deflate_compress(compressor_, data + done, input, block + header_size,
-                                      block_bound - header_size - trailer_size);
+          deflate.deflate_compress(compressor_, data + done, input, block + header_size,
+                                   block_bound - header_size - trailer_size);
       if (deflated == 0) {
         // Cannot happen for 0xff00 bytes (stored blocks fit): a broken
         // libdeflate, not bad input.
@@ -79,7 +104,7 @@ class bgzf_encoder final : public encoder {
       block[16] = static_cast<unsigned char>((total - 1) & 0xff);
       block[17] = static_cast<unsigned char>((total - 1) >> 8);
       unsigned char* trailer = block + header_size + deflated;
-      put_le32(trailer, libdeflate_crc32(0, data + done, input));
+      put_le32(trailer, deflate.crc32(0, data + done, input));
       put_le32(trailer + 4, static_cast<std::uint32_t>(input));
       out.grow(total);
     }
@@ -108,6 +133,29 @@ class bgzf_encoder final : public encoder {
 };
 
 }  // namespace
+
+bool bgzf_library_ready(std::string& problem) {
+#ifdef FASTOUT_LOAD_CODECS
+  static std::once_flag once;
+  static bool loaded = false;
+  static std::string why;
+  std::call_once(once, [] {
+    // Linux and the BSDs, then macOS.
+    static const char* const files[] = {"libdeflate.so.0", "libdeflate.0.dylib"};
+#  define FASTOUT_DEFLATE_NAME(name) "libdeflate_" #  name,
+    static const char* const names[] = {FASTOUT_DEFLATE_FUNCTIONS(FASTOUT_DEFLATE_NAME)};
+#  undef FASTOUT_DEFLATE_NAME
+    loaded =
+        load_codec_library(files, 2, "FASTOUT_LIBDEFLATE_LIBRARY", names,
+                           reinterpret_cast<void**>(&deflate), sizeof deflate / sizeof(void*), why);
+  });
+  if (!loaded) problem = why;
+  return loaded;
+#else
+  (void)problem;
+  return true;
+#endif
+}
 
 std::unique_ptr<encoder> make_bgzf_encoder(int level, int& error) noexcept {
   std::unique_ptr<bgzf_encoder> made(new (std::nothrow) bgzf_encoder);

@@ -113,6 +113,12 @@ class encoder {
 std::unique_ptr<encoder> make_zstd_stream_encoder(int level, int& error) noexcept;
 std::unique_ptr<encoder> make_zstd_frame_encoder(int level, int& error) noexcept;
 std::unique_ptr<encoder> make_bgzf_encoder(int level, int& error) noexcept;
+// Whether the codec's library can be used: always where it is linked; where
+// it is loaded when first needed (FASTOUT_LOAD_CODECS), whether that load
+// worked, else false with `problem` saying why (the library's name and
+// dlerror()'s text). Defined only where the library was found, as above.
+bool zstd_library_ready(std::string& problem);
+bool bgzf_library_ready(std::string& problem);
 // The levels each accepts, for the message that refuses another.
 void zstd_level_range(int& lowest, int& highest) noexcept;
 void bgzf_level_range(int& lowest, int& highest) noexcept;

@@ -23,18 +23,38 @@
 
 namespace fastout {
 
+namespace detail {
+namespace {
+[[maybe_unused]] bool codec_loads(bool (*ready)(std::string& problem)) noexcept {
+#ifdef FASTOUT_LOAD_CODECS
+  try {
+    std::string problem;
+    return ready(problem);
+  } catch (...) {
+    return false;  // no memory for the message: say no, the open will say why
+  }
+#else
+  (void)ready;
+  return true;
+#endif
+}
+}  // namespace
+}  // namespace detail
+
+// Where the codecs are loaded when first needed (FASTOUT_LOAD_CODECS), a
+// format is available when its library loads: the question loads it.
 bool compression_available(compression_format format) noexcept {
   switch (format) {
     case compression_format::none: return true;
     case compression_format::zstd:
 #ifdef FASTOUT_HAVE_ZSTD
-      return true;
+      return detail::codec_loads(detail::zstd_library_ready);
 #else
       return false;
 #endif
     case compression_format::gzip:
 #ifdef FASTOUT_HAVE_LIBDEFLATE
-      return true;
+      return detail::codec_loads(detail::bgzf_library_ready);
 #else
       return false;
 #endif
@@ -82,6 +102,7 @@ std::unique_ptr<encoder> make_zstd_frame_encoder(int, int& error) noexcept {
   return nullptr;
 }
 void zstd_level_range(int& lowest, int& highest) noexcept { lowest = highest = 0; }
+bool zstd_library_ready(std::string&) { return false; }
 #endif
 #ifndef FASTOUT_HAVE_LIBDEFLATE
 std::unique_ptr<encoder> make_bgzf_encoder(int, int& error) noexcept {
@@ -89,6 +110,7 @@ std::unique_ptr<encoder> make_bgzf_encoder(int, int& error) noexcept {
   return nullptr;
 }
 void bgzf_level_range(int& lowest, int& highest) noexcept { lowest = highest = 0; }
+bool bgzf_library_ready(std::string&) { return false; }
 #endif
 
 // ------------------------------------------------------------- the pipeline
@@ -178,6 +200,17 @@ compressed_output::compressed_output(const compression_settings& settings, outpu
                " (install it, e.g. Debian's " +
                (settings_.format == compression_format::zstd ? "libzstd-dev" : "libdeflate-dev") +
                ", and rebuild fastout)");
+  // A codec loaded when first needed (FASTOUT_LOAD_CODECS) is loaded here,
+  // at the first compressed open.
+  std::string load_problem;
+  if (!(settings_.format == compression_format::zstd ? zstd_library_ready(load_problem)
+                                                     : bgzf_library_ready(load_problem)))
+    refuse(ENOTSUP,
+           "cannot write " + quoted(name) + " compressed with " + format + ": " + load_problem +
+               " (install " +
+               (settings_.format == compression_format::zstd ? "libzstd" : "libdeflate") +
+               ", e.g. Debian's " +
+               (settings_.format == compression_format::zstd ? "libzstd1" : "libdeflate0") + ")");
   if (capacity_ == 0)
     refuse(EINVAL, "cannot write " + quoted(name) + " compressed with " + format +
                        ": compression needs a buffer (buffer_size 0 means unbuffered)");

@@ -11,8 +11,11 @@
 #include <zstd_errors.h>
 
 #include <cerrno>
+#include <mutex>
 #include <new>
+#include <string>
 
+#include "stages/codec_loading_internal.h"
 #include "stages/compression_internal.h"
 
 #if ZSTD_VERSION_NUMBER < 10400
@@ -22,26 +25,49 @@
 namespace fastout::detail {
 namespace {
 
+// The libzstd functions the encoder calls: linked, or looked up in the
+// library loaded at the first compressed open (FASTOUT_LOAD_CODECS,
+// codec_loading_internal.h).
+// clang-format off
+#define FASTOUT_ZSTD_FUNCTIONS(X) \
+  X(CCtx_setParameter) X(CStreamOutSize) X(compressBound) X(createCCtx_advanced) \
+  X(freeCCtx) X(getErrorCode) X(getErrorName) X(isError) \
+  X(maxCLevel) X(minCLevel) X(compress2) X(compressStream2)
+// clang-format on
+struct zstd_functions {
+#define FASTOUT_ZSTD_POINTER(name) decltype(&ZSTD_##name) name;
+  FASTOUT_ZSTD_FUNCTIONS(FASTOUT_ZSTD_POINTER)
+#undef FASTOUT_ZSTD_POINTER
+};
+
+#ifdef FASTOUT_LOAD_CODECS
+zstd_functions zstd;  // filled once by zstd_library_ready()
+#else
+#  define FASTOUT_ZSTD_LINKED(name) ZSTD_##name,
+const zstd_functions zstd = {FASTOUT_ZSTD_FUNCTIONS(FASTOUT_ZSTD_LINKED)};
+#  undef FASTOUT_ZSTD_LINKED
+#endif
+
 void* zstd_allocate(void*, std::size_t size) { return compression_system.allocate(size); }
 void zstd_release(void*, void* data) { compression_system.release(data); }
 
 // libzstd's errors as errnos: only running out of memory is expected.
 int error_number(std::size_t code) {
-  return ZSTD_getErrorCode(code) == ZSTD_error_memory_allocation ? ENOMEM : EIO;
+  return zstd.getErrorCode(code) == ZSTD_error_memory_allocation ? ENOMEM : EIO;
 }
 
 class zstd_encoder final : public encoder {
  public:
   explicit zstd_encoder(bool one_frame) noexcept : one_frame_(one_frame) {}
-  ~zstd_encoder() override { ZSTD_freeCCtx(context_); }
+  ~zstd_encoder() override { zstd.freeCCtx(context_); }
 
   int setup(int level) noexcept {
-    context_ = ZSTD_createCCtx_advanced(ZSTD_customMem{zstd_allocate, zstd_release, nullptr});
+    context_ = zstd.createCCtx_advanced(ZSTD_customMem{zstd_allocate, zstd_release, nullptr});
     if (context_ == nullptr) return ENOMEM;
     for (auto [parameter, value] :
          {std::pair{ZSTD_c_compressionLevel, level}, std::pair{ZSTD_c_checksumFlag, 1}}) {
-      std::size_t result = ZSTD_CCtx_setParameter(context_, parameter, value);
-      if (ZSTD_isError(result)) return note(result);
+      std::size_t result = zstd.CCtx_setParameter(context_, parameter, value);
+      if (zstd.isError(result)) return note(result);
     }
     return 0;
   }
@@ -54,10 +80,10 @@ class zstd_encoder final : public encoder {
     // A frame of its own, in one call: the frame header then carries the
     // size, and libzstd sizes its tables to the buffer (faster than a
     // stream on the same buffer: docs/compression.md).
-    std::size_t bound = ZSTD_compressBound(size);
+    std::size_t bound = zstd.compressBound(size);
     if (!out.reserve_more(bound)) return no_memory();
-    std::size_t result = ZSTD_compress2(context_, out.end(), out.room(), data, size);
-    if (ZSTD_isError(result)) return note(result);
+    std::size_t result = zstd.compress2(context_, out.end(), out.room(), data, size);
+    if (zstd.isError(result)) return note(result);
     out.grow(result);
     return 0;
   }
@@ -87,10 +113,10 @@ class zstd_encoder final : public encoder {
   int stream(const char* data, std::size_t size, ZSTD_EndDirective mode, byte_buffer& out) {
     ZSTD_inBuffer input = {data, size, 0};
     for (;;) {
-      if (!out.reserve_more(ZSTD_CStreamOutSize())) return no_memory();
+      if (!out.reserve_more(zstd.CStreamOutSize())) return no_memory();
       ZSTD_outBuffer output = {out.end(), out.room(), 0};
-      std::size_t remaining = ZSTD_compressStream2(context_, &output, &input, mode);
-      if (ZSTD_isError(remaining)) return note(remaining);
+      std::size_t remaining = zstd.compressStream2(context_, &output, &input, mode);
+      if (zstd.isError(remaining)) return note(remaining);
       out.grow(output.pos);
       // A flush or an end is done when nothing remains in libzstd; input
       // is done when it is all taken (libzstd keeps what it needs).
@@ -99,7 +125,7 @@ class zstd_encoder final : public encoder {
   }
 
   int note(std::size_t code) noexcept {
-    what_failed_ = ZSTD_getErrorName(code);
+    what_failed_ = zstd.getErrorName(code);
     return error_number(code);
   }
   int no_memory() noexcept {
@@ -126,6 +152,28 @@ std::unique_ptr<encoder> make(bool one_frame, int level, int& error) noexcept {
 
 }  // namespace
 
+bool zstd_library_ready(std::string& problem) {
+#ifdef FASTOUT_LOAD_CODECS
+  static std::once_flag once;
+  static bool loaded = false;
+  static std::string why;
+  std::call_once(once, [] {
+    // Linux and the BSDs, then macOS.
+    static const char* const files[] = {"libzstd.so.1", "libzstd.1.dylib"};
+#  define FASTOUT_ZSTD_NAME(name) "ZSTD_" #  name,
+    static const char* const names[] = {FASTOUT_ZSTD_FUNCTIONS(FASTOUT_ZSTD_NAME)};
+#  undef FASTOUT_ZSTD_NAME
+    loaded = load_codec_library(files, 2, "FASTOUT_ZSTD_LIBRARY", names,
+                                reinterpret_cast<void**>(&zstd), sizeof zstd / sizeof(void*), why);
+  });
+  if (!loaded) problem = why;
+  return loaded;
+#else
+  (void)problem;
+  return true;
+#endif
+}
+
 std::unique_ptr<encoder> make_zstd_stream_encoder(int level, int& error) noexcept {
   return make(true, level, error);
 }
@@ -135,8 +183,8 @@ std::unique_ptr<encoder> make_zstd_frame_encoder(int level, int& error) noexcept
 }
 
 void zstd_level_range(int& lowest, int& highest) noexcept {
-  lowest = ZSTD_minCLevel();
-  highest = ZSTD_maxCLevel();
+  lowest = zstd.minCLevel();
+  highest = zstd.maxCLevel();
 }
 
 }  // namespace fastout::detail

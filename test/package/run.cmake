@@ -236,6 +236,42 @@ function(run_consumer program output)
   endforeach()
 endfunction()
 
+# A C program linked with libfastout-c (c_light.c) runs and writes the
+# right bytes; with FASTOUT_ZSTD_LIBRARY naming a file that is not there, a
+# zstd writer is refused with ENOTSUP (where the build has zstd); and it
+# needs nothing but the C library at run time -- no libstdc++, libgcc_s,
+# libm, {fmt} or codec (readelf -d) -- and carries no codec symbol (nm).
+# `library` is the shared libfastout-c it loads, checked the same way, or
+# empty for a static one.
+function(check_light_consumer program library)
+  run(${emulator} ${program} ${program}.out)
+  if(CODECS MATCHES "zstd")
+    set(ENV{FASTOUT_ZSTD_LIBRARY} /nonexistent/libzstd.so.1)
+    run(${emulator} ${program} ${program}.unloadable.out unloadable)
+    unset(ENV{FASTOUT_ZSTD_LIBRARY})
+    message(STATUS "${run_output}")
+  endif()
+  if(NOT READELF OR NOT NM)
+    message(FATAL_ERROR "no readelf or nm to read ${program} with (binutils)")
+  endif()
+  foreach(file ${program} ${library})
+    run(${READELF} -d ${file})
+    string(REGEX MATCHALL "\\(NEEDED\\)[^\n]*" needed "${run_output}")
+    foreach(entry ${needed})
+      string(REGEX REPLACE ".*\\[(.*)\\]" "\\1" name "${entry}")
+      if(NOT name MATCHES "^(libc\\.so|ld-linux|ld64\\.so|libfastout-c\\.so|libdl\\.so|libpthread\\.so)")
+        message(FATAL_ERROR "${file} needs ${name} at run time; a program through libfastout-c "
+                            "must need only the C library:\n${run_output}")
+      endif()
+    endforeach()
+  endforeach()
+  run(${NM} ${program})
+  if(run_output MATCHES "(ZSTD_[A-Za-z_0-9]*|libdeflate_[a-z_0-9]*)")
+    message(FATAL_ERROR "${program} carries a codec symbol, ${CMAKE_MATCH_1}")
+  endif()
+  message(STATUS "${program}: only the C library at run time, no codec symbols")
+endfunction()
+
 # pkg-config's flags for fastout, checked against what a static or shared
 # libfastout's users need: the codecs (libzstd, libdeflate) in --libs for a
 # static one; for a shared one only with --static.
@@ -343,6 +379,13 @@ elseif(MODE STREQUAL "find_package")
   build_and_run_consumer(find_package ${dir}
     -DCMAKE_PREFIX_PATH=${PREFIX} -DEXPECT_SHARED=${BUILD_SHARED} -DEXPECT_FMT_VERSION=${FMT_VERSION})
   build_and_run_consumer(c ${dir}/c -DCMAKE_PREFIX_PATH=${PREFIX})
+  if(EXISTS ${dir}/c/consumer_light)
+    set(light_library "")
+    if(BUILD_SHARED)
+      file(GLOB light_library ${PREFIX}/${INSTALL_LIBDIR}/libfastout-c.so.*.*.*)
+    endif()
+    check_light_consumer(${dir}/c/consumer_light "${light_library}")
+  endif()
 
 elseif(MODE STREQUAL "pkg_config")
   if(NOT PKG_CONFIG)
@@ -405,6 +448,20 @@ elseif(MODE STREQUAL "pkg_config")
       -o ${dir}/consumer_c)
   run_consumer(${dir}/consumer_c ${dir}/out_c.txt)
   check_pkg_config_codecs(${PKG_CONFIG} "${BUILD_SHARED}")
+  # libfastout-c, with the line docs/c-api.md gives.
+  if(EXISTS "${PREFIX}/${INSTALL_LIBDIR}/pkgconfig/fastout-c.pc")
+    run(${PKG_CONFIG} --cflags --libs fastout-c)
+    string(STRIP "${run_output}" pc_c_flags)
+    message(STATUS "pkg-config --cflags --libs fastout-c: ${pc_c_flags}")
+    separate_arguments(pc_c_flags UNIX_COMMAND "${pc_c_flags}")
+    run(${C_COMPILER} -std=c99 -pedantic ${extra} ${consumers}/c_light.c ${pc_c_flags}
+        -o ${dir}/consumer_light)
+    set(light_library "")
+    if(BUILD_SHARED)
+      file(GLOB light_library ${PREFIX}/${INSTALL_LIBDIR}/libfastout-c.so.*.*.*)
+    endif()
+    check_light_consumer(${dir}/consumer_light "${light_library}")
+  endif()
 
 elseif(MODE STREQUAL "add_subdirectory")
   build_and_run_consumer(add_subdirectory ${dir}
@@ -423,6 +480,16 @@ elseif(MODE STREQUAL "find_package_shared")
   build_and_run_consumer(find_package ${dir}/consumer
     -DCMAKE_PREFIX_PATH=${dir}/prefix -DEXPECT_SHARED=ON -DEXPECT_FMT_VERSION=${FMT_VERSION})
   build_and_run_consumer(c ${dir}/consumer-c -DCMAKE_PREFIX_PATH=${dir}/prefix)
+  # libfastout-c, built shared where it is built at all (not beside a
+  # sanitizer: CMakeLists.txt).
+  file(GLOB light_library ${dir}/prefix/${INSTALL_LIBDIR}/libfastout-c.so.*.*.*)
+  if(SANITIZE)
+  elseif(NOT light_library OR NOT EXISTS ${dir}/consumer-c/consumer_light)
+    message(FATAL_ERROR "the shared install has no libfastout-c.so, or the C consumer did not "
+                        "build consumer_light against it")
+  else()
+    check_light_consumer(${dir}/consumer-c/consumer_light "${light_library}")
+  endif()
   # The shared library's fastout.pc: the codecs only for --static.
   if(PKG_CONFIG)
     set(pc_path "${dir}/prefix/${INSTALL_LIBDIR}/pkgconfig")

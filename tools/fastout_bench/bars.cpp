@@ -32,6 +32,9 @@ enum class bar_kind {
   // Every one of the contenders completed, with every output right
   // (W17_10k_fd and W17_10k_fd_hard, where a writer may fail).
   completes,
+  // The contender's time is at most the rival's plus threshold seconds
+  // (W18: a process of fastout's at most 100 us slower than stdio's).
+  extra_time_at_most,
 };
 
 struct bar_spec {
@@ -196,6 +199,10 @@ const bar_spec bar_specs[] = {
     {"W17_10k_fd", bar_kind::completes, "fastout,fastout_c", nullptr, 0},
     {"W17_10k_fd_hard", bar_kind::completes, "fastout,fastout_c", nullptr, 0, nullptr, false,
      "the hard limit at 256 too"},
+    // Issue 29: a C program through fastout starts as fast as with stdio,
+    // libfastout-c static and shared, linked as docs/c-api.md says.
+    {"W18", bar_kind::extra_time_at_most, "fastout_c_static", "stdio", 100e-6},
+    {"W18", bar_kind::extra_time_at_most, "fastout_c_shared", "stdio", 100e-6},
 };
 
 std::vector<std::string> split(const std::string& list) {
@@ -242,6 +249,9 @@ std::string describe(const bar_spec& spec) {
     case bar_kind::threads_at_most:
       return fmt::format("{} runs at most {} threads (the pool's {} and the caller)", who,
                          spec.threshold, spec.threshold - 1);
+    case bar_kind::extra_time_at_most:
+      return fmt::format("{} takes at most {:.0f} us more than {} a run", who, spec.threshold * 1e6,
+                         spec.rival);
     case bar_kind::completes:
       return fmt::format(
           "{} {} under RLIMIT_NOFILE {}, every output right",
@@ -396,6 +406,28 @@ void check_completes(const bar_spec& spec, const workload_result& w, bar_result&
   bar.status = "PASS";
 }
 
+// extra_time_at_most: the difference of the medians (and of the fastest
+// runs, for value_from_min).
+void check_extra_time(const bar_spec& spec, const workload_result& w, bar_result& bar) {
+  const contender_result* judged = w.find(spec.contenders);
+  const contender_result* rival = w.find(spec.rival);
+  if (judged == nullptr || !judged->ok()) {
+    bar.note = std::string(spec.contenders) + " did not run or failed";
+    return;
+  }
+  if (rival == nullptr || !rival->ok()) {
+    bar.note = std::string(spec.rival) + " did not run or failed";
+    return;
+  }
+  bar.note = judged->name;
+  bar.value = judged->median_seconds() - rival->median_seconds();
+  bar.value_from_min = judged->min_seconds() - rival->min_seconds();
+  bar.threshold = spec.threshold;
+  bar.measured = fmt::format("{:+.0f} us (fastest runs: {:+.0f} us)", bar.value * 1e6,
+                             bar.value_from_min * 1e6);
+  bar.status = bar.value <= spec.threshold ? "PASS" : "FAIL";
+}
+
 void check(const bar_spec& spec, const workload_result& w, bar_result& bar) {
   bar.status = "FAIL";
   if (check_absent(spec, w, bar)) return;
@@ -409,6 +441,10 @@ void check(const bar_spec& spec, const workload_result& w, bar_result& bar) {
   }
   if (spec.kind == bar_kind::completes) {
     check_completes(spec, w, bar);
+    return;
+  }
+  if (spec.kind == bar_kind::extra_time_at_most) {
+    check_extra_time(spec, w, bar);
     return;
   }
   // The fastest of the contenders that ran and wrote the right bytes.

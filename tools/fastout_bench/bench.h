@@ -56,7 +56,8 @@
   X(W17_10k_even, many_10k_even, "W17_10k with the records dealt in turn (not with --quick)")  \
   X(W17_1k_gz, many_1k_gzip, "W17_1k compressed, gzip -6 (4 MiB --quick)")                     \
   X(W17_10k_fd, many_10k_fd, "W17_10k under a descriptor limit of 256: who completes")         \
-  X(W17_10k_fd_hard, many_10k_fd_hard, "W17_10k_fd with the hard limit at 256 too")
+  X(W17_10k_fd_hard, many_10k_fd_hard, "W17_10k_fd with the hard limit at 256 too")            \
+  X(W18, startup, "a C program printing 3 lines, 2,000 processes: stdio, fastout, C++")
 
 /// The workloads the Windows build of the driver runs, with their summaries
 /// there (no redirected standard output): the others use what only POSIX
@@ -199,6 +200,9 @@ struct workload {
   /// Runs in the child before the timed region, after fork(): W17_10k_fd
   /// lowers the descriptor limit there. Throws if it cannot.
   std::function<void()> child_setup;
+  /// The rounds when --runs is not given, with or without --quick; 0: the
+  /// driver's (W18's 2,000: each round is one process started).
+  int runs = 0;
   /// The rounds with --quick when --runs is not given; 0: the driver's
   /// (5). W17's tables run 1 to 3: each of their runs creates thousands of
   /// files.

@@ -292,9 +292,10 @@ int run(const options& o) {
     return exit_ok;
   }
 
-  // A workload's rounds: --runs if given, else its own with --quick (W17's
-  // 1 to 3), else the default.
+  // A workload's rounds: --runs if given, else its own (W18's 2,000), else
+  // its own with --quick (W17's 1 to 3), else the default.
   auto runs_of = [&o](const workload& w) {
+    if (!o.runs_given && w.runs > 0) return w.runs;
     return !o.runs_given && o.quick && w.quick_runs > 0 ? w.quick_runs : o.runs;
   };
   std::vector<workload> workloads;
