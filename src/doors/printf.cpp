@@ -6,9 +6,10 @@
 // and the C door's printf family (fastout_fprintf() and its siblings).
 //
 // A call finds its format's plan (printf_format.cpp: parsed once per thread
-// and format) in the cache, and a plan of common directives with no flags
-// and no width runs in a fast executor, straight into the writer's free
-// space; every other call, and the rest of one a fast executor cannot
+// and format) in the cache, and a plan of common directives (integers,
+// strings, characters and doubles, with flags, widths and precisions
+// written in the format) runs in a fast executor, straight into the
+// writer's free space; every other call, and the rest of one a fast executor cannot
 // finish, is the general executor's (printf_call.cpp).
 //
 // test/printf_diff_test.c holds the engine to glibc's snprintf through every
@@ -25,6 +26,7 @@
 #include <exception>
 #include <memory>
 #include <system_error>
+#include <type_traits>
 
 #include <fastout/detail/decimal.h>
 #include <fastout/file.h>
@@ -189,6 +191,130 @@ FASTOUT_ALWAYS_INLINE char* fast_string(char* pos, std::size_t room, const char*
   return pos + size;
 }
 
+// ------------------------------------- the fast path: flags, width, precision
+
+// glibc's number layout (printf_call.cpp's call::put_number), for bases 10
+// and 16 with a width and precision from the format (fast_kind::formatted_*):
+// [spaces][sign]["0x"][zeros]digits[spaces]. `pos` has room for d.bound.
+FASTOUT_ALWAYS_INLINE char* put_formatted_number(char* pos, const directive& d, char sign,
+                                                 unsigned long long magnitude) {
+  char area[decimal::most_bytes_stored + 4];
+  char* const area_end = area + sizeof area;
+  const char* digits = area;
+  std::size_t length = 0;
+  const int precision = d.precision;
+  // Precision 0 with the value 0: no digits at all.
+  if (precision != 0 || magnitude != 0) {
+    if (d.base == 10) {
+      length = static_cast<std::size_t>(decimal::write(area, magnitude) - area);
+    } else {
+      digits = base_digits(area_end, magnitude, 16, d.upper);
+      length = static_cast<std::size_t>(area_end - digits);
+    }
+  }
+  const std::uint16_t flags = d.flags;
+  const std::size_t zeros =
+      precision > static_cast<int>(length) ? static_cast<std::size_t>(precision) - length : 0;
+  const bool prefix = d.base == 16 && (flags & flag_alt) != 0 && magnitude != 0;
+  const std::size_t size = (sign != '\0' ? 1u : 0u) + (prefix ? 2u : 0u) + zeros + length;
+  const auto width = static_cast<std::size_t>(d.width);
+  const std::size_t padding = width > size ? width - size : 0;
+  std::size_t spaces_before = 0, spaces_after = 0, all_zeros = zeros;
+  // '-' wins over '0', and a precision turns '0' off.
+  if (flags & flag_left)
+    spaces_after = padding;
+  else if ((flags & flag_pad_zero) && precision < 0)
+    all_zeros += padding;
+  else
+    spaces_before = padding;
+  std::memset(pos, ' ', spaces_before);
+  pos += spaces_before;
+  if (sign != '\0') *pos++ = sign;
+  if (prefix) {
+    pos[0] = '0';
+    pos[1] = d.conversion;
+    pos += 2;
+  }
+  std::memset(pos, '0', all_zeros);
+  pos += all_zeros;
+  std::memcpy(pos, digits, length);
+  pos += length;
+  std::memset(pos, ' ', spaces_after);
+  return pos + spaces_after;
+}
+
+// A signed argument's sign, as glibc writes it: '-', or '+' or ' ' by the
+// flags, or none ('\0').
+FASTOUT_ALWAYS_INLINE char sign_of(bool negative, std::uint16_t flags) {
+  return negative ? '-' : (flags & flag_showsign) ? '+' : (flags & flag_space) ? ' ' : '\0';
+}
+
+template <typename Signed>
+FASTOUT_ALWAYS_INLINE char* put_formatted_signed(char* pos, const directive& d, Signed value) {
+  const bool negative = value < 0;
+  const auto magnitude = static_cast<unsigned long long>(
+      negative ? 0 - static_cast<std::make_unsigned_t<Signed>>(value)
+               : static_cast<std::make_unsigned_t<Signed>>(value));
+  return put_formatted_number(pos, d, sign_of(negative, d.flags), magnitude);
+}
+
+// `size` bytes at `text` (inside the room, possibly overlapping where they
+// go) padded to `width` with spaces, before them or, with '-', after them.
+FASTOUT_ALWAYS_INLINE char* put_padded_text(char* pos, const char* text, std::size_t size,
+                                            const directive& d) {
+  const auto width = static_cast<std::size_t>(d.width);
+  const std::size_t padding = width > size ? width - size : 0;
+  if (d.flags & flag_left) {
+    std::memmove(pos, text, size);
+    std::memset(pos + size, ' ', padding);
+  } else {
+    std::memmove(pos + padding, text, size);
+    std::memset(pos, ' ', padding);
+  }
+  return pos + size + padding;
+}
+
+// A double with flags and a width (fast_kind::formatted_double), as
+// glibc's printf_fp lays it out: put_plain_double()'s text a byte in, then
+// its sign by the flags, and the width's spaces, or zeros after the sign
+// for a finite number with '0' (inf and nan take spaces). `pos` has room for
+// fast_double_room(d.precision) + 1 + d.width.
+FASTOUT_ALWAYS_INLINE char* put_formatted_double(char* pos, const directive& d, double value) {
+  char* text = pos + 1;
+  char* const text_end = put_plain_double(text, d.conversion, d.precision, value);
+  const std::uint16_t flags = d.flags;
+  char sign;
+  if (*text == '-') {
+    sign = '-';
+    ++text;
+  } else {
+    sign = sign_of(false, flags);
+  }
+  const auto body = static_cast<std::size_t>(text_end - text);
+  const std::size_t size = body + (sign != '\0' ? 1u : 0u);
+  const auto width = static_cast<std::size_t>(d.width);
+  const std::size_t padding = width > size ? width - size : 0;
+  const bool zeros =
+      (flags & (flag_left | flag_pad_zero)) == flag_pad_zero && *text >= '0' && *text <= '9';
+  if (flags & flag_left) {
+    // The sign goes before the text, which starts a byte or two later.
+    if (sign != '\0') *pos++ = sign;
+    std::memmove(pos, text, body);
+    std::memset(pos + body, ' ', padding);
+    return pos + body + padding;
+  }
+  char* const body_at = pos + padding + (sign != '\0' ? 1 : 0);
+  std::memmove(body_at, text, body);
+  if (zeros) {
+    if (sign != '\0') *pos++ = sign;
+    std::memset(pos, '0', padding);
+  } else {
+    std::memset(pos, ' ', padding);
+    if (sign != '\0') pos[padding] = sign;
+  }
+  return body_at + body;
+}
+
 // Whether the fast executor's doubles are glibc's here: the "C" locale's
 // decimal point, and rounding to nearest; asked once per call (`known`,
 // -1 until then).
@@ -198,8 +324,8 @@ FASTOUT_ALWAYS_INLINE bool plain_floats(signed char& known) {
   return known != 0;
 }
 
-// The fast executor: a plan made only of common directives with no flags
-// and no width (plan::fast), written straight into the writer's free space
+// The fast executor: a plan made only of common directives, plain or with
+// flags, widths and precisions from the format (plan::fast), written straight into the writer's free space
 // while it has the room each directive can take, and committed at once
 // (file::commit_room()), as a bounded print is. Where the room runs short,
 // or a directive needs what this does not do (a string longer than the
@@ -264,6 +390,40 @@ FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
         pos = put_plain_double(pos, d.conversion, d.precision, va_arg(ap, double));
         break;
       case fast_kind::count: *va_arg(ap, int*) = static_cast<int>(pos - room.pos); break;
+      case fast_kind::formatted_int: pos = put_formatted_signed(pos, d, va_arg(ap, int)); break;
+      case fast_kind::formatted_long_long:
+        pos = put_formatted_signed(pos, d, va_arg(ap, long long));
+        break;
+      case fast_kind::formatted_unsigned:
+        pos = put_formatted_number(pos, d, '\0', va_arg(ap, unsigned));
+        break;
+      case fast_kind::formatted_unsigned_long_long:
+        pos = put_formatted_number(pos, d, '\0', va_arg(ap, unsigned long long));
+        break;
+      case fast_kind::padded_character: {
+        const char c = static_cast<char>(static_cast<unsigned char>(va_arg(ap, int)));
+        pos = put_padded_text(pos, &c, 1, d);
+        break;
+      }
+      case fast_kind::padded_string: {
+        int precision = d.precision;
+        if (d.flags & flag_precision_star) precision = std::max(va_arg(ap, int), -1);
+        const char* s = va_arg(ap, const char*);
+        if (FASTOUT_UNLIKELY(s == nullptr))
+          return continue_with_string(writer, p, i, pos, ap, s, precision);
+        const std::size_t size =
+            precision >= 0 ? ::strnlen(s, static_cast<std::size_t>(precision)) : std::strlen(s);
+        const std::size_t padded = std::max(size, static_cast<std::size_t>(d.width));
+        if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) - d.fast_room < padded))
+          return continue_with_string(writer, p, i, pos, ap, s, precision);
+        pos = put_padded_text(pos, s, size, d);
+        break;
+      }
+      case fast_kind::formatted_double:
+        if (FASTOUT_UNLIKELY(!plain_floats(floats_known)))
+          return continue_in_general(writer, p, i, pos, ap);
+        pos = put_formatted_double(pos, d, va_arg(ap, double));
+        break;
       case fast_kind::none: return continue_in_general(writer, p, i, pos, ap);
     }
     pos = fast_literal(pos, text, d.end, d.next);
