@@ -193,13 +193,27 @@ FASTOUT_ALWAYS_INLINE char* fast_string(char* pos, std::size_t room, const char*
 
 // ------------------------------------- the fast path: flags, width, precision
 
+// `n` bytes of `c` at `pos`, where there is room for n + 16: a short run
+// (a width's few spaces or zeros) in one 16-byte copy, not a call.
+template <char c>
+FASTOUT_ALWAYS_INLINE char* fill(char* pos, std::size_t n) {
+  static constexpr char run[16] = {c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c};
+  if (FASTOUT_LIKELY(n <= 16))
+    std::memcpy(pos, run, 16);
+  else
+    std::memset(pos, c, n);
+  return pos + n;
+}
+
 // glibc's number layout (printf_call.cpp's call::put_number), for bases 10
 // and 16 with a width and precision from the format (fast_kind::formatted_*):
-// [spaces][sign]["0x"][zeros]digits[spaces]. `pos` has room for d.bound.
+// [spaces][sign]["0x"][zeros]digits[spaces]. `pos` has room for d.bound + 16
+// (directive::fast_room), so that each part up to 16 bytes is one copy.
 FASTOUT_ALWAYS_INLINE char* put_formatted_number(char* pos, const directive& d, char sign,
                                                  unsigned long long magnitude) {
-  char area[decimal::most_bytes_stored + 4];
-  char* const area_end = area + sizeof area;
+  // The digits, and 16 bytes after their start to copy at once.
+  char area[decimal::most_bytes_stored + 20] = {};
+  char* const area_end = area + decimal::most_bytes_stored + 4;
   const char* digits = area;
   std::size_t length = 0;
   const int precision = d.precision;
@@ -227,20 +241,62 @@ FASTOUT_ALWAYS_INLINE char* put_formatted_number(char* pos, const directive& d, 
     all_zeros += padding;
   else
     spaces_before = padding;
-  std::memset(pos, ' ', spaces_before);
-  pos += spaces_before;
+  pos = fill<' '>(pos, spaces_before);
   if (sign != '\0') *pos++ = sign;
   if (prefix) {
     pos[0] = '0';
     pos[1] = d.conversion;
     pos += 2;
   }
-  std::memset(pos, '0', all_zeros);
-  pos += all_zeros;
-  std::memcpy(pos, digits, length);
+  pos = fill<'0'>(pos, all_zeros);
+  if (FASTOUT_LIKELY(length <= 16))
+    std::memcpy(pos, digits, 16);
+  else
+    std::memcpy(pos, digits, length);
   pos += length;
-  std::memset(pos, ' ', spaces_after);
-  return pos + spaces_after;
+  return fill<' '>(pos, spaces_after);
+}
+
+// The digits of `magnitude` in d.base (10 or 16) ending at `end`; returns
+// where they begin. Numbers below 100 (a date's fields, a byte's two hex
+// digits) take a table's pair.
+FASTOUT_ALWAYS_INLINE char* short_digits(char* end, const directive& d,
+                                         unsigned long long magnitude) {
+  static constexpr char pairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  if (d.base != 10) return base_digits(end, magnitude, 16, d.upper);
+  if (FASTOUT_LIKELY(magnitude < 100)) {
+    std::memcpy(end - 2, pairs + 2 * magnitude, 2);
+    return end - 2 + (magnitude < 10 ? 1 : 0);
+  }
+  // decimal::write() writes from the start, so the digits go to a second
+  // area and then end at `end`, in one 20-byte copy (`end` has 20 bytes
+  // before it and 17 after).
+  char digits[decimal::most_bytes_stored + 4];
+  const auto length = static_cast<std::size_t>(decimal::write(digits, magnitude) - digits);
+  char* const begin = end - length;
+  std::memcpy(begin, digits, 20);
+  return begin;
+}
+
+// A padded integer (directive::fast_pad: "%02x", "%6d", "%5u"), at `pos`
+// with room for its width, 20 digits and 16 bytes: the width's padding and
+// the digits, each in one copy. A negative number padded with zeros takes
+// glibc's full layout (its sign goes before the zeros).
+FASTOUT_ALWAYS_INLINE char* put_padded_number(char* pos, const directive& d, bool negative,
+                                              unsigned long long magnitude) {
+  char area[64] = {};
+  char* const end = area + 40;
+  char* digits = short_digits(end, d, magnitude);
+  if (negative) *--digits = '-';
+  const auto length = static_cast<std::size_t>(end - digits);
+  const auto width = static_cast<std::size_t>(d.width);
+  const std::size_t padding = width > length ? width - length : 0;
+  pos = d.fast_pad == '0' ? fill<'0'>(pos, padding) : fill<' '>(pos, padding);
+  std::memcpy(pos, digits, 24);
+  return pos + length;
 }
 
 // A signed argument's sign, as glibc writes it: '-', or '+' or ' ' by the
@@ -249,36 +305,46 @@ FASTOUT_ALWAYS_INLINE char sign_of(bool negative, std::uint16_t flags) {
   return negative ? '-' : (flags & flag_showsign) ? '+' : (flags & flag_space) ? ' ' : '\0';
 }
 
+// A formatted integer (fast_kind::formatted_*): the short layout where it
+// is only padded, else glibc's full one.
 template <typename Signed>
 FASTOUT_ALWAYS_INLINE char* put_formatted_signed(char* pos, const directive& d, Signed value) {
   const bool negative = value < 0;
   const auto magnitude = static_cast<unsigned long long>(
       negative ? 0 - static_cast<std::make_unsigned_t<Signed>>(value)
                : static_cast<std::make_unsigned_t<Signed>>(value));
+  if (FASTOUT_LIKELY(d.fast_pad == ' ' || (d.fast_pad == '0' && !negative)))
+    return put_padded_number(pos, d, negative, magnitude);
   return put_formatted_number(pos, d, sign_of(negative, d.flags), magnitude);
 }
 
-// `size` bytes at `text` (inside the room, possibly overlapping where they
-// go) padded to `width` with spaces, before them or, with '-', after them.
+FASTOUT_ALWAYS_INLINE char* put_formatted_unsigned(char* pos, const directive& d,
+                                                   unsigned long long magnitude) {
+  if (FASTOUT_LIKELY(d.fast_pad != 0)) return put_padded_number(pos, d, false, magnitude);
+  return put_formatted_number(pos, d, '\0', magnitude);
+}
+
+// `size` bytes at `text` (not in the buffer) padded to d.width with spaces,
+// before them or, with '-', after them; `pos` has room for that and 16
+// bytes more.
 FASTOUT_ALWAYS_INLINE char* put_padded_text(char* pos, const char* text, std::size_t size,
                                             const directive& d) {
   const auto width = static_cast<std::size_t>(d.width);
   const std::size_t padding = width > size ? width - size : 0;
-  if (d.flags & flag_left) {
-    std::memmove(pos, text, size);
-    std::memset(pos + size, ' ', padding);
-  } else {
-    std::memmove(pos + padding, text, size);
-    std::memset(pos, ' ', padding);
-  }
-  return pos + size + padding;
+  const bool left = (d.flags & flag_left) != 0;
+  if (!left) pos = fill<' '>(pos, padding);
+  std::memcpy(pos, text, size);
+  pos += size;
+  if (left) pos = fill<' '>(pos, padding);
+  return pos;
 }
 
 // A double with flags and a width (fast_kind::formatted_double), as
 // glibc's printf_fp lays it out: put_plain_double()'s text a byte in, then
 // its sign by the flags, and the width's spaces, or zeros after the sign
 // for a finite number with '0' (inf and nan take spaces). `pos` has room for
-// fast_double_room(d.precision) + 1 + d.width.
+// fast_double_room(d.precision) + 1 + d.width (and so for 32 bytes more
+// than the text, and 16 more than the padding).
 FASTOUT_ALWAYS_INLINE char* put_formatted_double(char* pos, const directive& d, double value) {
   char* text = pos + 1;
   char* const text_end = put_plain_double(text, d.conversion, d.precision, value);
@@ -296,23 +362,44 @@ FASTOUT_ALWAYS_INLINE char* put_formatted_double(char* pos, const directive& d, 
   const std::size_t padding = width > size ? width - size : 0;
   const bool zeros =
       (flags & (flag_left | flag_pad_zero)) == flag_pad_zero && *text >= '0' && *text <= '9';
-  if (flags & flag_left) {
-    // The sign goes before the text, which starts a byte or two later.
-    if (sign != '\0') *pos++ = sign;
-    std::memmove(pos, text, body);
-    std::memset(pos + body, ' ', padding);
-    return pos + body + padding;
+  const bool left = (flags & flag_left) != 0;
+  if (FASTOUT_UNLIKELY(body > 32)) {
+    // A long text (%f of a large number): moved, then what goes around it.
+    char* const body_at =
+        left ? pos + (sign != '\0' ? 1 : 0) : pos + padding + (sign != '\0' ? 1 : 0);
+    std::memmove(body_at, text, body);
+    if (left) {
+      if (sign != '\0') *pos = sign;
+      std::memset(body_at + body, ' ', padding);
+      return body_at + body + padding;
+    }
+    if (zeros) {
+      if (sign != '\0') *pos++ = sign;
+      std::memset(pos, '0', padding);
+    } else {
+      std::memset(pos, ' ', padding);
+      if (sign != '\0') pos[padding] = sign;
+    }
+    return body_at + body;
   }
-  char* const body_at = pos + padding + (sign != '\0' ? 1 : 0);
-  std::memmove(body_at, text, body);
-  if (zeros) {
-    if (sign != '\0') *pos++ = sign;
-    std::memset(pos, '0', padding);
-  } else {
-    std::memset(pos, ' ', padding);
-    if (sign != '\0') pos[padding] = sign;
+  // The text in a register or two, out of the way of the padding and sign
+  // that go before it.
+  char moved[32];
+  std::memcpy(moved, text, sizeof moved);
+  if (!left) {
+    if (zeros) {
+      if (sign != '\0') *pos++ = sign;
+      pos = fill<'0'>(pos, padding);
+    } else {
+      pos = fill<' '>(pos, padding);
+      if (sign != '\0') *pos++ = sign;
+    }
+    std::memcpy(pos, moved, sizeof moved);
+    return pos + body;
   }
-  return body_at + body;
+  if (sign != '\0') *pos++ = sign;
+  std::memcpy(pos, moved, sizeof moved);
+  return fill<' '>(pos + body, padding);
 }
 
 // Whether the fast executor's doubles are glibc's here: the "C" locale's
@@ -353,9 +440,10 @@ FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
   const directive* const last = first + p.first.size();
   for (const directive* at = first; at != last; ++at) {
     const directive& d = *at;
-    const auto i = static_cast<std::size_t>(at - first);
+    // The directive's index, for a hand-over (computed there only).
+    const auto i = [at, first] { return static_cast<std::size_t>(at - first); };
     if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) < d.fast_room))
-      return continue_in_general(writer, p, i, pos, ap);
+      return continue_in_general(writer, p, i(), pos, ap);
     switch (d.fast) {
       case fast_kind::percent: *pos++ = '%'; break;
       case fast_kind::int_value: pos = decimal::write_signed(pos, va_arg(ap, int)); break;
@@ -380,13 +468,13 @@ FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
         char* const after =
             fast_string(pos, static_cast<std::size_t>(end - pos) - d.fast_room, s, precision);
         if (FASTOUT_UNLIKELY(after == nullptr))
-          return continue_with_string(writer, p, i, pos, ap, s, precision);
+          return continue_with_string(writer, p, i(), pos, ap, s, precision);
         pos = after;
         break;
       }
       case fast_kind::double_value:
         if (FASTOUT_UNLIKELY(!plain_floats(floats_known)))
-          return continue_in_general(writer, p, i, pos, ap);
+          return continue_in_general(writer, p, i(), pos, ap);
         pos = put_plain_double(pos, d.conversion, d.precision, va_arg(ap, double));
         break;
       case fast_kind::count: *va_arg(ap, int*) = static_cast<int>(pos - room.pos); break;
@@ -395,10 +483,10 @@ FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
         pos = put_formatted_signed(pos, d, va_arg(ap, long long));
         break;
       case fast_kind::formatted_unsigned:
-        pos = put_formatted_number(pos, d, '\0', va_arg(ap, unsigned));
+        pos = put_formatted_unsigned(pos, d, va_arg(ap, unsigned));
         break;
       case fast_kind::formatted_unsigned_long_long:
-        pos = put_formatted_number(pos, d, '\0', va_arg(ap, unsigned long long));
+        pos = put_formatted_unsigned(pos, d, va_arg(ap, unsigned long long));
         break;
       case fast_kind::padded_character: {
         const char c = static_cast<char>(static_cast<unsigned char>(va_arg(ap, int)));
@@ -410,21 +498,21 @@ FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
         if (d.flags & flag_precision_star) precision = std::max(va_arg(ap, int), -1);
         const char* s = va_arg(ap, const char*);
         if (FASTOUT_UNLIKELY(s == nullptr))
-          return continue_with_string(writer, p, i, pos, ap, s, precision);
+          return continue_with_string(writer, p, i(), pos, ap, s, precision);
         const std::size_t size =
             precision >= 0 ? ::strnlen(s, static_cast<std::size_t>(precision)) : std::strlen(s);
         const std::size_t padded = std::max(size, static_cast<std::size_t>(d.width));
         if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) - d.fast_room < padded))
-          return continue_with_string(writer, p, i, pos, ap, s, precision);
+          return continue_with_string(writer, p, i(), pos, ap, s, precision);
         pos = put_padded_text(pos, s, size, d);
         break;
       }
       case fast_kind::formatted_double:
         if (FASTOUT_UNLIKELY(!plain_floats(floats_known)))
-          return continue_in_general(writer, p, i, pos, ap);
+          return continue_in_general(writer, p, i(), pos, ap);
         pos = put_formatted_double(pos, d, va_arg(ap, double));
         break;
-      case fast_kind::none: return continue_in_general(writer, p, i, pos, ap);
+      case fast_kind::none: return continue_in_general(writer, p, i(), pos, ap);
     }
     pos = fast_literal(pos, text, d.end, d.next);
   }

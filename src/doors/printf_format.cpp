@@ -185,7 +185,8 @@ void choose_formatted_fast(directive& d) {
         d.fast = fast_kind::formatted_long_long;
       else
         return;
-      content = bound_of(d);
+      // And 8 bytes more: the short layout copies 24 after its padding.
+      content = bound_of(d) + 8;
       break;
     case action::unsigned_number:
       if (precision_star || (d.base != 10 && d.base != 16)) return;
@@ -195,7 +196,7 @@ void choose_formatted_fast(directive& d) {
         d.fast = fast_kind::formatted_unsigned_long_long;
       else
         return;
-      content = bound_of(d);
+      content = bound_of(d) + 8;
       break;
     case action::floating:
       if (precision_star || (d.flags & flag_alt) || (length & length_long_double) ||
@@ -216,6 +217,9 @@ void choose_formatted_fast(directive& d) {
       break;
     default: return;
   }
+  if ((d.what == action::signed_number || d.what == action::unsigned_number) &&
+      (d.flags & ~flag_pad_zero) == 0 && d.precision < 0 && d.width <= 16)
+    d.fast_pad = (d.flags & flag_pad_zero) ? '0' : ' ';
   d.fast_room = content + std::max<std::uint32_t>(16, d.next - d.end);
 }
 

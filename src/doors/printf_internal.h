@@ -171,6 +171,10 @@ struct directive {
     padded_string,                 // %-12s %8.3s %-*.*s without the width star
     formatted_double,              // %8.2f %+e %08.3f %-10g, no '#'
   } fast = fast_kind::none;
+  // For a formatted integer that is only padded (no precision, no flag but
+  // '0', a width of at most 16: "%02x", "%6d"), the padding character, ' '
+  // or '0', for the fast executor's short layout; 0 for glibc's full one.
+  char fast_pad = 0;
   std::uint32_t fast_room = 0;
 };
 
