@@ -136,12 +136,12 @@ workload make_printf_table(const workload_options& options) {
                   r.price, r.qty);
   };
   workload w;
-  w.bytes = formatted_size(input->rows.size(), table_row_bound,
-                           [rows, names](char* pos, std::size_t i) {
-                             const table_row& r = rows[i];
-                             return fmt::format_to(pos, FMT_COMPILE("{:<12} {:8.2f} {:6}\n"),
-                                                   names + r.name_offset, r.price, r.qty);
-                           });
+  w.bytes =
+      formatted_size(input->rows.size(), table_row_bound, [rows, names](char* pos, std::size_t i) {
+        const table_row& r = rows[i];
+        return fmt::format_to(pos, FMT_COMPILE("{:<12} {:8.2f} {:6}\n"), names + r.name_offset,
+                              r.price, r.qty);
+      });
   w.reference = "printf_limit";
   w.contenders = printf_form_contenders<table_row_bound>(
       input, input->rows.size(),
@@ -218,10 +218,10 @@ workload make_printf_log(const workload_options& options) {
   const log_row* const rows = input->rows.data();
   auto format_row = [rows](char* pos, std::size_t i) {
     const log_row& r = rows[i];
-    return fmt::format_to(
-        pos, FMT_COMPILE("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06} {:<5} {}\n"), int{r.year},
-        int{r.month}, int{r.day}, int{r.hour}, int{r.minute}, int{r.second}, int{r.microsecond},
-        log_levels[r.level], log_messages[r.message]);
+    return fmt::format_to(pos, FMT_COMPILE("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06} {:<5} {}\n"),
+                          int{r.year}, int{r.month}, int{r.day}, int{r.hour}, int{r.minute},
+                          int{r.second}, int{r.microsecond}, log_levels[r.level],
+                          log_messages[r.message]);
   };
   auto limit_row = [format_row](limit_sink::cursor& out, std::size_t i) {
     out.append(log_row_bound, [format_row, i](char* pos) { return format_row(pos, i); });
@@ -233,9 +233,9 @@ workload make_printf_log(const workload_options& options) {
       input, input->rows.size(),
       [rows](auto print, std::size_t i) {
         const log_row& r = rows[i];
-        print("%04d-%02d-%02dT%02d:%02d:%02d.%06d %-5s %s\n", int{r.year}, int{r.month},
-              int{r.day}, int{r.hour}, int{r.minute}, int{r.second}, int{r.microsecond},
-              log_levels[r.level], log_messages[r.message]);
+        print("%04d-%02d-%02dT%02d:%02d:%02d.%06d %-5s %s\n", int{r.year}, int{r.month}, int{r.day},
+              int{r.hour}, int{r.minute}, int{r.second}, int{r.microsecond}, log_levels[r.level],
+              log_messages[r.message]);
       },
       limit_row, w.absent);
   return w;
