@@ -671,6 +671,97 @@ static void multi_case(struct run* r) {
   switch (code) { CASES_AFTER1(0) CASES_AFTER1(1) CASES_AFTER1(2) CASES_AFTER1(3) }
 }
 
+/* The fast executor's forms (src/doors/printf.cpp): three directives of
+ * integers (every length, in decimal and hexadecimal), doubles, strings and
+ * characters with any of the flags, widths around the largest it takes
+ * (1024), precisions (".", ".0" with the value 0, around 1024 too), between
+ * short literal texts; or a %s whose precision is an argument, with a width
+ * and flags. The values are random_integer()'s: 0, negatives, INT_MIN,
+ * LLONG_MIN and the other edges among them. */
+static void add_fast_flags_width_precision(struct format* f) {
+  static const char flags[] = "-+ #0";
+  size_t i;
+  for (i = 0; i < sizeof flags - 1; ++i)
+    if (chance(30)) {
+      char flag[2] = {flags[i], 0};
+      add(f, flag);
+    }
+  switch (below(10)) {
+    case 0:
+    case 1:
+    case 2:
+    case 3: break;
+    case 4: add_number(f, 1020 + below(10)); break;
+    case 5: add_number(f, 21 + below(180)); break;
+    default: add_number(f, 1 + below(20));
+  }
+  switch (below(20)) {
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 7: break;
+    case 8:
+    case 9: add(f, "."); break;
+    case 10:
+      add(f, ".");
+      add_number(f, 1020 + below(10));
+      break;
+    case 11:
+      add(f, ".");
+      add_number(f, 120 + below(15));
+      break;
+    default: add(f, "."); add_number(f, below(21));
+  }
+}
+
+static void fast_form_case(struct run* r) {
+  static const char* const int_conversions[] = {"d", "i", "u", "x", "X", "hd", "hhx", "c", "o"};
+  static const char* const ull_conversions[] = {"lld", "lli", "llu", "llx", "llX", "ld",
+                                                "lx",  "zu",  "zd",  "jd",  "jx"};
+  static const char* const double_conversions[] = {"f", "f", "f", "F", "e", "E", "g", "G", "lf"};
+  struct format f;
+  struct arguments a[3];
+  int i, code = 0;
+  f.size = 0;
+  f.text[0] = '\0';
+  if (chance(10)) {
+    /* A string's precision from an argument, beside a width and flags. */
+    random_arguments(&a[0], 0, 0);
+    add(&f, chance(50) ? "<" : "");
+    add(&f, "%");
+    if (chance(50)) add(&f, "-");
+    if (chance(20)) add(&f, "0");
+    add_number(&f, below(30));
+    add(&f, ".*s>");
+    BOTH(r, f.text, a[0].precision, a[0].s);
+    return;
+  }
+  for (i = 0; i < 3; ++i) {
+    int kind = (int)below(4);
+    code = code * 4 + kind;
+    if (chance(70)) {
+      size_t length = below(9), j;
+      char text[16];
+      for (j = 0; j < length; ++j) text[j] = chance(90) ? (char)('a' + below(26)) : '\n';
+      text[length] = '\0';
+      add(&f, text);
+    }
+    add(&f, "%");
+    add_fast_flags_width_precision(&f);
+    add(&f, kind == 0   ? PICK(int_conversions)
+            : kind == 1 ? PICK(ull_conversions)
+            : kind == 2 ? PICK(double_conversions)
+                        : "s");
+    random_arguments(&a[i], i, 0);
+  }
+  if (chance(70)) add(&f, chance(50) ? "\n" : ", ");
+  switch (code) { CASES_AFTER1(0) CASES_AFTER1(1) CASES_AFTER1(2) CASES_AFTER1(3) }
+}
+
 /* Positional arguments, after literal text that may already have streamed. */
 static void positional_case(struct run* r) {
   static const char* const templates[] = {
@@ -1013,7 +1104,7 @@ static void describe_difference(const struct run* r, const char* actual, size_t 
       i < r->expected_size ? r->expected + i : "");
 }
 
-enum { ERRORS = 1, WIDE = 2, LINE = 4, FLOATS = 8 };
+enum { ERRORS = 1, WIDE = 2, LINE = 4, FLOATS = 8, FAST_FORMS = 16 };
 
 /* `count` random cases through one writer with this buffer size; 0, or 1
  * with a message. */
@@ -1046,6 +1137,8 @@ static int run_cases(const char* path, size_t buffer_size, unsigned long long se
     fixed_errno = 1 + (int)below(130);
     if (options & FLOATS)
       float_case(&r);
+    else if (options & FAST_FORMS)
+      fast_form_case(&r);
     else if (below(1000) < 3)
       streaming_case(&r);
     else if (below(1000) < 2)
@@ -1106,6 +1199,20 @@ TEST(every_buffer_size_from_1_to_64) {
   for (size = 1; size <= 64; ++size) CHECK_RUN(size, base_seed() + size, case_count(), 0);
 }
 
+/* The fast executor's forms at every buffer size up to a few of their
+ * texts' lengths, where it runs out of room at each directive in turn and
+ * hands over to the general executor, and in the default buffer, unbuffered
+ * and line-buffered (another_rounding_mode and decimal_comma_locale run
+ * them too: there the doubles are the general executor's). */
+TEST(fast_forms_at_every_buffer_size) {
+  size_t size;
+  for (size = 1; size <= 96; ++size)
+    CHECK_RUN(size, base_seed() + 5000 + size, case_count() / 4, FAST_FORMS);
+  CHECK_RUN(0, base_seed() + 5100, case_count() / 4, FAST_FORMS);
+  CHECK_RUN(FASTOUT_DEFAULT_BUFFER_SIZE, base_seed() + 5101, case_count() * 2, FAST_FORMS);
+  CHECK_RUN(FASTOUT_DEFAULT_BUFFER_SIZE, base_seed() + 5102, case_count() / 4, FAST_FORMS | LINE);
+}
+
 TEST(unbuffered_and_default_buffer) {
   CHECK_RUN(0, base_seed() + 1000, case_count(), 0);
   CHECK_RUN(FASTOUT_DEFAULT_BUFFER_SIZE, base_seed() + 1001, case_count() * 8, 0);
@@ -1141,7 +1248,9 @@ TEST(another_rounding_mode) {
     {
       char message[2048];
       int failed = run_cases(c_test_path("out"), 64, base_seed() + 4000 + (unsigned)i,
-                             case_count() / 2, 0, message, sizeof message);
+                             case_count() / 2, 0, message, sizeof message) ||
+                   run_cases(c_test_path("out"), 64, base_seed() + 4010 + (unsigned)i,
+                             case_count() / 4, FAST_FORMS, message, sizeof message);
       fesetround(FE_TONEAREST);
       if (failed) {
         c_test_report(__FILE__, __LINE__, message);
@@ -1324,7 +1433,9 @@ TEST(decimal_comma_locale) {
     failed = strcmp(text, "1234,50 1.234.567") != 0;
     if (!failed)
       failed = run_cases(c_test_path("out"), 29, base_seed() + 6000, case_count(), 0, message,
-                         sizeof message);
+                         sizeof message) ||
+               run_cases(c_test_path("out"), 29, base_seed() + 6001, case_count() / 2, FAST_FORMS,
+                         message, sizeof message);
     else
       snprintf(message, sizeof message, "the locale is not de_DE's: \"%s\"", text);
     setlocale(LC_ALL, "C");
@@ -1581,6 +1692,7 @@ TEST(unconvertible_wide_characters_fail_as_glibc_in_utf8) {
 
 #define ALL_TESTS(X)                             \
   X(every_buffer_size_from_1_to_64)              \
+  X(fast_forms_at_every_buffer_size)             \
   X(long_doubles_and_large_precisions)           \
   X(limits_of_int)                               \
   X(unbuffered_and_default_buffer)               \

@@ -3,7 +3,8 @@
 // the per-thread cache of parsed formats -- a format changed at the same
 // address is parsed again, the memory stays within its bound, threads print
 // at once (run under ThreadSanitizer too), a thread's last calls after its
-// cache is gone -- the limit on positional arguments, and strings read no
+// cache is gone -- which formats the fast executor takes, the limit on
+// positional arguments, and strings read no
 // further than their precision lets the engine (arrays with no terminator,
 // ending at an unreadable page). The bytes themselves are
 // printf_diff_test.c's (against glibc) and printf_corpus_test.cpp's
@@ -301,6 +302,56 @@ class guarded_page {
   std::size_t size_ = 0;
   std::string reason_;
 };
+
+// The formats real programs write run in the fast executor (issue 29;
+// their bytes are printf_diff_test's), and the forms it does not lay out
+// stay the general executor's, so that neither side drifts unseen.
+TEST(printf_engine, real_formats_take_the_fast_executor) {
+  using fastout::detail::printf_engine::plan;
+  auto is_fast = [](const char* format) {
+    plan p;
+    fastout::detail::printf_engine::parse(format, std::strlen(format), p);
+    return p.fast;
+  };
+  static const char* const fast[] = {"%s0x%02x",
+                                     "%-12s %8.2f %6d\n",
+                                     "%04d-%02d-%02dT%02d:%02d:%02d.%06d %-5s %s\n",
+                                     "%5d",
+                                     "%08.3f",
+                                     "%+d",
+                                     "% d",
+                                     "%#x",
+                                     "%#X",
+                                     "%.3d",
+                                     "%.0d",
+                                     "%-+ #05.3d",
+                                     "%3c",
+                                     "%-2c",
+                                     "%-12s",
+                                     "%8.3s",
+                                     "%8.*s",
+                                     "%.*s",
+                                     "%+e",
+                                     "%-10g",
+                                     "% 012.4E",
+                                     "%1024d",
+                                     "%.1024x",
+                                     "%8.128f",
+                                     "[%5d|%-5s|%5.1f|%%|%c]\n"};
+  for (const char* format : fast) EXPECT_TRUE(is_fast(format)) << format;
+  // 64-bit integers where long is 64 bits (LP64), read as the fast executor
+  // reads them; where long is 32 bits they are the general executor's.
+  static const char* const fast_where_long_is_64_bits[] = {"%-8ld", "%-+ #05.3lld", "%016llx",
+                                                           "%zu",   "%jd",          "%8tx"};
+  if (sizeof(long) == sizeof(long long)) {
+    for (const char* format : fast_where_long_is_64_bits) EXPECT_TRUE(is_fast(format)) << format;
+  }
+  for (const char* format :
+       {"%*d",  "%-*s", "%'d",    "%Id",  "%o",      "%#o",    "%b",      "%hd",
+        "%hhx", "%#f",  "%#8.0f", "%Lf",  "%8.129f", "%1025d", "%.1025d", "%.*d",
+        "%.*c", "%8p",  "%5lc",   "%8ls", "%5m",     "%1$5d",  "%5a"})
+    EXPECT_FALSE(is_fast(format)) << format;
+}
 
 // A precision exists so that an array with no terminator can be printed:
 // "%.3s" and "%.3ls" of three characters that end at an unreadable page

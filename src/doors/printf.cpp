@@ -6,9 +6,10 @@
 // and the C door's printf family (fastout_fprintf() and its siblings).
 //
 // A call finds its format's plan (printf_format.cpp: parsed once per thread
-// and format) in the cache, and a plan of common directives with no flags
-// and no width runs in a fast executor, straight into the writer's free
-// space; every other call, and the rest of one a fast executor cannot
+// and format) in the cache, and a plan of common directives (integers,
+// strings, characters and doubles, with flags, widths and precisions
+// written in the format) runs in a fast executor, straight into the
+// writer's free space; every other call, and the rest of one a fast executor cannot
 // finish, is the general executor's (printf_call.cpp).
 //
 // test/printf_diff_test.c holds the engine to glibc's snprintf through every
@@ -25,6 +26,7 @@
 #include <exception>
 #include <memory>
 #include <system_error>
+#include <type_traits>
 
 #include <fastout/detail/decimal.h>
 #include <fastout/file.h>
@@ -198,6 +200,217 @@ FASTOUT_ALWAYS_INLINE char* fast_string(char* pos, std::size_t room, const char*
   return pos + size;
 }
 
+// ------------------------------------- the fast path: flags, width, precision
+
+// `n` bytes of `c` at `pos`, where there is room for n + 16: a short run
+// (a width's few spaces or zeros) in one 16-byte copy, not a call.
+template <char c>
+FASTOUT_ALWAYS_INLINE char* fill(char* pos, std::size_t n) {
+  static constexpr char run[16] = {c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c};
+  if (FASTOUT_LIKELY(n <= 16))
+    std::memcpy(pos, run, 16);
+  else
+    std::memset(pos, c, n);
+  return pos + n;
+}
+
+// glibc's number layout (printf_call.cpp's call::put_number), for bases 10
+// and 16 with a width and precision from the format (fast_kind::formatted_*):
+// [spaces][sign]["0x"][zeros]digits[spaces]. `pos` has room for d.bound + 16
+// (directive::fast_room), so that each part up to 16 bytes is one copy.
+FASTOUT_ALWAYS_INLINE char* put_formatted_number(char* pos, const directive& d, char sign,
+                                                 unsigned long long magnitude) {
+  // The digits, and 16 bytes after their start to copy at once.
+  char area[decimal::most_bytes_stored + 20] = {};
+  char* const area_end = area + decimal::most_bytes_stored + 4;
+  const char* digits = area;
+  std::size_t length = 0;
+  const int precision = d.precision;
+  // Precision 0 with the value 0: no digits at all.
+  if (precision != 0 || magnitude != 0) {
+    if (d.base == 10) {
+      length = static_cast<std::size_t>(decimal::write(area, magnitude) - area);
+    } else {
+      digits = base_digits(area_end, magnitude, 16, d.upper);
+      length = static_cast<std::size_t>(area_end - digits);
+    }
+  }
+  const std::uint16_t flags = d.flags;
+  const std::size_t zeros =
+      precision > static_cast<int>(length) ? static_cast<std::size_t>(precision) - length : 0;
+  const bool prefix = d.base == 16 && (flags & flag_alt) != 0 && magnitude != 0;
+  const std::size_t size = (sign != '\0' ? 1u : 0u) + (prefix ? 2u : 0u) + zeros + length;
+  const auto width = static_cast<std::size_t>(d.width);
+  const std::size_t padding = width > size ? width - size : 0;
+  std::size_t spaces_before = 0, spaces_after = 0, all_zeros = zeros;
+  // '-' wins over '0', and a precision turns '0' off.
+  if (flags & flag_left)
+    spaces_after = padding;
+  else if ((flags & flag_pad_zero) && precision < 0)
+    all_zeros += padding;
+  else
+    spaces_before = padding;
+  pos = fill<' '>(pos, spaces_before);
+  if (sign != '\0') *pos++ = sign;
+  if (prefix) {
+    pos[0] = '0';
+    pos[1] = d.conversion;
+    pos += 2;
+  }
+  pos = fill<'0'>(pos, all_zeros);
+  if (FASTOUT_LIKELY(length <= 16))
+    std::memcpy(pos, digits, 16);
+  else
+    std::memcpy(pos, digits, length);
+  pos += length;
+  return fill<' '>(pos, spaces_after);
+}
+
+// The digits of `magnitude` in d.base (10 or 16) ending at `end`; returns
+// where they begin. Numbers below 100 (a date's fields, a byte's two hex
+// digits) take a table's pair.
+FASTOUT_ALWAYS_INLINE char* short_digits(char* end, const directive& d,
+                                         unsigned long long magnitude) {
+  static constexpr char pairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  if (d.base != 10) return base_digits(end, magnitude, 16, d.upper);
+  if (FASTOUT_LIKELY(magnitude < 100)) {
+    std::memcpy(end - 2, pairs + 2 * magnitude, 2);
+    return end - 2 + (magnitude < 10 ? 1 : 0);
+  }
+  // decimal::write() writes from the start, so the digits go to a second
+  // area and then end at `end`, in one 20-byte copy (`end` has 20 bytes
+  // before it and 17 after).
+  char digits[decimal::most_bytes_stored + 4];
+  const auto length = static_cast<std::size_t>(decimal::write(digits, magnitude) - digits);
+  char* const begin = end - length;
+  std::memcpy(begin, digits, 20);
+  return begin;
+}
+
+// A padded integer (directive::fast_pad: "%02x", "%6d", "%5u"), at `pos`
+// with room for its width, 20 digits and 16 bytes: the width's padding and
+// the digits, each in one copy. A negative number padded with zeros takes
+// glibc's full layout (its sign goes before the zeros).
+FASTOUT_ALWAYS_INLINE char* put_padded_number(char* pos, const directive& d, bool negative,
+                                              unsigned long long magnitude) {
+  char area[64] = {};
+  char* const end = area + 40;
+  char* digits = short_digits(end, d, magnitude);
+  if (negative) *--digits = '-';
+  const auto length = static_cast<std::size_t>(end - digits);
+  const auto width = static_cast<std::size_t>(d.width);
+  const std::size_t padding = width > length ? width - length : 0;
+  pos = d.fast_pad == '0' ? fill<'0'>(pos, padding) : fill<' '>(pos, padding);
+  std::memcpy(pos, digits, 24);
+  return pos + length;
+}
+
+// A signed argument's sign, as glibc writes it: '-', or '+' or ' ' by the
+// flags, or none ('\0').
+FASTOUT_ALWAYS_INLINE char sign_of(bool negative, std::uint16_t flags) {
+  return negative ? '-' : (flags & flag_showsign) ? '+' : (flags & flag_space) ? ' ' : '\0';
+}
+
+// A formatted integer (fast_kind::formatted_*): the short layout where it
+// is only padded, else glibc's full one.
+template <typename Signed>
+FASTOUT_ALWAYS_INLINE char* put_formatted_signed(char* pos, const directive& d, Signed value) {
+  const bool negative = value < 0;
+  const auto magnitude = static_cast<unsigned long long>(
+      negative ? 0 - static_cast<std::make_unsigned_t<Signed>>(value)
+               : static_cast<std::make_unsigned_t<Signed>>(value));
+  if (FASTOUT_LIKELY(d.fast_pad == ' ' || (d.fast_pad == '0' && !negative)))
+    return put_padded_number(pos, d, negative, magnitude);
+  return put_formatted_number(pos, d, sign_of(negative, d.flags), magnitude);
+}
+
+FASTOUT_ALWAYS_INLINE char* put_formatted_unsigned(char* pos, const directive& d,
+                                                   unsigned long long magnitude) {
+  if (FASTOUT_LIKELY(d.fast_pad != 0)) return put_padded_number(pos, d, false, magnitude);
+  return put_formatted_number(pos, d, '\0', magnitude);
+}
+
+// `size` bytes at `text` (not in the buffer) padded to d.width with spaces,
+// before them or, with '-', after them; `pos` has room for that and 16
+// bytes more.
+FASTOUT_ALWAYS_INLINE char* put_padded_text(char* pos, const char* text, std::size_t size,
+                                            const directive& d) {
+  const auto width = static_cast<std::size_t>(d.width);
+  const std::size_t padding = width > size ? width - size : 0;
+  const bool left = (d.flags & flag_left) != 0;
+  if (!left) pos = fill<' '>(pos, padding);
+  std::memcpy(pos, text, size);
+  pos += size;
+  if (left) pos = fill<' '>(pos, padding);
+  return pos;
+}
+
+// A double with flags and a width (fast_kind::formatted_double), as
+// glibc's printf_fp lays it out: put_plain_double()'s text a byte in, then
+// its sign by the flags, and the width's spaces, or zeros after the sign
+// for a finite number with '0' (inf and nan take spaces). `pos` has room for
+// fast_double_room(d.precision) + 1 + d.width (and so for 32 bytes more
+// than the text, and 16 more than the padding).
+FASTOUT_ALWAYS_INLINE char* put_formatted_double(char* pos, const directive& d, double value) {
+  char* text = pos + 1;
+  char* const text_end = put_plain_double(text, d.conversion, d.precision, value);
+  const std::uint16_t flags = d.flags;
+  char sign;
+  if (*text == '-') {
+    sign = '-';
+    ++text;
+  } else {
+    sign = sign_of(false, flags);
+  }
+  const auto body = static_cast<std::size_t>(text_end - text);
+  const std::size_t size = body + (sign != '\0' ? 1u : 0u);
+  const auto width = static_cast<std::size_t>(d.width);
+  const std::size_t padding = width > size ? width - size : 0;
+  const bool zeros =
+      (flags & (flag_left | flag_pad_zero)) == flag_pad_zero && *text >= '0' && *text <= '9';
+  const bool left = (flags & flag_left) != 0;
+  if (FASTOUT_UNLIKELY(body > 32)) {
+    // A long text (%f of a large number): moved, then what goes around it.
+    char* const body_at =
+        left ? pos + (sign != '\0' ? 1 : 0) : pos + padding + (sign != '\0' ? 1 : 0);
+    std::memmove(body_at, text, body);
+    if (left) {
+      if (sign != '\0') *pos = sign;
+      std::memset(body_at + body, ' ', padding);
+      return body_at + body + padding;
+    }
+    if (zeros) {
+      if (sign != '\0') *pos++ = sign;
+      std::memset(pos, '0', padding);
+    } else {
+      std::memset(pos, ' ', padding);
+      if (sign != '\0') pos[padding] = sign;
+    }
+    return body_at + body;
+  }
+  // The text in a register or two, out of the way of the padding and sign
+  // that go before it.
+  char moved[32];
+  std::memcpy(moved, text, sizeof moved);
+  if (!left) {
+    if (zeros) {
+      if (sign != '\0') *pos++ = sign;
+      pos = fill<'0'>(pos, padding);
+    } else {
+      pos = fill<' '>(pos, padding);
+      if (sign != '\0') *pos++ = sign;
+    }
+    std::memcpy(pos, moved, sizeof moved);
+    return pos + body;
+  }
+  if (sign != '\0') *pos++ = sign;
+  std::memcpy(pos, moved, sizeof moved);
+  return fill<' '>(pos + body, padding);
+}
+
 // Whether the fast executor's doubles are glibc's here: the "C" locale's
 // decimal point, and rounding to nearest; asked once per call (`known`,
 // -1 until then).
@@ -207,8 +420,8 @@ FASTOUT_ALWAYS_INLINE bool plain_floats(signed char& known) {
   return known != 0;
 }
 
-// The fast executor: a plan made only of common directives with no flags
-// and no width (plan::fast), written straight into the writer's free space
+// The fast executor: a plan made only of common directives, plain or with
+// flags, widths and precisions from the format (plan::fast), written straight into the writer's free space
 // while it has the room each directive can take, and committed at once
 // (file::commit_room()), as a bounded print is. Where the room runs short,
 // or a directive needs what this does not do (a string longer than the
@@ -236,9 +449,10 @@ FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
   const directive* const last = first + p.first.size();
   for (const directive* at = first; at != last; ++at) {
     const directive& d = *at;
-    const auto i = static_cast<std::size_t>(at - first);
+    // The directive's index, for a hand-over (computed there only).
+    const auto i = [at, first] { return static_cast<std::size_t>(at - first); };
     if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) < d.fast_room))
-      return continue_in_general(writer, p, i, pos, ap);
+      return continue_in_general(writer, p, i(), pos, ap);
     switch (d.fast) {
       case fast_kind::percent: *pos++ = '%'; break;
       case fast_kind::int_value: pos = decimal::write_signed(pos, va_arg(ap, int)); break;
@@ -263,17 +477,51 @@ FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_list ap) {
         char* const after =
             fast_string(pos, static_cast<std::size_t>(end - pos) - d.fast_room, s, precision);
         if (FASTOUT_UNLIKELY(after == nullptr))
-          return continue_with_string(writer, p, i, pos, ap, s, precision);
+          return continue_with_string(writer, p, i(), pos, ap, s, precision);
         pos = after;
         break;
       }
       case fast_kind::double_value:
         if (FASTOUT_UNLIKELY(!plain_floats(floats_known)))
-          return continue_in_general(writer, p, i, pos, ap);
+          return continue_in_general(writer, p, i(), pos, ap);
         pos = put_plain_double(pos, d.conversion, d.precision, va_arg(ap, double));
         break;
       case fast_kind::count: *va_arg(ap, int*) = static_cast<int>(pos - room.pos); break;
-      case fast_kind::none: return continue_in_general(writer, p, i, pos, ap);
+      case fast_kind::formatted_int: pos = put_formatted_signed(pos, d, va_arg(ap, int)); break;
+      case fast_kind::formatted_long_long:
+        pos = put_formatted_signed(pos, d, va_arg(ap, long long));
+        break;
+      case fast_kind::formatted_unsigned:
+        pos = put_formatted_unsigned(pos, d, va_arg(ap, unsigned));
+        break;
+      case fast_kind::formatted_unsigned_long_long:
+        pos = put_formatted_unsigned(pos, d, va_arg(ap, unsigned long long));
+        break;
+      case fast_kind::padded_character: {
+        const char c = static_cast<char>(static_cast<unsigned char>(va_arg(ap, int)));
+        pos = put_padded_text(pos, &c, 1, d);
+        break;
+      }
+      case fast_kind::padded_string: {
+        int precision = d.precision;
+        if (d.flags & flag_precision_star) precision = std::max(va_arg(ap, int), -1);
+        const char* s = va_arg(ap, const char*);
+        if (FASTOUT_UNLIKELY(s == nullptr))
+          return continue_with_string(writer, p, i(), pos, ap, s, precision);
+        const std::size_t size =
+            precision >= 0 ? ::strnlen(s, static_cast<std::size_t>(precision)) : std::strlen(s);
+        const std::size_t padded = std::max(size, static_cast<std::size_t>(d.width));
+        if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) - d.fast_room < padded))
+          return continue_with_string(writer, p, i(), pos, ap, s, precision);
+        pos = put_padded_text(pos, s, size, d);
+        break;
+      }
+      case fast_kind::formatted_double:
+        if (FASTOUT_UNLIKELY(!plain_floats(floats_known)))
+          return continue_in_general(writer, p, i(), pos, ap);
+        pos = put_formatted_double(pos, d, va_arg(ap, double));
+        break;
+      case fast_kind::none: return continue_in_general(writer, p, i(), pos, ap);
     }
     pos = fast_literal(pos, text, d.end, d.next);
   }

@@ -114,8 +114,8 @@ class call {
   int run(std::va_list& args);
   /// The rest of a call the fast executor began: the first parser's
   /// directives from `index` (the text so far ends at `pos`), and, when
-  /// `pending` is not null, directive `index` is a plain %s of `pending`
-  /// whose arguments were taken already.
+  /// `pending` is not null, directive `index` is a %s of `pending` (its
+  /// width and flags from the format) whose arguments were taken already.
   int run_from(std::size_t index, char* pos, std::va_list& args, const char* pending = nullptr,
                int pending_precision = -1, bool has_pending = false);
 
@@ -189,7 +189,7 @@ int call::run_from(std::size_t index, char* pos, std::va_list& args, const char*
                    int pending_precision, bool has_pending) {
   if (has_pending) {
     const directive& d = plan_.first[index];
-    pos = put_string(pos, pending, 0, pending_precision, 0);
+    pos = put_string(pos, pending, d.width, pending_precision, d.flags);
     pos = literal(pos, d.end, d.next);
     ++index;
   }

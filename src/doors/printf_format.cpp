@@ -159,15 +159,81 @@ std::uint32_t bound_of(const directive& d) {
   return std::max(content, static_cast<std::uint32_t>(d.width));
 }
 
+// How the fast executor writes a directive with flags, a width or a
+// precision (glibc's layout, in printf.cpp's put_formatted_...), if it
+// can, and the room it needs for it. Not: widths from arguments, the
+// locale's flags, '#' on a double, octal and binary, "h" and "hh", long
+// doubles, wide characters and strings; widths and integer precisions
+// larger than largest_fast_width, double precisions larger than
+// largest_fast_precision.
+void choose_formatted_fast(directive& d) {
+  using fast_kind = directive::fast_kind;
+  if (d.flags & (flag_width_star | flag_group | flag_i18n)) return;
+  if (d.width > largest_fast_width || d.precision > largest_fast_width) return;
+  const auto width = static_cast<std::uint32_t>(d.width);
+  const bool precision_star = (d.flags & flag_precision_star) != 0;
+  const std::uint8_t length = d.length;
+  const bool wide_integer = sizeof(long) == sizeof(long long) && (length & length_long) != 0 &&
+                            (length & (length_char | length_short)) == 0;
+  std::uint32_t content = 0;
+  switch (d.what) {
+    case action::signed_number:
+      if (precision_star) return;
+      if (length == 0)
+        d.fast = fast_kind::formatted_int;
+      else if (wide_integer)
+        d.fast = fast_kind::formatted_long_long;
+      else
+        return;
+      // And 8 bytes more: the short layout copies 24 after its padding.
+      content = bound_of(d) + 8;
+      break;
+    case action::unsigned_number:
+      if (precision_star || (d.base != 10 && d.base != 16)) return;
+      if (length == 0)
+        d.fast = fast_kind::formatted_unsigned;
+      else if (wide_integer)
+        d.fast = fast_kind::formatted_unsigned_long_long;
+      else
+        return;
+      content = bound_of(d) + 8;
+      break;
+    case action::floating:
+      if (precision_star || (d.flags & flag_alt) || (length & length_long_double) ||
+          d.precision > largest_fast_precision)
+        return;
+      d.fast = fast_kind::formatted_double;
+      // Written a byte in (room for a sign), then laid out in the width.
+      content = static_cast<std::uint32_t>(fast_double_room(d.precision)) + 1 + width;
+      break;
+    case action::character:
+      if (precision_star || length != 0 || d.conversion != 'c') return;
+      d.fast = fast_kind::padded_character;
+      content = std::max<std::uint32_t>(1, width);
+      break;
+    case action::string:
+      if (length != 0 || d.conversion != 's') return;
+      d.fast = fast_kind::padded_string;  // and the padded string's length, when it is known
+      break;
+    default: return;
+  }
+  if ((d.what == action::signed_number || d.what == action::unsigned_number) &&
+      (d.flags & ~flag_pad_zero) == 0 && d.precision < 0 && d.width <= 16)
+    d.fast_pad = (d.flags & flag_pad_zero) ? '0' : ' ';
+  d.fast_room = content + std::max<std::uint32_t>(16, d.next - d.end);
+}
+
 // How the fast executor writes a directive of the first parser, if it
 // can, and the room it needs for it and the literal text after it (whose
 // size is known by then).
 void choose_fast(directive& d) {
   using fast_kind = directive::fast_kind;
   d.fast = fast_kind::none;
-  // No flags; a precision from an argument only for strings.
-  if (d.flags != 0 && !(d.flags == flag_precision_star && d.what == action::string)) return;
-  if (d.width != 0) return;
+  // No flags; a precision from an argument only for strings. The others
+  // are choose_formatted_fast()'s.
+  if ((d.flags != 0 && !(d.flags == flag_precision_star && d.what == action::string)) ||
+      d.width != 0)
+    return choose_formatted_fast(d);
   const bool plain_precision = d.precision < 0 && !(d.flags & flag_precision_star);
   const std::uint8_t length = d.length;
   // 64-bit "l", "ll", "L", "q", "j", "z", "t" where long is long long: read
@@ -181,7 +247,7 @@ void choose_fast(directive& d) {
       content = 1;
       break;
     case action::signed_number:
-      if (!plain_precision) return;
+      if (!plain_precision) return choose_formatted_fast(d);
       if (length == 0)
         d.fast = fast_kind::int_value;
       else if (wide_integer)
@@ -191,7 +257,8 @@ void choose_fast(directive& d) {
       content = 21;
       break;
     case action::unsigned_number:
-      if (!plain_precision || (d.base != 10 && d.base != 16)) return;
+      if (d.base != 10 && d.base != 16) return;
+      if (!plain_precision) return choose_formatted_fast(d);
       if (length == 0)
         d.fast = d.base == 10 ? fast_kind::unsigned_value : fast_kind::hex_value;
       else if (wide_integer)

@@ -10,8 +10,9 @@
 //                      inlined into the C functions: vprintf_to(), the C
 //                      door's printf family (fastout_fprintf, ...), the
 //                      per-thread cache of plans, and the fast executors
-//                      (common directives with no flags and no width,
-//                      straight into the writer's free space)
+//                      (common directives, with flags, widths and
+//                      precisions written in the format, straight into
+//                      the writer's free space)
 //   printf_call.cpp    the general executor: any plan, its arguments in
 //                      order or by position; integers (their decimal digits
 //                      from detail/decimal.h), strings, characters, %p, %n,
@@ -143,9 +144,9 @@ struct directive {
   // arguments) or the locale (the '\'' and 'I' flags).
   std::uint32_t bound = 0;
   // The fast executor's: how it writes this directive, if it can (the
-  // common directives, with no flags and no width), and the room that
-  // takes with the literal text after it, or with 16 bytes if that is
-  // shorter (a fixed-size copy).
+  // common directives, plain or with flags, a width and a precision written
+  // in the format), and the room that takes with the literal text after
+  // it, or with 16 bytes if that is shorter (a fixed-size copy).
   enum class fast_kind : std::uint8_t {
     none,
     percent,
@@ -159,9 +160,28 @@ struct directive {
     string,        // %s %.Ns %.*s
     double_value,  // %f %e %g and upper case, a precision up to 128
     count,         // %n
+    // With flags, a width or a precision (none from an argument but a
+    // string's precision), each at most largest_fast_width: glibc's
+    // layout of the same, in the fast executor.
+    formatted_int,                 // %5d %+d %-8ld %.3d ... (int)
+    formatted_long_long,           // the same where the argument is 64 bits
+    formatted_unsigned,            // %02x %#x %6u ... (unsigned)
+    formatted_unsigned_long_long,  // %016lx ...
+    padded_character,              // %3c %-2c
+    padded_string,                 // %-12s %8.3s %-*.*s without the width star
+    formatted_double,              // %8.2f %+e %08.3f %-10g, no '#'
   } fast = fast_kind::none;
+  // For a formatted integer that is only padded (no precision, no flag but
+  // '0', a width of at most 16: "%02x", "%6d"), the padding character, ' '
+  // or '0', for the fast executor's short layout; 0 for glibc's full one.
+  char fast_pad = 0;
   std::uint32_t fast_room = 0;
 };
+
+// The widest width and largest integer precision the fast executor takes
+// (it makes room for all of it at once); larger ones are the general
+// executor's.
+constexpr int largest_fast_width = 1024;
 
 // How glibc's first parser left the format after the directives it took.
 enum class stop : std::uint8_t {
@@ -333,9 +353,9 @@ class output {
 constexpr std::size_t whole_call = static_cast<std::size_t>(-1);
 int continue_in_general(file& writer, const plan& p, std::size_t index, char* pos,
                         std::va_list args);
-/// The same from directive `index`, a plain %s of `s` (with `precision`,
-/// -1 for none) whose arguments the fast executor took already: a null
-/// one, or one longer than the room.
+/// The same from directive `index`, a %s of `s` (with `precision`, -1 for
+/// none; its width and flags the directive's) whose arguments the fast
+/// executor took already: a null one, or one longer than the room.
 int continue_with_string(file& writer, const plan& p, std::size_t index, char* pos,
                          std::va_list args, const char* s, int precision);
 

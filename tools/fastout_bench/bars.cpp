@@ -166,6 +166,14 @@ const bar_spec bar_specs[] = {
     // pending -- so records flushed one at a time are no slower through
     // fastout_fprintf() and fastout_flush() than through fprintf and fflush.
     {"W16", bar_kind::at_most_times, "fastout_printf", "fprintf", 1.0, "limit"},
+    // Issue 29: printf's fast path for the formats real programs write,
+    // flags, widths and precisions among literal text.
+    {"W19_xxd", bar_kind::faster_at_least, "fastout_printf", "fprintf", 2.5, "printf_limit"},
+    {"W19_xxd", bar_kind::at_most_times, "fastout_printf", "printf_limit", 1.3},
+    {"W19_table", bar_kind::faster_at_least, "fastout_printf", "fprintf", 2.5, "printf_limit"},
+    {"W19_table", bar_kind::at_most_times, "fastout_printf", "printf_limit", 1.3},
+    {"W19_log", bar_kind::faster_at_least, "fastout_printf", "fprintf", 2.5, "printf_limit"},
+    {"W19_log", bar_kind::at_most_times, "fastout_printf", "printf_limit", 1.3},
     // Issue 28: many outputs from one thread. Its bars are set for the
     // writer with a memory budget, a shared pool of compression workers and
     // a way past the descriptor limit; until fastout has them most of these

@@ -57,7 +57,10 @@
   X(W17_1k_gz, many_1k_gzip, "W17_1k compressed, gzip -6 (4 MiB --quick)")                     \
   X(W17_10k_fd, many_10k_fd, "W17_10k under a descriptor limit of 256: who completes")         \
   X(W17_10k_fd_hard, many_10k_fd_hard, "W17_10k_fd with the hard limit at 256 too")            \
-  X(W18, startup, "a C program printing 3 lines, 2,000 processes: stdio, fastout, C++")
+  X(W18, startup, "a C program printing 3 lines, 2,000 processes: stdio, fastout, C++")        \
+  X(W19_xxd, printf_xxd, "xxd -i's \"%s0x%02x\", 4,000,000 bytes (1,000,000 --quick)")         \
+  X(W19_table, printf_table, "\"%-12s %8.2f %6d\\n\", 1,000,000 rows (250,000 --quick)")       \
+  X(W19_log, printf_log, "\"%04d-%02d-...%06d %-5s %s\\n\", 1,000,000 log lines (250,000 --quick)")
 
 /// The workloads the Windows build of the driver runs, with their summaries
 /// there (no redirected standard output): the others use what only POSIX

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // fastout-loops: the loops of the driver's fastout contenders whose
-// instruction counts a change must keep (W1, W2, W6, W7, W9), each in a
+// instruction counts a change must keep (W1, W2, W6, W7, W8, W9, W19), each in a
 // function of its own that valgrind's callgrind can count alone
 // (scripts/instruction-counts runs them). The rows are the driver's
 // (tools/fastout_bench/workload_*.cpp), the inputs made the same way, the
@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -72,6 +73,53 @@ FASTOUT_LOOP void loop_w7_fastout_printf(fastout_file* out, const double* values
   for (std::size_t i = 0; i < count; ++i) fastout_fprintf(out, "%.17g\n", values[i]);
 }
 
+// W8's row, and W19's three formats (workload_csv.cpp,
+// workload_printf_forms.cpp), on inputs made as the driver makes them.
+struct printf_rows {
+  std::vector<std::int64_t> ints;
+  std::vector<double> prices;  // whole cents
+  std::vector<const char*> names;
+  std::string name_text;
+};
+
+FASTOUT_LOOP void loop_w8_fastout_printf(fastout_file* out, const printf_rows& rows,
+                                         std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i)
+    fastout_fprintf(out, "%lld,%.2f,%.*s,%d\n", static_cast<long long>(rows.ints[i]),
+                    rows.prices[i], static_cast<int>(std::strlen(rows.names[i])), rows.names[i],
+                    static_cast<int>(rows.ints[i] >> 44));
+}
+
+FASTOUT_LOOP void loop_w19_xxd_printf(fastout_file* out, const printf_rows& rows,
+                                      std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i)
+    fastout_fprintf(out, "%s0x%02x",
+                    i == 0        ? "  "
+                    : i % 12 == 0 ? ",\n  "
+                                  : ", ",
+                    static_cast<unsigned>(rows.ints[i] & 0xff));
+}
+
+FASTOUT_LOOP void loop_w19_table_printf(fastout_file* out, const printf_rows& rows,
+                                        std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i)
+    fastout_fprintf(out, "%-12s %8.2f %6d\n", rows.names[i], rows.prices[i],
+                    static_cast<int>(rows.ints[i] >> 44));
+}
+
+FASTOUT_LOOP void loop_w19_log_printf(fastout_file* out, const printf_rows& rows,
+                                      std::size_t count) {
+  static const char* const levels[] = {"INFO", "WARN", "ERROR", "DEBUG", "TRACE"};
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto v = static_cast<std::uint64_t>(rows.ints[i]);
+    fastout_fprintf(out, "%04d-%02d-%02dT%02d:%02d:%02d.%06d %-5s %s\n", 2026,
+                    static_cast<int>(v % 12 + 1), static_cast<int>(v % 28 + 1),
+                    static_cast<int>(v % 24), static_cast<int>(v % 60),
+                    static_cast<int>((v >> 8) % 60), static_cast<int>((v >> 16) % 1000000),
+                    levels[v % 5], rows.names[i]);
+  }
+}
+
 FASTOUT_LOOP void loop_w9_fastout(fastout::file& out, const char* block,
                                   const std::uint32_t* pieces, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
@@ -108,6 +156,24 @@ std::vector<double> doubles(std::size_t count) {
     if ((bits & 1) != 0) value = -value;
   }
   return values;
+}
+
+printf_rows printf_input(std::size_t count) {
+  printf_rows rows;
+  rows.ints = ints(count);
+  std::mt19937_64 random(19);
+  std::uniform_int_distribution<std::int64_t> cents(-99999, 999999999);
+  std::uniform_int_distribution<int> name_size(3, 16);
+  std::vector<std::size_t> offsets(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    rows.prices.push_back(static_cast<double>(cents(random)) / 100);
+    offsets[i] = rows.name_text.size();
+    const int size = name_size(random);
+    for (int k = 0; k < size; ++k) rows.name_text += static_cast<char>('a' + random() % 26);
+    rows.name_text += '\0';
+  }
+  for (std::size_t offset : offsets) rows.names.push_back(rows.name_text.data() + offset);
+  return rows;
 }
 
 struct patch {
@@ -151,8 +217,10 @@ fastout_file* open_c() {
 }
 
 constexpr const char* loop_names[] = {
-    "w1_fastout",        "w2_fastout",        "w2_fastout_c", "w6_fastout",  "w6_fastout_compile",
-    "w6_fastout_printf", "w7_fastout_printf", "w9_fastout",   "w9_fastout_c"};
+    "w1_fastout",         "w2_fastout",        "w2_fastout_c",      "w6_fastout",
+    "w6_fastout_compile", "w6_fastout_printf", "w7_fastout_printf", "w8_fastout_printf",
+    "w9_fastout",         "w9_fastout_c",      "w19_xxd_printf",    "w19_table_printf",
+    "w19_log_printf"};
 
 }  // namespace
 
@@ -184,6 +252,16 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fastout-loops: %s\n", e.what());
     return 1;
+  }
+  if (loop == "w8_fastout_printf" || loop.substr(0, 4) == "w19_") {
+    const printf_rows rows = printf_input(count);
+    fastout_file* out = open_c();
+    if (loop == "w8_fastout_printf") loop_w8_fastout_printf(out, rows, count);
+    if (loop == "w19_xxd_printf") loop_w19_xxd_printf(out, rows, count);
+    if (loop == "w19_table_printf") loop_w19_table_printf(out, rows, count);
+    if (loop == "w19_log_printf") loop_w19_log_printf(out, rows, count);
+    check(fastout_close(out) == EOF ? -errno : 0, "close");
+    return 0;
   }
   if (loop == "w2_fastout_c" || loop == "w6_fastout_printf" || loop == "w7_fastout_printf" ||
       loop == "w9_fastout_c") {
