@@ -6,7 +6,7 @@
 #define FASTOUT_CONFIG_H_
 
 #define FASTOUT_VERSION_MAJOR 0
-#define FASTOUT_VERSION_MINOR 2
+#define FASTOUT_VERSION_MINOR 3
 #define FASTOUT_VERSION_PATCH 0
 /* 0.2.0 is 200: major * 10000 + minor * 100 + patch, as FMT_VERSION. */
 #define FASTOUT_VERSION \
@@ -75,9 +75,9 @@ extern "C" {
 #endif
 
 /* The version of the libfastout a program runs with, as FASTOUT_VERSION
- * (200 for 0.2.0). It differs from the FASTOUT_VERSION the program was
+ * (300 for 0.3.0). It differs from the FASTOUT_VERSION the program was
  * compiled with when a shared libfastout was replaced by another release of
- * the same ABI (the same SONAME, libfastout.so.0.2: only its patch number). */
+ * the same ABI (the same SONAME, libfastout.so.0.3: only its patch number). */
 FASTOUT_API int fastout_version(void);
 
 /* The FMT_VERSION of the {fmt} headers libfastout was compiled with (120100
