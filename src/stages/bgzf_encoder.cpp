@@ -9,7 +9,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <mutex>
 #include <new>
 #include <string>
 
@@ -136,21 +135,14 @@ class bgzf_encoder final : public encoder {
 
 bool bgzf_library_ready(std::string& problem) {
 #ifdef FASTOUT_LOAD_CODECS
-  static std::once_flag once;
-  static bool loaded = false;
-  static std::string why;
-  std::call_once(once, [] {
-    // Linux and the BSDs, then macOS.
-    static const char* const files[] = {"libdeflate.so.0", "libdeflate.0.dylib"};
+  // Linux and the BSDs, then macOS.
+  static const char* const files[] = {"libdeflate.so.0", "libdeflate.0.dylib"};
 #  define FASTOUT_DEFLATE_NAME(name) "libdeflate_" #  name,
-    static const char* const names[] = {FASTOUT_DEFLATE_FUNCTIONS(FASTOUT_DEFLATE_NAME)};
+  static const char* const names[] = {FASTOUT_DEFLATE_FUNCTIONS(FASTOUT_DEFLATE_NAME)};
 #  undef FASTOUT_DEFLATE_NAME
-    loaded =
-        load_codec_library(files, 2, "FASTOUT_LIBDEFLATE_LIBRARY", names,
-                           reinterpret_cast<void**>(&deflate), sizeof deflate / sizeof(void*), why);
-  });
-  if (!loaded) problem = why;
-  return loaded;
+  static codec_library library(files, 2, "FASTOUT_LIBDEFLATE_LIBRARY", names,
+                               reinterpret_cast<void**>(&deflate), sizeof deflate / sizeof(void*));
+  return library.ready(problem);
 #else
   (void)problem;
   return true;

@@ -50,4 +50,13 @@ bool load_codec_library(const char* const* files, std::size_t file_count,
   return true;
 }
 
+bool codec_library::ready(std::string& problem) {
+  std::call_once(once_, [this] {
+    loaded_ = load_codec_library(files_, file_count_, override_variable_, names_, functions_,
+                                 count_, why_);
+  });
+  if (!loaded_) problem = why_;
+  return loaded_;
+}
+
 }  // namespace fastout::detail

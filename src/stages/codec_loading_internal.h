@@ -10,6 +10,7 @@
 #define FASTOUT_SRC_STAGES_CODEC_LOADING_INTERNAL_H_
 
 #include <cstddef>
+#include <mutex>
 #include <string>
 
 namespace fastout::detail {
@@ -24,6 +25,34 @@ namespace fastout::detail {
 bool load_codec_library(const char* const* files, std::size_t file_count,
                         const char* override_variable, const char* const* names, void** functions,
                         std::size_t count, std::string& problem);
+
+/// One codec library of the process, loaded by load_codec_library() at the
+/// first ready() call (from any thread: the others wait for it), whose
+/// answer every later call gets.
+class codec_library {
+ public:
+  codec_library(const char* const* files, std::size_t file_count, const char* override_variable,
+                const char* const* names, void** functions, std::size_t count) noexcept
+      : files_(files),
+        file_count_(file_count),
+        override_variable_(override_variable),
+        names_(names),
+        functions_(functions),
+        count_(count) {}
+  /// Whether its functions are there; else false and `problem` says why.
+  bool ready(std::string& problem);
+
+ private:
+  const char* const* files_;
+  std::size_t file_count_;
+  const char* override_variable_;
+  const char* const* names_;
+  void** functions_;
+  std::size_t count_;
+  std::once_flag once_;
+  bool loaded_ = false;
+  std::string why_;
+};
 
 }  // namespace fastout::detail
 

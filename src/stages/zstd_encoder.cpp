@@ -11,7 +11,6 @@
 #include <zstd_errors.h>
 
 #include <cerrno>
-#include <mutex>
 #include <new>
 #include <string>
 
@@ -154,20 +153,14 @@ std::unique_ptr<encoder> make(bool one_frame, int level, int& error) noexcept {
 
 bool zstd_library_ready(std::string& problem) {
 #ifdef FASTOUT_LOAD_CODECS
-  static std::once_flag once;
-  static bool loaded = false;
-  static std::string why;
-  std::call_once(once, [] {
-    // Linux and the BSDs, then macOS.
-    static const char* const files[] = {"libzstd.so.1", "libzstd.1.dylib"};
+  // Linux and the BSDs, then macOS.
+  static const char* const files[] = {"libzstd.so.1", "libzstd.1.dylib"};
 #  define FASTOUT_ZSTD_NAME(name) "ZSTD_" #  name,
-    static const char* const names[] = {FASTOUT_ZSTD_FUNCTIONS(FASTOUT_ZSTD_NAME)};
+  static const char* const names[] = {FASTOUT_ZSTD_FUNCTIONS(FASTOUT_ZSTD_NAME)};
 #  undef FASTOUT_ZSTD_NAME
-    loaded = load_codec_library(files, 2, "FASTOUT_ZSTD_LIBRARY", names,
-                                reinterpret_cast<void**>(&zstd), sizeof zstd / sizeof(void*), why);
-  });
-  if (!loaded) problem = why;
-  return loaded;
+  static codec_library library(files, 2, "FASTOUT_ZSTD_LIBRARY", names,
+                               reinterpret_cast<void**>(&zstd), sizeof zstd / sizeof(void*));
+  return library.ready(problem);
 #else
   (void)problem;
   return true;
