@@ -79,6 +79,20 @@ static inline void c_test_report(const char* file, int line, const char* what) {
     } while (0)
 #endif
 
+/* Skips the running test under ThreadSanitizer, saying why (sanitizers.h:
+ * a sweep that starts no thread), and returns from it. */
+#if defined(FASTOUT_TEST_TSAN)
+#  define C_TEST_SKIP_UNDER_THREAD_SANITIZER()        \
+    do {                                              \
+      c_test_skip(FASTOUT_TEST_SWEEP_NOT_UNDER_TSAN); \
+      return;                                         \
+    } while (0)
+#else
+#  define C_TEST_SKIP_UNDER_THREAD_SANITIZER() \
+    do {                                       \
+    } while (0)
+#endif
+
 #if defined(_WIN32)
 /* Windows has no RLIMIT_FSIZE: from this call on, every file the platform
  * table writes stops at `limit` bytes, and the next write fails as Windows'

@@ -287,6 +287,7 @@ std::vector<writer_config> random_configs() {
 }
 
 TEST(print_differential, random_formats_through_many_buffer_sizes) {
+  FASTOUT_SKIP_UNDER_THREAD_SANITIZER();
   std::vector<random_case> cases = random_cases(20240601, 3000);
   std::vector<piece_case> pieces = pieces_of(cases);
   expect_mixed_outcomes(pieces);
@@ -453,6 +454,7 @@ void add_literal_cases(std::vector<piece_case>& cases, const literal_values& v) 
 }
 
 TEST(print_differential, compile_time_and_compiled_formats_through_every_buffer_size) {
+  FASTOUT_SKIP_UNDER_THREAD_SANITIZER();
   random_source r(7);
   std::vector<literal_values> values;
   for (int i = 0; i < 12; ++i) values.push_back(random_literal_values(r));
@@ -680,6 +682,7 @@ TEST(print_bounded, the_bound_holds_random_values) {
 }
 
 TEST(print_bounded, specs_through_every_buffer_size) {
+  FASTOUT_SKIP_UNDER_THREAD_SANITIZER();
   random_source r(2718);
   std::vector<spec_values> values = extreme_spec_values();
   for (int i = 0; i < 4; ++i) values.push_back(random_spec_values(r));
@@ -689,6 +692,7 @@ TEST(print_bounded, specs_through_every_buffer_size) {
 }
 
 TEST(print_bounded, specs_from_every_offset) {
+  FASTOUT_SKIP_UNDER_THREAD_SANITIZER();
   std::vector<spec_values> values = extreme_spec_values();
   std::vector<piece_case> cases;
   for (std::size_t i : size_list{0, 2, 6}) add_spec_cases(cases, values[i]);

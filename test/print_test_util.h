@@ -45,6 +45,17 @@
 #include <vector>
 
 #include "test_util.h"
+#include "sanitizers.h"
+
+// Skips a sweep of one thread's formatting under ThreadSanitizer, saying
+// why (sanitizers.h).
+#if defined(FASTOUT_TEST_TSAN)
+#  define FASTOUT_SKIP_UNDER_THREAD_SANITIZER() GTEST_SKIP() << FASTOUT_TEST_SWEEP_NOT_UNDER_TSAN
+#else
+#  define FASTOUT_SKIP_UNDER_THREAD_SANITIZER() \
+    do {                                        \
+    } while (false)
+#endif
 
 // ------------------------------------------------------ user-defined types
 // At namespace scope, so that fmt::formatter can be specialized for them.

@@ -1196,6 +1196,7 @@ static int run_cases(const char* path, size_t buffer_size, unsigned long long se
 
 TEST(every_buffer_size_from_1_to_64) {
   size_t size;
+  C_TEST_SKIP_UNDER_THREAD_SANITIZER();
   for (size = 1; size <= 64; ++size) CHECK_RUN(size, base_seed() + size, case_count(), 0);
 }
 
@@ -1206,6 +1207,7 @@ TEST(every_buffer_size_from_1_to_64) {
  * them too: there the doubles are the general executor's). */
 TEST(fast_forms_at_every_buffer_size) {
   size_t size;
+  C_TEST_SKIP_UNDER_THREAD_SANITIZER();
   for (size = 1; size <= 96; ++size)
     CHECK_RUN(size, base_seed() + 5000 + size, case_count() / 4, FAST_FORMS);
   CHECK_RUN(0, base_seed() + 5100, case_count() / 4, FAST_FORMS);
