@@ -203,6 +203,49 @@ TEST(budget, many_writers_start_small_busy_ones_grow_thin_ones_give_back) {
   EXPECT_EQ(after.holders, before.holders);
 }
 
+// Writers that are all as busy as each other (records dealt in turn, as
+// W17_1k_even writes them) are none of them busy by their share; while a
+// quarter of the budget would hold every one at the grown size, their full
+// buffers grow anyway, up to that even share, and no further.
+TEST(budget, writers_dealt_in_turn_grow_to_an_even_share_of_a_quarter) {
+  restore_budget restore;
+  const fastout::buffer_budget_figures before = fastout::buffer_budget();
+  ASSERT_EQ(before.in_use, 0u) << "an earlier test left memory charged";
+  temp_dir dir;
+  constexpr std::size_t outputs = 64;
+  for (const auto& [budget, expected_size] :
+       {std::pair{std::size_t{16} * mib, 64 * kib},     // a share of 64 KiB: 4 -> 16 -> 64 KiB
+        std::pair{std::size_t{8} * mib, 16 * kib},      // 32 KiB: 64 KiB would not fit
+        std::pair{std::size_t{768} * kib, 4 * kib}}) {  // 3 KiB: 16 KiB would not fit
+    SCOPED_TRACE("budget " + std::to_string(budget));
+    // The first few take 256 KiB at open (a sixteenth of the budget);
+    // the others start at 4 KiB.
+    fastout::set_buffer_budget(budget);
+    std::vector<fastout::file> files;
+    std::vector<std::string> expected(outputs);
+    for (std::size_t i = 0; i < outputs; ++i)
+      files.push_back(fastout::output_file(dir.file(std::to_string(i))));
+    std::vector<std::size_t> first_sizes;
+    for (fastout::file& f : files) first_sizes.push_back(f.stats().buffer_size);
+    for (std::size_t i = 0; i < 64 * 3000; ++i) {
+      const std::string r = record(i % outputs, i);
+      files[i % outputs].write(r.data(), r.size());
+      expected[i % outputs] += r;
+    }
+    for (std::size_t i = 0; i < outputs; ++i) {
+      if (first_sizes[i] == 4 * kib) {
+        EXPECT_EQ(files[i].stats().buffer_size, expected_size) << i;
+      }
+    }
+    EXPECT_LE(fastout::buffer_budget().in_use, fastout::buffer_budget().limit);
+    for (std::size_t i = 0; i < outputs; ++i) {
+      files[i].close();
+      EXPECT_EQ(read_file(dir.file(std::to_string(i))), expected[i]) << i;
+    }
+  }
+  EXPECT_EQ(fastout::buffer_budget().in_use, before.in_use);
+}
+
 TEST(budget, a_chosen_size_is_exact_and_counted) {
   restore_budget restore;
   const fastout::buffer_budget_figures before = fastout::buffer_budget();

@@ -29,6 +29,9 @@ inline constexpr std::size_t smallest_buffer = 4096;
 /// The largest: default_buffer_size, what a writer gets without a budget.
 inline constexpr std::size_t largest_buffer = std::size_t{256} << 10;
 inline constexpr std::size_t growth_factor = 4;
+// Writers that are not busy may grow while 1 / thin_writers_share of the
+// budget would hold every writer at the grown size (fit_at_drain()).
+inline constexpr std::size_t thin_writers_share = 4;
 
 /// What the budget says now.
 struct budget_figures {
@@ -92,7 +95,9 @@ bool under_pressure(std::uint64_t drained_now) noexcept;
 /// What the rules say of a budget-sized buffer at a drain that emptied it.
 enum class buffer_fit {
   keep,
-  grow,       // its writer is busy and the buffer is below largest_buffer:
+  grow,       // its writer is busy, or the grown size is within an even
+              // share of a quarter of the budget, and the buffer is below
+              // largest_buffer:
               // x growth_factor, at most largest_buffer, if try_charge() allows
   give_back,  // not busy, the budget under pressure, and it holds more than
               // `smallest`: back to `smallest`
@@ -101,7 +106,10 @@ enum class buffer_fit {
 /// The rules at a drain of `drained` bytes from a buffer of `capacity`
 /// (`filled`: it was full, or the text did not fit): busy is a full buffer
 /// and at least half the process's drained bytes since the writer's last
-/// drain, or four times an even share of them. `mark` is the writer's
+/// drain, or four times an even share of them; a full buffer that is not
+/// busy grows too while the budget is not under pressure and every holder
+/// could have the grown size in a quarter of it (budget / 4 / holders).
+/// `mark` is the writer's
 /// count_drained() at its last drain, brought up to date. One atomic add and
 /// a few reads: once per drain, never in the hot path.
 buffer_fit fit_at_drain(std::uint64_t& mark, std::size_t drained, bool filled, std::size_t capacity,
