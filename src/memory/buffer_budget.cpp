@@ -107,6 +107,9 @@ std::size_t budget_limit() noexcept {
 int set_budget_limit(std::size_t bytes) noexcept {
   if (bytes < smallest_budget) return EINVAL;
   limit_bytes.store(bytes, std::memory_order_relaxed);
+  // Growth refused under the old limit says nothing of the new one; more
+  // in use than the new limit is pressure of its own (under_pressure()).
+  refused_at.store(0, std::memory_order_relaxed);
   return 0;
 }
 
