@@ -193,7 +193,8 @@ function(fastout_add_loaded_compression target)
   target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/compression_pipeline.cpp
                                    ${PROJECT_SOURCE_DIR}/src/stages/compression_pool.cpp
                                    ${PROJECT_SOURCE_DIR}/src/stages/compression_stage.cpp
-                                   ${PROJECT_SOURCE_DIR}/src/stages/codec_loading.cpp)
+                                   ${PROJECT_SOURCE_DIR}/src/stages/codec_loading.cpp
+                                   ${PROJECT_SOURCE_DIR}/src/platform/unix/shared_libraries.cpp)
   target_compile_definitions(${target} PRIVATE FASTOUT_LOAD_CODECS)
   if(CMAKE_THREAD_LIBS_INIT)
     target_link_libraries(${target} PRIVATE ${CMAKE_THREAD_LIBS_INIT})

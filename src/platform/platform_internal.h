@@ -60,6 +60,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <system_error>
 
 #include "platform/posix_shapes_internal.h"
@@ -315,6 +316,17 @@ struct thread_handle {
 FASTOUT_API int start_thread(thread_handle& thread, void* (*run)(void*), void* argument) noexcept;
 /// Waits for a thread from start_thread() to end.
 FASTOUT_API void join_thread(thread_handle& thread) noexcept;
+
+/// A shared library of the system's, loaded for the life of the process
+/// with its symbols kept out of the program's namespace (dlopen() with
+/// RTLD_NOW | RTLD_LOCAL): the codecs of a build that loads them when first
+/// needed (FASTOUT_LOAD_CODECS, stages/codec_loading.cpp; Unix systems
+/// only, platform/unix/shared_libraries.cpp, which only such a build
+/// compiles). Null, and `why` has the loader's reason, if it cannot be.
+void* load_shared_library(const char* file, std::string& why);
+/// The address of `name` in a library from load_shared_library(), or null
+/// and `why` has the loader's reason.
+void* shared_library_symbol(void* library, const char* name, std::string& why);
 
 /// The category of the std::error_code values fastout throws and reports,
 /// whose values are errno values: std::system_category() on Unix systems,

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// dlopen() of a codec library (codec_loading_internal.h), for the builds
-// that load the codecs when first needed (FASTOUT_LOAD_CODECS, Unix only).
+// Loading a codec library (codec_loading_internal.h), for the builds that
+// load the codecs when first needed (FASTOUT_LOAD_CODECS, Unix only),
+// through the platform's load_shared_library().
 #include "stages/codec_loading_internal.h"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
+
+#include "platform/platform_internal.h"
 
 namespace fastout::detail {
 
@@ -18,30 +19,24 @@ bool load_codec_library(const char* const* files, std::size_t file_count,
     files = &chosen;
     file_count = 1;
   }
-  // RTLD_LOCAL: the codec's symbols stay out of the program's namespace,
-  // where a libzstd the program links itself may already be.
   void* library = nullptr;
   std::string reasons;
   for (std::size_t i = 0; i < file_count && library == nullptr; ++i) {
     chosen = files[i];
-    library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) {
-      const char* why = dlerror();
-      reasons += std::string(reasons.empty() ? "cannot load " : " or ") + chosen + " (" +
-                 (why != nullptr ? why : "no reason given") + ")";
-    }
+    std::string why;
+    library = load_shared_library(chosen, why);
+    if (library == nullptr)
+      reasons += std::string(reasons.empty() ? "cannot load " : " or ") + chosen + " (" + why + ")";
   }
   if (library == nullptr) {
     problem = reasons;
     return false;
   }
   for (std::size_t i = 0; i < count; ++i) {
-    dlerror();
-    functions[i] = dlsym(library, names[i]);
+    std::string why;
+    functions[i] = shared_library_symbol(library, names[i], why);
     if (functions[i] == nullptr) {
-      const char* why = dlerror();
-      problem = std::string(chosen) + " has no " + names[i] + " (" +
-                (why != nullptr ? why : "no reason given") + "): a version too old?";
+      problem = std::string(chosen) + " has no " + names[i] + " (" + why + "): a version too old?";
       // Never unloaded: a failed lookup leaves the library mapped, as a
       // second attempt would load it again anyway.
       return false;
