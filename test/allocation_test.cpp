@@ -6,7 +6,10 @@
 // allocation -- but one: a writer whose buffer is smaller than
 // fastout::streaming_chunk_size allocates its streaming area, once, the
 // first time a piece outgrows the buffer. The C API's calls, fastout_printf
-// included, keep the same promise. Global operator new/delete are replaced by counting
+// included, keep the same promise. Opening takes the library's buffer
+// reserve where it is free (src/memory/buffer_memory_internal.h), and the
+// heap otherwise: the tests that count a buffer's heap traffic hold the
+// reserve first. Global operator new/delete are replaced by counting
 // versions built on malloc/free (which ASan still watches), which can also
 // be told to refuse large requests, to make a buffer allocation fail.
 #include <fastout/c_api.h>
@@ -14,6 +17,7 @@
 #include <fastout/file.h>
 #include <fastout/iostream.h>
 #include <fastout/print.h>
+#include <fastout/standard_streams.h>
 
 #include <gtest/gtest.h>
 
@@ -33,6 +37,7 @@
 #include <unistd.h>
 
 #include "doors/printf_internal.h"
+#include "memory/buffer_memory_internal.h"
 #include "test_util.h"
 
 namespace {
@@ -41,12 +46,19 @@ namespace {
 // calls.
 std::size_t allocations = 0;
 std::size_t deallocations = 0;
+// Allocations of at least 4 KiB, stdio's buffer and fastout's smallest:
+// buffers, as opposed to a route's or a name's few bytes.
+constexpr std::size_t buffer_sized = 4096;
+std::size_t buffer_allocations = 0;
+std::size_t largest_allocation = 0;
 // Requests of at least this many bytes fail, as they would without memory.
 std::size_t refuse_from = SIZE_MAX;
 
 void* counted_allocate(std::size_t size) {
   if (size >= refuse_from) return nullptr;
   ++allocations;
+  if (size >= buffer_sized) ++buffer_allocations;
+  largest_allocation = std::max(largest_allocation, size);
   return std::malloc(size == 0 ? 1 : size);
 }
 
@@ -154,8 +166,83 @@ TEST(allocations, the_counter_sees_allocations) {
   EXPECT_GE(deallocations - before.deallocations, 1u);
 }
 
+// Whether a writer's buffer is the library's reserve: where its hot path
+// points at open, before anything is written.
+bool buffer_is_reserve(file& f) {
+  return fastout::detail::is_buffer_reserve(
+      reinterpret_cast<const fastout_buffer_state*>(fastout::c_handle(f))->pos);
+}
+
+// A writer holding the library's buffer reserve, so that the writers a test
+// opens beside it take their buffers from the heap, whose traffic it counts.
+file hold_the_reserve(fastout_test::temp_dir& dir) {
+  file holder(dir.file("holds the reserve"), with_buffer(1));
+  EXPECT_TRUE(buffer_is_reserve(holder)) << "the reserve is held by a writer left open";
+  return holder;
+}
+
+// The first writer takes the reserve (no buffer from the heap, so no mmap()
+// of 256 KiB and no munmap() at close), others beside it the heap, and a
+// writer that closes gives it back to the next.
+TEST(allocations, a_lone_writer_takes_the_reserve_and_gives_it_back) {
+  fastout_test::temp_dir dir;
+  const std::size_t before = buffer_allocations;
+  {
+    file first(dir.file("first"), with_buffer(fastout::default_buffer_size));
+    EXPECT_TRUE(buffer_is_reserve(first));
+    EXPECT_EQ(buffer_allocations - before, 0u);
+    EXPECT_EQ(first.buffer_capacity(), fastout::default_buffer_size);
+    file second(dir.file("second"), with_buffer(4096));
+    EXPECT_FALSE(buffer_is_reserve(second));
+    EXPECT_EQ(buffer_allocations - before, 1u);
+    // Larger than the reserve: the heap, whoever holds the reserve.
+    file larger(dir.file("larger"),
+                with_buffer(fastout::detail::buffer_reserve_size() + 1, buffering::full));
+    EXPECT_FALSE(buffer_is_reserve(larger));
+    EXPECT_EQ(buffer_allocations - before, 2u);
+    // Each buffer holds its own text.
+    for (file* f : {&first, &second, &larger}) f->write(f->path());
+    for (file* f : {&first, &second, &larger}) f->close();
+    for (const char* name : {"first", "second", "larger"})
+      EXPECT_EQ(fastout_test::read_file(dir.file(name)), dir.file(name));
+  }
+  const std::size_t closed = buffer_allocations;  // (read_file()'s stream has a buffer too)
+  file next(dir.file("next"), with_buffer(64));
+  EXPECT_TRUE(buffer_is_reserve(next));
+  EXPECT_EQ(buffer_allocations - closed, 0u);
+}
+
+// Options given to a standard writer before its first use make it once,
+// with the chosen buffer. (Before, the default writer was made first, with
+// a 256 KiB buffer -- an mmap() and an munmap() -- and then replaced.)
+// Nothing before this test in this program makes either standard writer.
+TEST(allocations, standard_writers_given_options_before_use_allocate_one_buffer) {
+  fastout_test::temp_dir dir;
+  file holder = hold_the_reserve(dir);  // the buffers are the heap's, and counted
+  fastout_options options;
+  fastout_options_init(&options);
+  options.buffer_size = 8192;
+  std::size_t buffers = buffer_allocations;
+  largest_allocation = 0;
+  ASSERT_EQ(fastout_set_stdout_options(&options), 0);
+  EXPECT_EQ(buffer_allocations - buffers, 1u);
+  EXPECT_EQ(largest_allocation, 8192u);
+  EXPECT_EQ(fastout::standard_output().buffer_capacity(), 8192u);
+  // Too late now: options were given.
+  EXPECT_EQ(fastout_set_stdout_options(&options), -EALREADY);
+
+  buffers = buffer_allocations;
+  largest_allocation = 0;
+  fastout::set_standard_error_options(with_buffer(12288));
+  EXPECT_EQ(buffer_allocations - buffers, 1u);
+  EXPECT_EQ(largest_allocation, 12288u);
+  EXPECT_EQ(fastout::standard_error().buffer_capacity(), 12288u);
+  fastout::set_standard_error_options(with_buffer(0));  // as it was, for the tests after this
+}
+
 TEST(allocations, opening_allocates_the_buffer) {
   fastout_test::temp_dir dir;
+  file holder = hold_the_reserve(dir);
   std::string path = dir.file("open");
   heap_counts before = snapshot();
   file f(path, with_buffer(4096, buffering::full));
@@ -212,6 +299,7 @@ void workout(file& f, std::size_t buffer) {
 
 TEST(allocations, none_per_call_after_open) {
   fastout_test::temp_dir dir;
+  file holder = hold_the_reserve(dir);  // every buffer below is the heap's, and counted
   for (buffering mode : {buffering::full, buffering::line}) {
     for (std::size_t buffer : std::initializer_list<std::size_t>{0, 1, 2, 7, 64, 4096, 65536,
                                                                  fastout::default_buffer_size}) {

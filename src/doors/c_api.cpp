@@ -232,8 +232,11 @@ fastout_file* open_standard(const fastout_options* options, file& (*writer)(),
   }
   fastout_file* handle = nullptr;
   int result = guarded([&] {
+    // Options first: a writer not made yet is made with them, with one
+    // buffer (not the default one, then another).
+    if (options != nullptr) set_options(chosen);
     file& standard = writer();
-    if (options != nullptr || !standard.is_open()) set_options(chosen);
+    if (!standard.is_open()) set_options(chosen);
     handle = c_handle(standard);
     return 0;
   });

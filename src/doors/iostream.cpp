@@ -14,6 +14,7 @@
 
 #include <fastout/standard_streams.h>
 
+#include "doors/stdio_sync_internal.h"
 #include "platform/platform_internal.h"
 #include "stages/messages_internal.h"
 
@@ -434,101 +435,45 @@ void ofstream::close() {
 
 namespace {
 
-// What sync_with_stdio() replaced, to put back. Everything here lives for
-// the rest of the process: std::cout may still flush through these stream
-// buffers while the process exits.
-struct stdio_sync {
+// What sync_with_stdio() replaced in the C++ streams, to put back (stdio's
+// half is stdio_sync.cpp's). Everything here lives for the rest of the
+// process: std::cout may still flush through these stream buffers while the
+// process exits.
+struct cxx_streams_sync {
   bool synced = false;
   streambuf* out = nullptr;
   streambuf* err = nullptr;
-  std::FILE* cookie_out = nullptr;
-  std::FILE* cookie_err = nullptr;
   std::streambuf* saved_cout = nullptr;
   std::streambuf* saved_cerr = nullptr;
   std::streambuf* saved_clog = nullptr;
-  std::FILE* saved_stdout = nullptr;
-  std::FILE* saved_stderr = nullptr;
 };
-stdio_sync sync_state;
+cxx_streams_sync sync_state;
 
 alignas(streambuf) unsigned char out_storage[sizeof(streambuf)];
 alignas(streambuf) unsigned char err_storage[sizeof(streambuf)];
 
-// The write function of the stdio streams that stand in for stdout and
-// stderr: every stdio call hands its text to the fastout writer, in order.
-// No exception may cross into the C library: a failure is errno and -1, and
-// the stdio stream's error indicator is set, as for any failed write.
-ssize_t write_to_writer(void* cookie, const char* data, std::size_t size) {
-  file& writer = *static_cast<file*>(cookie);
-  std::error_code error = writer.error();
-  if (error && writer.error_mode() == write_errors::throw_exception) {
-    // Failed for good: a printf loop after EPIPE fails each call at once,
-    // without building the writer's exception every time. (A writer that
-    // reports its errors takes the text below, to count it as lost.)
-    errno = error.value();
-    return -1;
-  }
-  try {
-    writer.write(data, size);
-    // On a terminal stdio would send a partial line (a prompt) before
-    // reading stdin; fastout cannot see that moment, so it sends at once.
-    if (writer.line_buffered()) writer.flush();
-    // The standard streams report their write errors (write_errors::report)
-    // instead of throwing them.
-    if ((error = writer.error())) {
-      errno = error.value();
-      return -1;
-    }
-    return static_cast<ssize_t>(size);
-  } catch (const std::system_error& e) {
-    errno = e.code().value();
-  } catch (...) {
-    errno = ENOMEM;
-  }
-  return -1;
-}
-
-std::FILE* open_cookie(file& writer) {
-  // Unbuffered, as the platform makes them: every call reaches the writer.
-  std::FILE* stream = detail::platform.open_write_stream(&writer, write_to_writer);
-  if (stream == nullptr)
-    throw std::system_error(errno, detail::error_category(),
-                            "cannot make a stdio stream for " + writer.path() +
-                                (errno == ENOTSUP ? " (this C library has no cookie streams: "
-                                                    "fopencookie() or funopen())"
-                                                  : ""));
-  return stream;
-}
-
 }  // namespace
 
 bool sync_with_stdio(bool on, flush_policy policy) {
-  stdio_sync& s = sync_state;
+  cxx_streams_sync& s = sync_state;
   const bool was_synced = s.synced;
   if (on) {
-    file& out = standard_output();
-    file& err = standard_error();
     if (s.out == nullptr) {
-      s.cookie_out = open_cookie(out);
-      s.cookie_err = open_cookie(err);
-      s.out = new (out_storage) streambuf(out, policy);
-      s.err = new (err_storage) streambuf(err, flush_policy::standard);
+      s.out = new (out_storage) streambuf(standard_output(), policy);
+      s.err = new (err_storage) streambuf(standard_error(), flush_policy::standard);
     }
     s.out->set_policy(policy);
     if (was_synced) return true;
     // What the standard streams hold now goes out before anything written
-    // through fastout from here on.
+    // through fastout from here on; stdio's, and stdio handed over, next
+    // (may throw: nothing changed).
     std::cout.flush();
     std::cerr.flush();
     std::clog.flush();
-    std::fflush(stdout);
-    std::fflush(stderr);
+    detail::sync_stdio_streams(true);
     s.saved_cout = std::cout.rdbuf(s.out);
     s.saved_cerr = std::cerr.rdbuf(s.err);
     s.saved_clog = std::clog.rdbuf(s.err);
-    s.saved_stdout = stdout;
-    s.saved_stderr = stderr;
-    detail::set_standard_streams(s.cookie_out, s.cookie_err);
     s.synced = true;
     return false;
   }
@@ -536,7 +481,7 @@ bool sync_with_stdio(bool on, flush_policy policy) {
   std::cout.rdbuf(s.saved_cout);
   std::cerr.rdbuf(s.saved_cerr);
   std::clog.rdbuf(s.saved_clog);
-  detail::set_standard_streams(s.saved_stdout, s.saved_stderr);
+  detail::sync_stdio_streams(false);
   s.synced = false;
   // Everything written while synced goes out before what the original
   // streams write next.

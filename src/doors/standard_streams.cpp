@@ -64,17 +64,40 @@ file_options default_options(const standard_stream& stream) {
   return options;
 }
 
-file& make(standard_stream& stream) {
-  file* writer =
-      new (stream.storage) file(file::borrow(stream.fd, default_options(stream), stream.name));
+// The options a program gives a standard writer, as the writer takes them.
+file_options chosen_options(const file_options& options) {
+  file_options chosen = options;
+  if (exit_handler_ran.load()) chosen.buffer_size = 0;
+  if (chosen.errors == write_errors::automatic) chosen.errors = write_errors::report;
+  return chosen;
+}
+
+// Makes the writer of `stream`: with the options the program gives it
+// before its first use (`first`), so that it gets one buffer and not the
+// default one and then another, else with the defaults. May throw, and
+// then nothing is made.
+file& make(standard_stream& stream, const file_options* first) {
+  const file_options options = first != nullptr ? chosen_options(*first) : default_options(stream);
+  file* writer = new (stream.storage) file(file::borrow(stream.fd, options, stream.name));
+  stream.options_given = first != nullptr;
   stream.writer.store(writer);
   return *writer;
 }
 
+// The process's writers, made once (thread-safe, as any function-local
+// static): by the first call, with its options if it gives any.
+file& standard_output_made_with(const file_options* first) {
+  static file& writer = make(output, first);
+  return writer;
+}
+
+file& standard_error_made_with(const file_options* first) {
+  static file& writer = make(error_output, first);
+  return writer;
+}
+
 void set_options(file& writer, standard_stream& stream, const file_options& options) {
-  file_options chosen = options;
-  if (exit_handler_ran.load()) chosen.buffer_size = 0;
-  if (chosen.errors == write_errors::automatic) chosen.errors = write_errors::report;
+  const file_options chosen = chosen_options(options);
   file fresh = file::borrow(stream.fd, chosen, stream.name);  // may throw: nothing changed
   // May throw: nothing changed, and the error is the writer's. A closed
   // writer (the C API's fastout_close()) has nothing to flush.
@@ -89,6 +112,9 @@ bool finish_at_exit(standard_stream& stream, int status) noexcept {
   if (writer == nullptr) return false;
   const bool failed_before = static_cast<bool>(writer->error());
   const write_errors mode = writer->error_mode();
+  // Asked once, when the writer was made: whether the descriptor is a
+  // terminal is not asked again (an fstat() at every exit).
+  const bool line_buffered = writer->line_buffered();
   try {
     writer->flush();
   } catch (const std::exception&) {
@@ -115,6 +141,7 @@ bool finish_at_exit(standard_stream& stream, int status) noexcept {
   // to the descriptor.
   file_options unbuffered;
   unbuffered.buffer_size = 0;
+  unbuffered.buffer_mode = line_buffered ? buffering::line : buffering::full;
   unbuffered.errors = mode;
   try {
     *writer = file::borrow(stream.fd, unbuffered, stream.name);
@@ -149,22 +176,22 @@ __attribute__((constructor(101))) void register_flush_at_exit() {
 
 }  // namespace
 
-file& standard_output() {
-  static file& writer = make(output);
-  return writer;
-}
+file& standard_output() { return standard_output_made_with(nullptr); }
 
-file& standard_error() {
-  static file& writer = make(error_output);
-  return writer;
-}
+file& standard_error() { return standard_error_made_with(nullptr); }
 
+// A writer not made yet is made with the options; one made before is
+// replaced by one with them.
 void set_standard_output_options(const file_options& options) {
-  set_options(standard_output(), output, options);
+  const bool made_before = output.writer.load() != nullptr;
+  file& writer = standard_output_made_with(&options);
+  if (made_before || !output.options_given) set_options(writer, output, options);
 }
 
 void set_standard_error_options(const file_options& options) {
-  set_options(standard_error(), error_output, options);
+  const bool made_before = error_output.writer.load() != nullptr;
+  file& writer = standard_error_made_with(&options);
+  if (made_before || !error_output.options_given) set_options(writer, error_output, options);
 }
 
 int detail::standard_descriptor_of(const file& writer) noexcept {
@@ -175,7 +202,9 @@ int detail::standard_descriptor_of(const file& writer) noexcept {
 
 int detail::set_standard_output_options_before_use(const file_options& options) {
   if (exit_handler_ran.load()) return EALREADY;
-  file& writer = standard_output();
+  const bool made_before = output.writer.load() != nullptr;
+  file& writer = standard_output_made_with(&options);
+  if (!made_before && output.options_given) return 0;  // made now, with them
   // Closed (fastout_close()) or given options: too late, whatever it holds.
   if (output.options_given || !writer.is_open()) return EALREADY;
   try {

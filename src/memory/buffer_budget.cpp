@@ -9,7 +9,6 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
-#include <mutex>
 #include <system_error>
 
 #include "platform/platform_internal.h"
@@ -35,8 +34,6 @@ alignas(64) std::atomic<std::size_t> holder_count{0};
 alignas(64) std::atomic<std::uint64_t> drained_bytes{0};
 // drained_bytes when growth was last refused, plus one (0: never).
 alignas(64) std::atomic<std::uint64_t> refused_at{0};
-std::once_flag environment_read;
-std::string environment_problem;  // written once, under environment_read
 
 // "65536", "64K", "64M", "1G" (powers of 1024, as `ulimit` and `sort -S`
 // read them): the bytes, or 0 if the text is not such a size.
@@ -74,25 +71,36 @@ std::size_t parse_size(const char* text) {
   return bytes << shift;
 }
 
-void read_environment() {
-  std::call_once(environment_read, [] {
-    std::size_t from_environment = 0;
-    if (const char* text = std::getenv("FASTOUT_BUFFER_BUDGET")) {
-      from_environment = parse_size(text);
-      if (from_environment == 0)
-        environment_problem = std::string("FASTOUT_BUFFER_BUDGET=\"") + text +
-                              "\" is not a size in bytes (65536, 64K, 64M, 1G)";
-      else if (from_environment < smallest_budget)
-        environment_problem = std::string("FASTOUT_BUFFER_BUDGET=\"") + text +
-                              "\" is smaller than one buffer (" + std::to_string(smallest_budget) +
-                              " bytes)";
-      if (!environment_problem.empty()) from_environment = 0;
-    }
-    // The program's own choice, made before the first use, wins.
-    std::size_t unset = 0;
-    limit_bytes.compare_exchange_strong(unset,
-                                        from_environment != 0 ? from_environment : default_budget);
-  });
+// Reads FASTOUT_BUFFER_BUDGET: sets the limit, unless the program chose one
+// first, and returns why the variable cannot be used ("" if it can, or is
+// not set).
+std::string read_environment() {
+  std::string problem;
+  std::size_t from_environment = 0;
+  if (const char* text = std::getenv("FASTOUT_BUFFER_BUDGET")) {
+    from_environment = parse_size(text);
+    if (from_environment == 0)
+      problem = std::string("FASTOUT_BUFFER_BUDGET=\"") + text +
+                "\" is not a size in bytes (65536, 64K, 64M, 1G)";
+    else if (from_environment < smallest_budget)
+      problem = std::string("FASTOUT_BUFFER_BUDGET=\"") + text + "\" is smaller than one buffer (" +
+                std::to_string(smallest_budget) + " bytes)";
+    if (!problem.empty()) from_environment = 0;
+  }
+  // The program's own choice, made before the first use, wins.
+  std::size_t unset = 0;
+  limit_bytes.compare_exchange_strong(unset,
+                                      from_environment != 0 ? from_environment : default_budget);
+  return problem;
+}
+
+// The environment, read once per process: a function-local static is
+// thread-safe, and, unlike std::call_once (glibc's pthread_once() wakes
+// waiters with a futex() call every time it runs), costs a small program's
+// first open no system call.
+const std::string& environment_problem() {
+  static const std::string problem = read_environment();
+  return problem;
 }
 
 }  // namespace
@@ -100,7 +108,7 @@ void read_environment() {
 std::size_t budget_limit() noexcept {
   std::size_t limit = limit_bytes.load(std::memory_order_relaxed);
   if (limit != 0) return limit;
-  read_environment();
+  environment_problem();
   return limit_bytes.load(std::memory_order_relaxed);
 }
 
@@ -113,10 +121,7 @@ int set_budget_limit(std::size_t bytes) noexcept {
   return 0;
 }
 
-std::string budget_environment_error() {
-  read_environment();
-  return environment_problem;
-}
+std::string budget_environment_error() { return environment_problem(); }
 
 bool try_charge(std::size_t bytes) noexcept {
   const std::size_t limit = budget_limit();

@@ -15,6 +15,7 @@
 #include <new>
 
 #include "memory/buffer_budget_internal.h"
+#include "memory/buffer_memory_internal.h"
 #include "platform/platform_internal.h"
 #include "stages/messages_internal.h"
 #include "stages/stage_internal.h"
@@ -130,7 +131,9 @@ void writer::allocate_buffer(const file_options& options) {
     size = detail::charge_opening_buffer();
   else
     detail::charge(size);
-  char* buffer = new (std::nothrow) char[size];
+  // The library's reserve if no other writer holds it (no system call to
+  // map it, none to unmap it at exit), else the heap.
+  char* buffer = detail::allocate_buffer_memory(size);
   if (buffer == nullptr) {
     detail::refund(size);
     throw std::system_error(
@@ -198,7 +201,7 @@ void writer::swap(writer& other) noexcept {
 
 void writer::free_buffer() noexcept {
   // A compressing writer's buffers are its route's, which frees them.
-  if (buffer_ != buffer_end_ && !buffer_is_routes_) delete[] buffer_;
+  if (buffer_ != buffer_end_ && !buffer_is_routes_) detail::free_buffer_memory(buffer_);
   buffer_is_routes_ = false;
   release_retired_buffer();
   if (budget_charged_ != 0) {
@@ -387,7 +390,7 @@ void writer::fit_buffer_to_use(std::size_t drained, bool filled, bool tail_moves
 // one is freed now, or when the caller moves its tail (`tail_moves`) at the
 // next drain. False, and nothing changed, if the memory cannot be had.
 bool writer::replace_buffer(std::size_t size, bool tail_moves) noexcept {
-  char* replacement = new (std::nothrow) char[size];
+  char* replacement = detail::allocate_buffer_memory(size);
   if (replacement == nullptr) return false;
   char* old = buffer_;
   const std::size_t old_size = buffer_capacity();
@@ -399,7 +402,7 @@ bool writer::replace_buffer(std::size_t size, bool tail_moves) noexcept {
     retired_buffer_ = old;
     retired_size_ = old_size;
   } else {
-    delete[] old;
+    detail::free_buffer_memory(old);
     detail::refund(old_size);
     budget_charged_ -= old_size;
   }
@@ -408,7 +411,7 @@ bool writer::replace_buffer(std::size_t size, bool tail_moves) noexcept {
 
 void writer::release_retired_buffer() noexcept {
   if (retired_buffer_ == nullptr) return;
-  delete[] retired_buffer_;
+  detail::free_buffer_memory(retired_buffer_);
   detail::refund(retired_size_);
   budget_charged_ -= retired_size_;
   retired_buffer_ = nullptr;

@@ -240,7 +240,8 @@ endfunction()
 # right bytes; with FASTOUT_ZSTD_LIBRARY naming a file that is not there, a
 # zstd writer is refused with ENOTSUP (where the build has zstd); and it
 # needs nothing but the C library at run time -- no libstdc++, libgcc_s,
-# libm, {fmt} or codec (readelf -d) -- and carries no codec symbol (nm).
+# libm, {fmt} or codec (readelf -d) -- and carries no codec symbol and no
+# std::ios_base::Init (nm).
 # `library` is the shared libfastout-c it loads, checked the same way, or
 # empty for a static one.
 function(check_light_consumer program library)
@@ -269,7 +270,17 @@ function(check_light_consumer program library)
   if(run_output MATCHES "(ZSTD_[A-Za-z_0-9]*|libdeflate_[a-z_0-9]*)")
     message(FATAL_ERROR "${program} carries a codec symbol, ${CMAKE_MATCH_1}")
   endif()
-  message(STATUS "${program}: only the C library at run time, no codec symbols")
+  # Nor the C++ streams' start-up: std::ios_base::Init, which builds the C++
+  # locale and eight streams when the program or library is loaded (600 us
+  # a process on the build machine: docs/c-api.md, "What each way costs").
+  foreach(file ${program} ${library})
+    run(${NM} ${file})
+    if(run_output MATCHES "_ZNSt8ios_base4InitC[12]Ev")
+      message(FATAL_ERROR "${file} carries std::ios_base::Init, the C++ streams' start-up, "
+                          "which a C program through libfastout-c must not pay")
+    endif()
+  endforeach()
+  message(STATUS "${program}: only the C library at run time, no codec symbols, no C++ streams")
 endfunction()
 
 # pkg-config's flags for fastout, checked against what a static or shared
