@@ -16,8 +16,6 @@
 #include "doors/c_boundary_internal.h"
 
 #ifdef FASTOUT_PRIVATE_CXX_RUNTIME
-#  include <fastout/standard_streams.h>
-
 #  include "doors/stdio_sync_internal.h"
 #else
 #  include <fastout/iostream.h>
@@ -26,14 +24,7 @@
 int fastout_sync_with_stdio(int on) noexcept {
   try {
 #ifdef FASTOUT_PRIVATE_CXX_RUNTIME
-    const bool was_synced = fastout::detail::sync_stdio_streams(on != 0);
-    // Everything written while synced goes out before what stdio's own
-    // streams write next, as C++'s sync_with_stdio(false) does.
-    if (!on && was_synced) {
-      fastout::standard_output().flush();
-      fastout::standard_error().flush();
-    }
-    return was_synced ? 1 : 0;
+    return fastout::detail::sync_stdio_streams(on != 0) ? 1 : 0;
 #else
     return fastout::sync_with_stdio(on != 0) ? 1 : 0;
 #endif

@@ -481,12 +481,10 @@ bool sync_with_stdio(bool on, flush_policy policy) {
   std::cout.rdbuf(s.saved_cout);
   std::cerr.rdbuf(s.saved_cerr);
   std::clog.rdbuf(s.saved_clog);
-  detail::sync_stdio_streams(false);
   s.synced = false;
-  // Everything written while synced goes out before what the original
-  // streams write next.
-  standard_output().flush();
-  standard_error().flush();
+  // stdio's streams back, and everything written while synced sent before
+  // what the original streams write next (may throw).
+  detail::sync_stdio_streams(false);
   return true;
 }
 

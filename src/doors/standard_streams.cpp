@@ -107,6 +107,25 @@ void set_options(file& writer, standard_stream& stream, const file_options& opti
 }
 
 // Flushes one writer at exit. Returns true if it has failed, now or before.
+// The writer of `stream` for options the program gives: made now, with
+// them, if it was not made yet (`made_now`), else the one made before.
+file& writer_for_options(standard_stream& stream, file& (*made_with)(const file_options*),
+                         const file_options& options, bool& made_now) {
+  const bool made_before = stream.writer.load() != nullptr;
+  file& writer = made_with(&options);
+  made_now = !made_before && stream.options_given;
+  return writer;
+}
+
+// A writer not made yet is made with the options; one made before is
+// replaced by one with them.
+void give_options(standard_stream& stream, file& (*made_with)(const file_options*),
+                  const file_options& options) {
+  bool made_now = false;
+  file& writer = writer_for_options(stream, made_with, options, made_now);
+  if (!made_now) set_options(writer, stream, options);
+}
+
 bool finish_at_exit(standard_stream& stream, int status) noexcept {
   file* writer = stream.writer.load();
   if (writer == nullptr) return false;
@@ -180,18 +199,12 @@ file& standard_output() { return standard_output_made_with(nullptr); }
 
 file& standard_error() { return standard_error_made_with(nullptr); }
 
-// A writer not made yet is made with the options; one made before is
-// replaced by one with them.
 void set_standard_output_options(const file_options& options) {
-  const bool made_before = output.writer.load() != nullptr;
-  file& writer = standard_output_made_with(&options);
-  if (made_before || !output.options_given) set_options(writer, output, options);
+  give_options(output, standard_output_made_with, options);
 }
 
 void set_standard_error_options(const file_options& options) {
-  const bool made_before = error_output.writer.load() != nullptr;
-  file& writer = standard_error_made_with(&options);
-  if (made_before || !error_output.options_given) set_options(writer, error_output, options);
+  give_options(error_output, standard_error_made_with, options);
 }
 
 int detail::standard_descriptor_of(const file& writer) noexcept {
@@ -202,9 +215,9 @@ int detail::standard_descriptor_of(const file& writer) noexcept {
 
 int detail::set_standard_output_options_before_use(const file_options& options) {
   if (exit_handler_ran.load()) return EALREADY;
-  const bool made_before = output.writer.load() != nullptr;
-  file& writer = standard_output_made_with(&options);
-  if (!made_before && output.options_given) return 0;  // made now, with them
+  bool made_now = false;
+  file& writer = writer_for_options(output, standard_output_made_with, options, made_now);
+  if (made_now) return 0;  // made with them
   // Closed (fastout_close()) or given options: too late, whatever it holds.
   if (output.options_given || !writer.is_open()) return EALREADY;
   try {

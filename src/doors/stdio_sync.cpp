@@ -104,6 +104,10 @@ bool sync_stdio_streams(bool on) {
   if (!was_synced) return false;
   set_standard_streams(s.saved_stdout, s.saved_stderr);
   s.synced = false;
+  // Everything written while synced goes out before what stdio's own
+  // streams write next (may throw: stdio's streams are back already).
+  standard_output().flush();
+  standard_error().flush();
   return true;
 }
 

@@ -14,8 +14,8 @@ namespace fastout::detail {
 
 /// With `on`, stdio's stdout and stderr become unbuffered streams that hand
 /// every call to standard_output() and standard_error(), after what stdio
-/// held is flushed; without, stdio's own streams come back (what fastout's
-/// writers hold is the caller's to flush). Returns whether stdio's streams
+/// held is flushed; without, stdio's own streams come back, after what
+/// fastout's writers hold is flushed. Returns whether stdio's streams
 /// were handed over before the call. Throws std::system_error if the
 /// streams cannot be made (a C library without cookie streams: ENOTSUP),
 /// and then nothing has changed. One thread at a time, as stdio's own
