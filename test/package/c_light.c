@@ -4,7 +4,10 @@
  * argv[1] through fastout's C API and reads them back. With argv[2]
  * "unloadable" (run.cmake sets FASTOUT_ZSTD_LIBRARY to a file that is not
  * there) a zstd writer cannot be had: fastout_compression_available() says
- * so and the open fails with ENOTSUP, leaving no file. run.cmake also reads
+ * so and the open fails with ENOTSUP, leaving no file. Then stdio's stdout
+ * is handed to fastout's and back (fastout_sync_with_stdio(), which in
+ * libfastout-c is stdio's half alone): run.cmake finds "synced: abc" and
+ * then "unsynced: d" in the output, in that order. run.cmake also reads
  * the program's needed libraries and its symbols: no C++ runtime, no {fmt},
  * no codec. */
 #include <fastout/c_api.h>
@@ -56,6 +59,12 @@ int main(int argc, char** argv) {
     }
     printf("C light consumer: zstd refused with ENOTSUP when its library cannot be loaded\n");
   }
+  if (fastout_sync_with_stdio(1) != 0) return failed("stdio was synced before the call", "");
+  printf("synced: a");
+  if (fastout_fputs("b", fastout_stdout()) == EOF) return failed("fastout_fputs failed", "");
+  printf("c\n");
+  if (fastout_sync_with_stdio(0) != 1) return failed("stdio was not synced", "");
+  printf("unsynced: d\n");
   printf("C light consumer: ok\n");
   return 0;
 }
