@@ -673,4 +673,53 @@ TEST(compression_pool, fork_while_it_works) {
   }
 }
 
+// Run by ctest's compression_pool_environment_* entries
+// (test/CMakeLists.txt), each with FASTOUT_COMPRESSION_THREADS set and
+// FASTOUT_TEST_POOL_EXPECT saying what it must do: "invalid", or the
+// pool's size. The variable is read once per process, so each value needs
+// a process of its own.
+TEST(compression_pool_environment, is_used_or_refused_at_open) {
+  const char* value = std::getenv("FASTOUT_COMPRESSION_THREADS");
+  const char* expect = std::getenv("FASTOUT_TEST_POOL_EXPECT");
+  if (value == nullptr || expect == nullptr)
+    GTEST_SKIP() << "run by ctest's compression_pool_environment_* entries, which set "
+                    "FASTOUT_COMPRESSION_THREADS and FASTOUT_TEST_POOL_EXPECT";
+  temp_dir dir;
+  const std::string path = dir.file("out.zst");
+  if (std::string(expect) == "invalid") {
+    // Unusable, the pool keeps its default size, and every writer of the
+    // pool is refused, naming the variable, its value and the path.
+    const unsigned cores = std::thread::hardware_concurrency();
+    EXPECT_EQ(fastout::compression_pool_threads(),
+              cores == 0 ? 1u : std::min(cores, fastout::most_compression_pool_threads));
+    for (int attempt = 0; attempt < 2; ++attempt) {  // every open, not only the first
+      try {
+        fastout::file f = fastout::output_file(path, fastout::compression = fastout::zstd{3});
+        FAIL() << "FASTOUT_COMPRESSION_THREADS=" << value << " was accepted";
+      } catch (const std::system_error& e) {
+        EXPECT_EQ(e.code().value(), EINVAL);
+        const std::string what = e.what();
+        EXPECT_NE(what.find(std::string("FASTOUT_COMPRESSION_THREADS=\"") + value + "\""),
+                  std::string::npos)
+            << what;
+        EXPECT_NE(what.find("from 1 to 1024"), std::string::npos) << what;
+        EXPECT_NE(what.find(fastout_test::quoted(path)), std::string::npos) << what;
+      }
+    }
+    // A writer with workers of its own does not use the pool: it opens.
+    fastout::file own = fastout::output_file(path, fastout::compression = fastout::zstd{3},
+                                             fastout::compression_workers = 1);
+    own.write("own workers\n", 12);
+    own.close();
+    EXPECT_TRUE(decode(compression_format::zstd, read_file(path)) == "own workers\n");
+    return;
+  }
+  EXPECT_EQ(fastout::compression_pool_threads(),
+            static_cast<unsigned>(std::strtoul(expect, nullptr, 10)));
+  fastout::file f = fastout::output_file(path, fastout::compression = fastout::zstd{3});
+  f.write("pooled\n", 7);
+  f.close();
+  EXPECT_TRUE(decode(compression_format::zstd, read_file(path)) == "pooled\n");
+}
+
 }  // namespace

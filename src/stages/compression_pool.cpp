@@ -22,7 +22,12 @@ namespace {
 std::atomic<unsigned> chosen_threads{0};  // the program's choice; 0: none
 std::once_flag environment_read;
 unsigned environment_threads = 0;  // FASTOUT_COMPRESSION_THREADS, 0 when unset or unusable
-std::string environment_problem;   // written once, under environment_read
+// A copy of the variable's text when it is not a number of threads, made
+// once, under environment_read, and kept for the process's life; the message
+// is made when asked for. A pointer, not a std::string: constant-initialized,
+// so this file runs nothing at a process's start (a constructor and an exit
+// handler that every program, compressing or not, would pay for).
+const std::string* environment_unusable = nullptr;
 
 void read_environment() {
   std::call_once(environment_read, [] {
@@ -33,9 +38,7 @@ void read_environment() {
     const unsigned long threads = *text >= '0' && *text <= '9' ? std::strtoul(text, &end, 10) : 0;
     if (errno != 0 || end == nullptr || *end != '\0' || threads == 0 ||
         threads > most_compression_pool_threads) {
-      environment_problem = std::string("FASTOUT_COMPRESSION_THREADS=\"") + text +
-                            "\" is not a number of threads from 1 to " +
-                            std::to_string(most_compression_pool_threads);
+      environment_unusable = new std::string(text);
       return;
     }
     environment_threads = static_cast<unsigned>(threads);
@@ -170,7 +173,9 @@ compression_pool& compression_pool::get() noexcept {
 
 std::string compression_pool::environment_error() {
   read_environment();
-  return environment_problem;
+  if (environment_unusable == nullptr) return {};
+  return "FASTOUT_COMPRESSION_THREADS=\"" + *environment_unusable +
+         "\" is not a number of threads from 1 to " + std::to_string(most_compression_pool_threads);
 }
 
 unsigned compression_pool::keep_spares() const noexcept {
