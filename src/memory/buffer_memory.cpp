@@ -8,14 +8,53 @@
 
 #include "memory/buffer_budget_internal.h"
 
+#if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+// On ELF the reserve is placed after every other zero-initialized variable,
+// in a section of its own (.lbss.*: x86-64's linker scripts put .lbss after
+// .bss, and other targets' place a section they do not name after .bss too).
+// In the middle of .bss, as a plain array is, it split the library's other
+// variables -- the budget's counts, the exit handler, the C++ runtime's --
+// over two pages, one on each side: a program that prints three lines
+// touched one page more, a page fault (about 20 us in a virtual machine) at
+// every start (docs/c-api.md, "What each way costs"). Defined in assembly
+// because a compiler's section attribute makes the section hold 256 KiB of
+// zeros in the file (clang, GCC for ARM) unless it knows the name. Hidden:
+// each library (libfastout, libfastout-c, a shared one) has its own.
+#  define FASTOUT_RESERVE_SYMBOL "fastout_detail_buffer_reserve"
+#  define FASTOUT_RESERVE_BYTES "262144"
+asm(".pushsection .lbss." FASTOUT_RESERVE_SYMBOL
+    ",\"aw\",%nobits\n"
+    ".p2align 6\n"
+    ".globl " FASTOUT_RESERVE_SYMBOL
+    "\n"
+    ".hidden " FASTOUT_RESERVE_SYMBOL
+    "\n"
+    ".type " FASTOUT_RESERVE_SYMBOL
+    ", %object\n"
+    ".size " FASTOUT_RESERVE_SYMBOL ", " FASTOUT_RESERVE_BYTES "\n" FASTOUT_RESERVE_SYMBOL
+    ":\n"
+    ".zero " FASTOUT_RESERVE_BYTES
+    "\n"
+    ".popsection\n");
+static_assert(fastout::detail::largest_buffer == 262144, "FASTOUT_RESERVE_BYTES is largest_buffer");
+#  undef FASTOUT_RESERVE_SYMBOL
+#  undef FASTOUT_RESERVE_BYTES
+#endif
+
 namespace fastout::detail {
 namespace {
 
+#if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+// The array above, by its assembly name.
+extern char reserve[largest_buffer] __asm__("fastout_detail_buffer_reserve")
+    __attribute__((visibility("hidden")));
+#else
 // Zero-initialized, so in .bss: no bytes in the binary, and no page of it
 // is the process's until a writer touches it. Aligned as operator new[]'s
 // memory would be, and on a cache line, as a writer's hot stores expect
-// nothing less.
+// nothing less (the assembly above aligns the same).
 alignas(64) char reserve[largest_buffer];
+#endif
 std::atomic<bool> reserve_taken{false};
 
 }  // namespace

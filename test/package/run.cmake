@@ -240,8 +240,8 @@ endfunction()
 # right bytes; with FASTOUT_ZSTD_LIBRARY naming a file that is not there, a
 # zstd writer is refused with ENOTSUP (where the build has zstd); and it
 # needs nothing but the C library at run time -- no libstdc++, libgcc_s,
-# libm, {fmt} or codec (readelf -d) -- and carries no codec symbol and no
-# std::ios_base::Init (nm).
+# libm, {fmt} or codec (readelf -d) -- and carries no codec symbol, no
+# std::ios_base::Init and no demangler (nm).
 # `library` is the shared libfastout-c it loads, checked the same way, or
 # empty for a static one.
 function(check_light_consumer program library)
@@ -284,8 +284,16 @@ function(check_light_consumer program library)
       message(FATAL_ERROR "${file} carries std::ios_base::Init, the C++ streams' start-up, "
                           "which a C program through libfastout-c must not pay")
     endif()
+    # Nor libstdc++'s demangler, which its verbose terminate handler brings
+    # (56 KB, and relocated tables): libfastout-c's handler takes its place
+    # (src/doors/c_boundary.cpp).
+    if(run_output MATCHES "[0-9a-f]+ [Tt] (__cxa_demangle|d_print_comp[A-Za-z_.0-9]*)\n")
+      message(FATAL_ERROR "${file} carries libstdc++'s demangler (${CMAKE_MATCH_1}), which a C "
+                          "program through libfastout-c must not pay")
+    endif()
   endforeach()
-  message(STATUS "${program}: only the C library at run time, no codec symbols, no C++ streams")
+  message(STATUS "${program}: only the C library at run time, no codec symbols, no C++ streams, "
+                 "no demangler")
 endfunction()
 
 # pkg-config's flags for fastout, checked against what a static or shared

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: MIT
+# The CTest c_program_link: a program linked as C programs link
+# libfastout-c (c_program_link.cpp) carries libfastout-c's terminate
+# handler, not libstdc++'s verbose one, whose demangler is 56 KB of every
+# static C program and a page the loader relocates at every start
+# (docs/c-api.md, "What each way costs"); and the handler still says what
+# libstdc++'s says -- the exception's type and what() -- then aborts. And
+# the buffer reserve is the last of the program's zero-initialized data.
+#
+#   cmake -DNM=<nm> -DPROGRAM=<c_program_link> -P c_program_link.cmake
+if(NOT NM OR NOT PROGRAM)
+  message(FATAL_ERROR "usage: cmake -DNM=<nm> -DPROGRAM=<program> -P c_program_link.cmake")
+endif()
+
+execute_process(COMMAND ${PROGRAM} RESULT_VARIABLE result OUTPUT_VARIABLE output
+                ERROR_VARIABLE error)
+message(STATUS "exit: ${result}\nstandard output: ${output}\nstandard error: ${error}")
+if(NOT output STREQUAL "before the exception\n")
+  message(FATAL_ERROR "the program did not write its line before the exception: '${output}'")
+endif()
+# The type as the compiler names it (no demangler in the program), then
+# what(), as libstdc++'s handler words them.
+set(expected "terminate called after throwing an instance of 'St13runtime_error'\n"
+             "  what\\(\\):  an exception left a noexcept function\n")
+string(CONCAT expected ${expected})
+if(NOT error MATCHES "^${expected}$")
+  message(FATAL_ERROR "standard error is not the handler's report:\n${error}")
+endif()
+# abort(): killed by SIGABRT, which execute_process reports as a string.
+if(result MATCHES "^[0-9]+$")
+  message(FATAL_ERROR "the program exited with ${result}; it must abort")
+endif()
+
+execute_process(COMMAND ${NM} ${PROGRAM} RESULT_VARIABLE nm_result OUTPUT_VARIABLE symbols
+                ERROR_VARIABLE nm_error)
+if(NOT nm_result EQUAL 0)
+  message(FATAL_ERROR "${NM} ${PROGRAM} failed: ${nm_error}")
+endif()
+if(NOT symbols MATCHES "fastout_puts")
+  message(FATAL_ERROR "nm lists no fastout_puts in ${PROGRAM}: it cannot be read")
+endif()
+if(symbols MATCHES "[0-9a-f]+ [Tt] (__cxa_demangle|d_print_comp[A-Za-z_.0-9]*)\n")
+  message(FATAL_ERROR "${PROGRAM} carries libstdc++'s demangler (${CMAKE_MATCH_1}): its "
+                      "verbose terminate handler was linked, not libfastout-c's")
+endif()
+
+# The buffer reserve (src/memory/buffer_memory.cpp) comes after every other
+# zero-initialized variable, so that a small program's variables share the
+# pages the program touches anyway: nothing but the linker's end markers
+# after it.
+execute_process(COMMAND ${NM} -n ${PROGRAM} OUTPUT_VARIABLE by_address)
+# By its assembly name, or as a plain array in buffer_memory.cpp would be.
+string(REGEX MATCH
+       "[0-9a-f]+ [Bb] (fastout_detail_buffer_reserve|_ZN7fastout6detail12_GLOBAL__N_17reserveE)\n.*"
+       after "${by_address}")
+if(NOT after)
+  message(FATAL_ERROR "no buffer reserve in ${PROGRAM}'s zero-initialized data")
+endif()
+# What follows the reserve's line (not REGEX REPLACE "^...": CMake applies
+# the anchor again after each replacement).
+string(FIND "${after}" "\n" line_end)
+math(EXPR line_end "${line_end} + 1")
+string(SUBSTRING "${after}" ${line_end} -1 after)
+string(REGEX MATCHALL "[0-9a-f]+ [BbDdSsVv] [^\n]+" later "${after}")
+foreach(entry ${later})
+  if(NOT entry MATCHES " (_end|__end__|end|_bss_end__|__bss_end__|__end)$")
+    message(FATAL_ERROR "${entry} comes after the buffer reserve in ${PROGRAM}: the reserve "
+                        "must be the last of its zero-initialized data")
+  endif()
+endforeach()
