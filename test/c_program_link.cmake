@@ -4,19 +4,24 @@
 # handler, not libstdc++'s verbose one, whose demangler is 56 KB of every
 # static C program and a page the loader relocates at every start
 # (docs/c-api.md, "What each way costs"); and the handler still says what
-# libstdc++'s says -- the exception's type and what() -- then aborts. And
-# the buffer reserve is the last of the program's zero-initialized data.
+# libstdc++'s says -- the exception's type and what() -- then aborts. It
+# carries no replace stage (the C API cannot ask for one; the C++ API's
+# request is refused), and the buffer reserve is the last of the program's
+# zero-initialized data.
 #
 #   cmake -DNM=<nm> -DPROGRAM=<c_program_link> -P c_program_link.cmake
 if(NOT NM OR NOT PROGRAM)
   message(FATAL_ERROR "usage: cmake -DNM=<nm> -DPROGRAM=<program> -P c_program_link.cmake")
 endif()
 
-execute_process(COMMAND ${PROGRAM} RESULT_VARIABLE result OUTPUT_VARIABLE output
+get_filename_component(directory "${PROGRAM}" DIRECTORY)
+execute_process(COMMAND ${PROGRAM} ${directory} RESULT_VARIABLE result OUTPUT_VARIABLE output
                 ERROR_VARIABLE error)
 message(STATUS "exit: ${result}\nstandard output: ${output}\nstandard error: ${error}")
-if(NOT output STREQUAL "before the exception\n")
-  message(FATAL_ERROR "the program did not write its line before the exception: '${output}'")
+# The replacement refused, naming the path and why, then the line before
+# the exception.
+if(NOT output MATCHES "^replace: cannot open \"[^\n]*/replaced\": replace, sync, sync_directory and preallocate are not in libfastout-c, the C API's library; a C\\+\\+ program links libfastout: [^\n]+\nbefore the exception\n$")
+  message(FATAL_ERROR "the program did not write its two lines before the exception: '${output}'")
 endif()
 # The type as the compiler names it (no demangler in the program), then
 # what(), as libstdc++'s handler words them.
@@ -38,6 +43,11 @@ if(NOT nm_result EQUAL 0)
 endif()
 if(NOT symbols MATCHES "fastout_puts")
   message(FATAL_ERROR "nm lists no fastout_puts in ${PROGRAM}: it cannot be read")
+endif()
+# Nor the replace stage: only its test of the options, needed().
+if(symbols MATCHES "[0-9a-f]+ [Tt] (_ZN7fastout6detail22sync_and_replace_stage(9open_path|14for_descriptor)[A-Za-z_0-9]*)")
+  message(FATAL_ERROR "${PROGRAM} carries the replace stage (${CMAKE_MATCH_1}), which the C API "
+                      "cannot ask for")
 endif()
 if(symbols MATCHES "[0-9a-f]+ [Tt] (__cxa_demangle|d_print_comp[A-Za-z_.0-9]*)\n")
   message(FATAL_ERROR "${PROGRAM} carries libstdc++'s demangler (${CMAKE_MATCH_1}): its "

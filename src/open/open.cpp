@@ -74,6 +74,43 @@ std::unique_ptr<file_stage> make_file_stage(int fd, bool owns_fd, const file_opt
   return std::make_unique<file_stage>(fd, owns_fd, options.cache == page_cache::drop);
 }
 
+#if defined(FASTOUT_C_API_ONLY)
+// libfastout-c serves the C API alone, whose options never ask for
+// replace, sync, sync_directory or preallocate (fastout_options has none of
+// them): the stage that does them (src/stages/replace.cpp, 38 KB) is left
+// out of every C program. A C++ program that links libfastout-c anyway, and
+// asks for one, is refused with the reason.
+[[noreturn]] void refuse_durable_route(const std::string& name) {
+  throw std::system_error(ENOTSUP, detail::error_category(),
+                          "cannot open " + quoted(name) +
+                              ": replace, sync, sync_directory and preallocate are not in "
+                              "libfastout-c, the C API's library; a C++ program links libfastout");
+}
+#endif
+
+// The stage that replaces, syncs and preallocates, opening `name`.
+std::unique_ptr<sync_and_replace_stage> open_durable_route(const std::string& name,
+                                                           const file_options& options, int flags,
+                                                           int& fd) {
+#if defined(FASTOUT_C_API_ONLY)
+  (void)options, (void)flags, (void)fd;
+  refuse_durable_route(name);
+#else
+  return sync_and_replace_stage::open_path(name, options, flags, fd);
+#endif
+}
+
+// The same stage, for a descriptor the program has.
+std::unique_ptr<sync_and_replace_stage> durable_route_for(const std::string& name,
+                                                          const file_options& options) {
+#if defined(FASTOUT_C_API_ONLY)
+  (void)options;
+  refuse_durable_route(name);
+#else
+  return sync_and_replace_stage::for_descriptor(name, options);
+#endif
+}
+
 }  // namespace
 
 file::file(detail::cstring_view path, const file_options& options) : file() {
@@ -115,8 +152,7 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
     // Replacing, syncing, preallocating: the stage opens the file (the new
     // one, for a replacement).
     int fd = -1;
-    std::unique_ptr<sync_and_replace_stage> opened =
-        sync_and_replace_stage::open_path(name, options, flags, fd);
+    std::unique_ptr<sync_and_replace_stage> opened = open_durable_route(name, options, flags, fd);
     bottom->set_descriptor(fd);
     opened->set_next(bottom.release());
     steps = opened.get();
@@ -166,8 +202,7 @@ file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::strin
   std::unique_ptr<stage> route = std::move(bottom);
   sync_and_replace_stage* steps = nullptr;
   if (sync_and_replace_stage::needed(options)) {
-    std::unique_ptr<sync_and_replace_stage> durable =
-        sync_and_replace_stage::for_descriptor(shown, options);
+    std::unique_ptr<sync_and_replace_stage> durable = durable_route_for(shown, options);
     durable->set_next(route.release());
     steps = durable.get();
     route = std::move(durable);
