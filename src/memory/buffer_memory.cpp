@@ -42,13 +42,17 @@ static_assert(fastout::detail::largest_buffer == 262144, "FASTOUT_RESERVE_BYTES 
 #endif
 
 namespace fastout::detail {
-namespace {
 
 #if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
-// The array above, by its assembly name.
+// The array above, by its assembly name (outside the unnamed namespace: a
+// declaration there would have internal linkage and no definition).
 extern char reserve[largest_buffer] __asm__("fastout_detail_buffer_reserve")
     __attribute__((visibility("hidden")));
-#else
+#endif
+
+namespace {
+
+#if !(defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)))
 // Zero-initialized, so in .bss: no bytes in the binary, and no page of it
 // is the process's until a writer touches it. Aligned as operator new[]'s
 // memory would be, and on a cache line, as a writer's hot stores expect
