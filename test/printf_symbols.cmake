@@ -4,9 +4,12 @@
 # the one allowed to ask the C library for the locale's forms) must not
 # reference a C library formatter: no *printf* (snprintf, vsnprintf,
 # vfprintf, sprintf, the fortified __*printf_chk, register_printf_*...), no
-# fopencookie, no strfrom*, no *cvt.
+# fopencookie, no strfrom*, no *cvt. The CTest
+# printf_engine_needs_no_libm_at_os gives it the engine compiled again at
+# -Os too (SMALL_OBJECTS), which must reference no libm function.
 #
-#   cmake -DNM=<nm> -DOBJECTS=<the library's objects, ;-separated> -P printf_symbols.cmake
+#   cmake -DNM=<nm> -DOBJECTS=<the library's objects, ;-separated>
+#         [-DSMALL_OBJECTS=<the engine's objects compiled at -Os>] -P printf_symbols.cmake
 #
 # It also checks that it looked at something: each of the engine's objects
 # must be there, and printf_locale.cpp's must show snprintf, which proves
@@ -90,3 +93,31 @@ if(found)
   message(FATAL_ERROR "the printf engine references C library formatters:\n  ${found}")
 endif()
 message(STATUS "the printf engine's ${count} objects reference no C library formatter")
+
+# With SMALL_OBJECTS (the engine compiled at -Os): no libm function either,
+# which a compiler calls where it does not inline it.
+if(SMALL_OBJECTS)
+  set(libm "^(floor|ceil|trunc|round|l?l?rint|nearbyint|pow|exp|exp2|expm1|log|log2|log10|log1p|sqrt|cbrt|frexp|ldexp|scalbn|modf|fmod|remainder|fabs)[fl]?$")
+  set(small_names "")
+  set(found "")
+  foreach(object IN LISTS SMALL_OBJECTS)
+    get_filename_component(name "${object}" NAME)
+    list(APPEND small_names "${name}")
+    undefined_symbols("${object}" symbols)
+    foreach(symbol IN LISTS symbols)
+      if(symbol MATCHES "${libm}")
+        list(APPEND found "${name}: ${symbol}")
+      endif()
+    endforeach()
+  endforeach()
+  list(LENGTH small_names small_count)
+  if(NOT small_count EQUAL 5)
+    message(FATAL_ERROR "expected the engine's five objects compiled at -Os, found ${small_names}")
+  endif()
+  if(found)
+    string(REPLACE ";" "\n  " found "${found}")
+    message(FATAL_ERROR "the printf engine at -Os references libm, which a C program "
+                        "linking libfastout-c does not link:\n  ${found}")
+  endif()
+  message(STATUS "the printf engine at -Os references no libm function")
+endif()

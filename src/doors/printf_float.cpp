@@ -304,9 +304,15 @@ class exact_digits {
   exact_digits(const binary_value& v) {
     num_.set(v.hi, v.lo);
     const int bits = bit_length(v.hi, v.lo);
-    // The decimal exponent of the first digit, within one.
-    int k = static_cast<int>(
-        std::floor(static_cast<double>(v.exponent + bits - 1) * 0.30102999566398119521));
+    // The decimal exponent of the first digit, within one: floor(e *
+    // log10(2)), in integers, with log10(2) as 646456993 / 2^31 (exact for
+    // every |e| up to 17,000, beyond a long double's exponents): std::floor()
+    // is a libm call where the compiler does not inline it (-Os, -O0), and a
+    // C program links libfastout-c without libm.
+    constexpr std::int64_t log10_2_scaled = 646456993;
+    constexpr std::int64_t scale = std::int64_t{1} << 31;
+    const std::int64_t scaled = std::int64_t{v.exponent + bits - 1} * log10_2_scaled;
+    int k = static_cast<int>(scaled >= 0 ? scaled / scale : -((-scaled + scale - 1) / scale));
     // value / 10^k = mantissa * 2^exponent / (5^k * 2^k), with the powers of
     // two on one side only.
     den_.set(0, 1);
