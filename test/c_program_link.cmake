@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The CTest c_program_link: a program linked as C programs link
 # libfastout-c (c_program_link.cpp) carries libfastout-c's terminate
-# handler, not libstdc++'s verbose one, whose demangler is 56 KB of every
+# handler, not libstdc++'s verbose one, whose demangler is 51 KB of every
 # static C program and a page the loader relocates at every start
 # (docs/c-api.md, "What each way costs"); and the handler still says what
 # libstdc++'s says -- the exception's type and what() -- then aborts. It
@@ -13,6 +13,7 @@
 if(NOT NM OR NOT PROGRAM)
   message(FATAL_ERROR "usage: cmake -DNM=<nm> -DPROGRAM=<program> -P c_program_link.cmake")
 endif()
+include(${CMAKE_CURRENT_LIST_DIR}/demangler_check.cmake)
 
 get_filename_component(directory "${PROGRAM}" DIRECTORY)
 execute_process(COMMAND ${PROGRAM} ${directory} RESULT_VARIABLE result OUTPUT_VARIABLE output
@@ -49,10 +50,7 @@ if(symbols MATCHES "[0-9a-f]+ [Tt] (_ZN7fastout6detail22sync_and_replace_stage(9
   message(FATAL_ERROR "${PROGRAM} carries the replace stage (${CMAKE_MATCH_1}), which the C API "
                       "cannot ask for")
 endif()
-if(symbols MATCHES "[0-9a-f]+ [Tt] (__cxa_demangle|d_print_comp[A-Za-z_.0-9]*)\n")
-  message(FATAL_ERROR "${PROGRAM} carries libstdc++'s demangler (${CMAKE_MATCH_1}): its "
-                      "verbose terminate handler was linked, not libfastout-c's")
-endif()
+fail_if_demangler("${symbols}" "${PROGRAM}")
 
 # The buffer reserve (src/memory/buffer_memory.cpp) comes after every other
 # zero-initialized variable, so that a small program's variables share the

@@ -53,8 +53,8 @@ int standard_handle(file& (*writer)(), fastout_file*& handle) noexcept {
 // libfastout-c's C++ runtime is its own (static, private), so what it
 // carries is the C program's to pay for. libstdc++'s default terminate
 // handler, __gnu_cxx::__verbose_terminate_handler, demangles the type of
-// the exception it reports, and with it comes the whole demangler: 56 KB of
-// a C program's size and a page of tables the loader relocates at every
+// the exception it reports, and with it comes the whole demangler: 51 KB of
+// a C program's text and a page of tables the loader relocates at every
 // start (docs/c-api.md, "What each way costs"). This definition takes the
 // place of libstdc++'s (defined here, in the file every C call links, the
 // linker never takes its own from libstdc++.a) and says the same: the

@@ -106,7 +106,6 @@ void set_options(file& writer, standard_stream& stream, const file_options& opti
   stream.options_given = true;
 }
 
-// Flushes one writer at exit. Returns true if it has failed, now or before.
 // The writer of `stream` for options the program gives: made now, with
 // them, if it was not made yet (`made_now`), else the one made before.
 file& writer_for_options(standard_stream& stream, file& (*made_with)(const file_options*),
@@ -126,6 +125,7 @@ void give_options(standard_stream& stream, file& (*made_with)(const file_options
   if (!made_now) set_options(writer, stream, options);
 }
 
+// Flushes one writer at exit. Returns true if it has failed, now or before.
 bool finish_at_exit(standard_stream& stream, int status) noexcept {
   file* writer = stream.writer.load();
   if (writer == nullptr) return false;

@@ -8,7 +8,6 @@
 
 #include "memory/buffer_budget_internal.h"
 
-#if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
 // On ELF the reserve is placed after every other zero-initialized variable,
 // in a section of its own (.lbss.*: x86-64's linker scripts put .lbss after
 // .bss, and other targets' place a section they do not name after .bss too).
@@ -20,6 +19,8 @@
 // because a compiler's section attribute makes the section hold 256 KiB of
 // zeros in the file (clang, GCC for ARM) unless it knows the name. Hidden:
 // each library (libfastout, libfastout-c, a shared one) has its own.
+#if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+#  define FASTOUT_RESERVE_IN_ITS_OWN_SECTION 1
 #  define FASTOUT_RESERVE_SYMBOL "fastout_detail_buffer_reserve"
 #  define FASTOUT_RESERVE_BYTES "262144"
 asm(".pushsection .lbss." FASTOUT_RESERVE_SYMBOL
@@ -37,22 +38,20 @@ asm(".pushsection .lbss." FASTOUT_RESERVE_SYMBOL
     "\n"
     ".popsection\n");
 static_assert(fastout::detail::largest_buffer == 262144, "FASTOUT_RESERVE_BYTES is largest_buffer");
-#  undef FASTOUT_RESERVE_SYMBOL
-#  undef FASTOUT_RESERVE_BYTES
 #endif
 
 namespace fastout::detail {
 
-#if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(FASTOUT_RESERVE_IN_ITS_OWN_SECTION)
 // The array above, by its assembly name (outside the unnamed namespace: a
 // declaration there would have internal linkage and no definition).
-extern char reserve[largest_buffer] __asm__("fastout_detail_buffer_reserve")
+extern char reserve[largest_buffer] __asm__(FASTOUT_RESERVE_SYMBOL)
     __attribute__((visibility("hidden")));
 #endif
 
 namespace {
 
-#if !(defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)))
+#if !defined(FASTOUT_RESERVE_IN_ITS_OWN_SECTION)
 // Zero-initialized, so in .bss: no bytes in the binary, and no page of it
 // is the process's until a writer touches it. Aligned as operator new[]'s
 // memory would be, and on a cache line, as a writer's hot stores expect

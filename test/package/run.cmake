@@ -60,6 +60,7 @@ foreach(var MODE FASTOUT_SOURCE_DIR FASTOUT_BINARY_DIR WORK_DIR PREFIX INSTALL_L
 endforeach()
 
 set(consumers ${CMAKE_CURRENT_LIST_DIR})
+include(${CMAKE_CURRENT_LIST_DIR}/../demangler_check.cmake)
 set(dir ${WORK_DIR}/${MODE})
 
 # Runs a command; on failure, shows its output and stops the test.
@@ -284,13 +285,8 @@ function(check_light_consumer program library)
       message(FATAL_ERROR "${file} carries std::ios_base::Init, the C++ streams' start-up, "
                           "which a C program through libfastout-c must not pay")
     endif()
-    # Nor libstdc++'s demangler, which its verbose terminate handler brings
-    # (56 KB, and relocated tables): libfastout-c's handler takes its place
-    # (src/doors/c_boundary.cpp).
-    if(run_output MATCHES "[0-9a-f]+ [Tt] (__cxa_demangle|d_print_comp[A-Za-z_.0-9]*)\n")
-      message(FATAL_ERROR "${file} carries libstdc++'s demangler (${CMAKE_MATCH_1}), which a C "
-                          "program through libfastout-c must not pay")
-    endif()
+    # Nor libstdc++'s demangler (demangler_check.cmake).
+    fail_if_demangler("${run_output}" "${file}")
   endforeach()
   message(STATUS "${program}: only the C library at run time, no codec symbols, no C++ streams, "
                  "no demangler")
