@@ -100,6 +100,7 @@ function(fastout_add_compression target)
                       libdeflate.h deflate)
   target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/compression_pipeline.cpp
                                    ${PROJECT_SOURCE_DIR}/src/stages/compression_pool.cpp
+                                   ${PROJECT_SOURCE_DIR}/src/stages/compression_pool_size.cpp
                                    ${PROJECT_SOURCE_DIR}/src/stages/compression_stage.cpp)
   # Worker threads: pthread_create. glibc 2.34 and later has it in libc
   # (CMAKE_THREAD_LIBS_INIT is empty); older ones need -pthread, linked as a
@@ -192,6 +193,7 @@ endfunction()
 function(fastout_add_loaded_compression target)
   target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/compression_pipeline.cpp
                                    ${PROJECT_SOURCE_DIR}/src/stages/compression_pool.cpp
+                                   ${PROJECT_SOURCE_DIR}/src/stages/compression_pool_size.cpp
                                    ${PROJECT_SOURCE_DIR}/src/stages/compression_stage.cpp
                                    ${PROJECT_SOURCE_DIR}/src/stages/codec_loading.cpp
                                    ${PROJECT_SOURCE_DIR}/src/platform/unix/shared_libraries.cpp)

@@ -6,66 +6,13 @@
 #include "stages/compression_pool_internal.h"
 
 #include <atomic>
-#include <cerrno>
-#include <cstdlib>
 #include <new>
-#include <system_error>
-#include <thread>
 
 #include "memory/buffer_budget_internal.h"
 #include "platform/platform_internal.h"
 #include "stages/messages_internal.h"
 
-namespace fastout {
-namespace {
-
-std::atomic<unsigned> chosen_threads{0};  // the program's choice; 0: none
-std::once_flag environment_read;
-unsigned environment_threads = 0;  // FASTOUT_COMPRESSION_THREADS, 0 when unset or unusable
-// A copy of the variable's text when it is not a number of threads, made
-// once, under environment_read, and kept for the process's life; the message
-// is made when asked for. A pointer, not a std::string: constant-initialized,
-// so this file runs nothing at a process's start (a constructor and an exit
-// handler that every program, compressing or not, would pay for).
-const std::string* environment_unusable = nullptr;
-
-void read_environment() {
-  std::call_once(environment_read, [] {
-    const char* text = std::getenv("FASTOUT_COMPRESSION_THREADS");
-    if (text == nullptr) return;
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long threads = *text >= '0' && *text <= '9' ? std::strtoul(text, &end, 10) : 0;
-    if (errno != 0 || end == nullptr || *end != '\0' || threads == 0 ||
-        threads > most_compression_pool_threads) {
-      environment_unusable = new std::string(text);
-      return;
-    }
-    environment_threads = static_cast<unsigned>(threads);
-  });
-}
-
-}  // namespace
-
-void set_compression_pool_threads(unsigned threads) {
-  if (threads > most_compression_pool_threads)
-    throw std::system_error(EINVAL, detail::error_category(),
-                            "cannot give the compression pool " + std::to_string(threads) +
-                                " threads: at most " +
-                                std::to_string(most_compression_pool_threads));
-  chosen_threads.store(threads, std::memory_order_relaxed);
-}
-
-unsigned compression_pool_threads() noexcept {
-  if (unsigned chosen = chosen_threads.load(std::memory_order_relaxed)) return chosen;
-  read_environment();
-  if (environment_threads != 0) return environment_threads;
-  const unsigned cores = std::thread::hardware_concurrency();
-  if (cores == 0) return 1;
-  return cores < most_compression_pool_threads ? cores : most_compression_pool_threads;
-}
-
-namespace detail {
+namespace fastout::detail {
 
 // ------------------------------------------------------------- encoders
 
@@ -169,13 +116,6 @@ compression_pool& compression_pool::get() noexcept {
   if (current_pool.compare_exchange_strong(pool, made, std::memory_order_acq_rel)) return *made;
   delete made;
   return *pool;
-}
-
-std::string compression_pool::environment_error() {
-  read_environment();
-  if (environment_unusable == nullptr) return {};
-  return "FASTOUT_COMPRESSION_THREADS=\"" + *environment_unusable +
-         "\" is not a number of threads from 1 to " + std::to_string(most_compression_pool_threads);
 }
 
 unsigned compression_pool::keep_spares() const noexcept {
@@ -377,5 +317,4 @@ void compression_pool::give_spare_output(byte_buffer& out, std::size_t charged) 
   refund(charged);
 }
 
-}  // namespace detail
-}  // namespace fastout
+}  // namespace fastout::detail

@@ -96,7 +96,8 @@ class FASTOUT_API compression_pool {
   // them may have held) is left alone and a fresh one made.
   static compression_pool& get() noexcept;
   // Why FASTOUT_COMPRESSION_THREADS cannot be used ("" if it can, or is not
-  // set): a writer that would use the pool refuses to open (EINVAL).
+  // set): a writer that would use the pool refuses to open (EINVAL). With
+  // the pool's size, in compression_pool_size.cpp.
   static std::string environment_error();
 
   std::mutex& mutex() noexcept { return mutex_; }
