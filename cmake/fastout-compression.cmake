@@ -12,7 +12,10 @@
 # libzstd-dev and libdeflate-dev), then through its CMake package
 # (zstdConfig.cmake; libdeflateConfig.cmake from libdeflate 1.15 on), then
 # by its header and library. fastout_add_compression(target) puts the
-# engine into `target` and sets, in the caller's scope:
+# engine into `target` -- or, when neither library is used, only
+# src/stages/compression_absent.cpp, which refuses every format as the
+# engine would without them, so that no program links an engine that could
+# only refuse -- and sets, in the caller's scope:
 #   FASTOUT_HAVE_ZSTD, FASTOUT_HAVE_LIBDEFLATE   ON or OFF
 #   FASTOUT_ZSTD_LINK, FASTOUT_LIBDEFLATE_LINK   what to link (a target or paths)
 #   FASTOUT_ZSTD_INCLUDE_DIRS, FASTOUT_LIBDEFLATE_INCLUDE_DIRS
@@ -92,16 +95,28 @@ function(_fastout_add_encoder target codec include_dirs)
   target_include_directories(${target} SYSTEM PRIVATE ${include_dirs})
 endfunction()
 
+# The engine's sources common to both ways of building it below, or with
+# neither codec (`have_zstd` and `have_libdeflate` OFF) compression_absent.cpp
+# in its place; the pool's size (compression_pool_size.cpp) either way.
+function(_fastout_add_engine target have_zstd have_libdeflate)
+  set(stages ${PROJECT_SOURCE_DIR}/src/stages)
+  if(have_zstd OR have_libdeflate)
+    target_sources(${target} PRIVATE ${stages}/compression_pipeline.cpp
+                                     ${stages}/compression_pool.cpp
+                                     ${stages}/compression_stage.cpp)
+  else()
+    target_sources(${target} PRIVATE ${stages}/compression_absent.cpp)
+  endif()
+  target_sources(${target} PRIVATE ${stages}/compression_pool_size.cpp)
+endfunction()
+
 function(fastout_add_compression target)
   _fastout_find_codec(ZSTD ${FASTOUT_ZSTD} libzstd zstd
                       "zstd::libzstd_shared;zstd::libzstd_static" zstd.h zstd)
   _fastout_find_codec(LIBDEFLATE ${FASTOUT_LIBDEFLATE} libdeflate libdeflate
                       "libdeflate::libdeflate_shared;libdeflate::libdeflate_static"
                       libdeflate.h deflate)
-  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/compression_pipeline.cpp
-                                   ${PROJECT_SOURCE_DIR}/src/stages/compression_pool.cpp
-                                   ${PROJECT_SOURCE_DIR}/src/stages/compression_pool_size.cpp
-                                   ${PROJECT_SOURCE_DIR}/src/stages/compression_stage.cpp)
+  _fastout_add_engine(${target} ${ZSTD_FOUND} ${LIBDEFLATE_FOUND})
   # Worker threads: pthread_create. glibc 2.34 and later has it in libc
   # (CMAKE_THREAD_LIBS_INIT is empty); older ones need -pthread, linked as a
   # flag rather than Threads::Threads, a target a static libfastout's users
@@ -189,14 +204,14 @@ endfunction()
 # (libfastout-c on Unix, src/stages/codec_loading_internal.h): the codecs'
 # headers, as fastout_add_compression() found them (call that first), but
 # not their libraries; dlopen()'s library (CMAKE_DL_LIBS: empty where the C
-# library has it) instead.
+# library has it) instead. With neither codec found, no loader either: there
+# is nothing to load.
 function(fastout_add_loaded_compression target)
-  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/compression_pipeline.cpp
-                                   ${PROJECT_SOURCE_DIR}/src/stages/compression_pool.cpp
-                                   ${PROJECT_SOURCE_DIR}/src/stages/compression_pool_size.cpp
-                                   ${PROJECT_SOURCE_DIR}/src/stages/compression_stage.cpp
-                                   ${PROJECT_SOURCE_DIR}/src/stages/codec_loading.cpp
-                                   ${PROJECT_SOURCE_DIR}/src/platform/unix/shared_libraries.cpp)
+  _fastout_add_engine(${target} "${FASTOUT_HAVE_ZSTD}" "${FASTOUT_HAVE_LIBDEFLATE}")
+  if(FASTOUT_HAVE_ZSTD OR FASTOUT_HAVE_LIBDEFLATE)
+    target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/stages/codec_loading.cpp
+                                     ${PROJECT_SOURCE_DIR}/src/platform/unix/shared_libraries.cpp)
+  endif()
   target_compile_definitions(${target} PRIVATE FASTOUT_LOAD_CODECS)
   if(CMAKE_THREAD_LIBS_INIT)
     target_link_libraries(${target} PRIVATE ${CMAKE_THREAD_LIBS_INIT})

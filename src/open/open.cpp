@@ -140,7 +140,10 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
   // or created the file. A writer that compresses gets its buffers from its
   // compression stage. The object is constructed (delegating constructor),
   // so from here on the destructor frees what was taken.
-  std::unique_ptr<compression_stage> compressing = compression_stage::make(options, name);
+  char* route_buffer = nullptr;
+  std::size_t route_capacity = 0;
+  std::unique_ptr<stage> compressing =
+      compression_stage::make(options, name, route_buffer, route_capacity);
   if (compressing == nullptr) allocate_buffer(options);
   std::unique_ptr<file_stage> bottom = make_file_stage(-1, true, options);
   std::unique_ptr<stage> route;
@@ -171,11 +174,7 @@ file::file(detail::cstring_view path, const file_options& options) : file() {
     releasable = options.keep_descriptor_open ? nullptr : bottom.get();
     route = std::move(bottom);
   }
-  char* route_buffer = nullptr;
-  std::size_t route_capacity = 0;
   if (compressing != nullptr) {
-    route_buffer = compressing->buffer();
-    route_capacity = compressing->capacity();
     compressing->set_next(route.release());
     route = std::move(compressing);
   }
@@ -207,12 +206,11 @@ file::file(fd_tag, int fd, bool owns_fd, const file_options& options, std::strin
     steps = durable.get();
     route = std::move(durable);
   }
-  std::unique_ptr<compression_stage> compressing = compression_stage::make(options, shown);
   char* route_buffer = nullptr;
   std::size_t route_capacity = 0;
+  std::unique_ptr<stage> compressing =
+      compression_stage::make(options, shown, route_buffer, route_capacity);
   if (compressing != nullptr) {
-    route_buffer = compressing->buffer();
-    route_capacity = compressing->capacity();
     compressing->set_next(route.release());
     route = std::move(compressing);
   } else {

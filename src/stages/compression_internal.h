@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "platform/platform_internal.h"  // ssize_t, struct iovec
+#include "stages/messages_internal.h"
 
 namespace fastout::detail {
 
@@ -122,6 +123,21 @@ bool bgzf_library_ready(std::string& problem);
 // The levels each accepts, for the message that refuses another.
 void zstd_level_range(int& lowest, int& highest) noexcept;
 void bgzf_level_range(int& lowest, int& highest) noexcept;
+
+// Why a writer of `name` cannot have `format` (zstd or gzip): this fastout
+// was built without its library, and is refused with ENOTSUP. One text for
+// the engine (compression_pipeline.cpp) and for a build with neither
+// codec, which has no engine (compression_absent.cpp). Appended piece by
+// piece: a chain of + is three times the code, in every static C program.
+inline std::string compiled_out_message(compression_format format, const std::string& name) {
+  const bool zstd = format == compression_format::zstd;
+  std::string text = "cannot write " + quoted(name);
+  text.append(" compressed with ").append(format_name(format));
+  text.append(": this fastout was built without ").append(zstd ? "libzstd" : "libdeflate");
+  text.append(" (install it, e.g. Debian's ").append(zstd ? "libzstd-dev" : "libdeflate-dev");
+  text.append(", and rebuild fastout)");
+  return text;
+}
 
 // The most input one BGZF block holds: htslib's choice, which keeps even
 // incompressible input (stored blocks) within the block's 64 KiB.

@@ -193,13 +193,7 @@ compressed_output::compressed_output(const compression_settings& settings, outpu
   if (settings_.format == compression_format::none)
     refuse(EINVAL, "cannot compress " + quoted(name) + ": no compression format was chosen");
   if (!compression_available(settings_.format))
-    refuse(ENOTSUP,
-           "cannot write " + quoted(name) + " compressed with " + format +
-               ": this fastout was built without " +
-               (settings_.format == compression_format::zstd ? "libzstd" : "libdeflate") +
-               " (install it, e.g. Debian's " +
-               (settings_.format == compression_format::zstd ? "libzstd-dev" : "libdeflate-dev") +
-               ", and rebuild fastout)");
+    refuse(ENOTSUP, compiled_out_message(settings_.format, name));
   // A codec loaded when first needed (FASTOUT_LOAD_CODECS) is loaded here,
   // at the first compressed open.
   std::string load_problem;

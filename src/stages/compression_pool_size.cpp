@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The shared pool's size (<fastout/compression.h>): the program's choice,
 // else FASTOUT_COMPRESSION_THREADS, else the machine's cores. Apart from
-// the pool itself (compression_pool.cpp), so that a build that has no pool
-// can still keep the setter's checks and read the variable as one with the
-// pool does.
+// the pool itself (compression_pool.cpp), because every build has it: one
+// without any codec (compression_absent.cpp) keeps the setter's checks and
+// reads the variable as one with codecs does, though it has no pool.
 #include <fastout/compression.h>
 
 #include <atomic>

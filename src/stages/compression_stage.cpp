@@ -56,8 +56,8 @@ compression_stage::compression_stage(const compression_options& chosen, std::siz
       budget_unit_(budget_unit),
       drained_mark_(count_drained(0)) {}
 
-std::unique_ptr<compression_stage> compression_stage::make(const file_options& options,
-                                                           const std::string& path) {
+std::unique_ptr<stage> compression_stage::make(const file_options& options, const std::string& path,
+                                               char*& buffer, std::size_t& capacity) {
   const compression_options chosen = resolve_compression(options.compression, path);
   if (chosen.format == compression_format::none) return nullptr;
   const std::size_t unit = budget_unit_for(options, chosen);
@@ -66,6 +66,8 @@ std::unique_ptr<compression_stage> compression_stage::make(const file_options& o
   if (made == nullptr)
     throw std::system_error(ENOMEM, detail::error_category(),
                             "cannot allocate the compressor for " + quoted(path));
+  buffer = made->buffer();
+  capacity = made->capacity();
   return made;
 }
 

@@ -25,13 +25,17 @@ namespace fastout::detail {
 
 class compression_stage final : public stage, public output_sink {
  public:
-  // The stage `options` ask for (by_extension resolved with `path`), or null
-  // for a writer that does not compress. Throws std::system_error naming
-  // the path: a format compiled out (ENOTSUP), a level out of range or no
-  // buffer (EINVAL), no memory. The next stage is set later (set_next()):
-  // the buffers come before the file is opened.
-  static std::unique_ptr<compression_stage> make(const file_options& options,
-                                                 const std::string& path);
+  // The stage `options` ask for (by_extension resolved with `path`), with
+  // the first buffer the writer fills, of `capacity` bytes, in `buffer`; or
+  // null, and nothing set, for a writer that does not compress. Throws
+  // std::system_error naming the path: a format compiled out (ENOTSUP), a
+  // level out of range or no buffer (EINVAL), no memory. The next stage is
+  // set later (set_next()): the buffers come before the file is opened.
+  // Returned as a plain stage, so that opening (open.cpp) uses nothing of
+  // the engine's, not even its destructor: a build with neither codec has
+  // no engine, and its make() only refuses (compression_absent.cpp).
+  static std::unique_ptr<stage> make(const file_options& options, const std::string& path,
+                                     char*& buffer, std::size_t& capacity);
 
   // The first buffer the writer fills, of capacity() bytes.
   char* buffer() const noexcept { return engine_.buffer(); }
