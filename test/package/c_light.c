@@ -3,8 +3,9 @@
  * fastout::c), as docs/c-api.md says: it writes three lines to the file
  * argv[1] through fastout's C API and reads them back. With argv[2]
  * "unloadable" (run.cmake sets FASTOUT_ZSTD_LIBRARY to a file that is not
- * there) a zstd writer cannot be had: fastout_compression_available() says
- * so and the open fails with ENOTSUP, leaving no file. Then stdio's stdout
+ * there, or the build has no codec) a zstd writer cannot be had:
+ * fastout_compression_available() says so and the open fails with ENOTSUP,
+ * leaving no file. Then stdio's stdout
  * is handed to fastout's and back (fastout_sync_with_stdio(), which in
  * libfastout-c is stdio's half alone): run.cmake finds "synced: abc" and
  * then "unsynced: d" in the output, in that order. run.cmake also reads
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
       fclose(in);
       return failed("the failed open left a file: ", path);
     }
-    printf("C light consumer: zstd refused with ENOTSUP when its library cannot be loaded\n");
+    printf("C light consumer: zstd refused with ENOTSUP without its library\n");
   }
   if (fastout_sync_with_stdio(1) != 0) return failed("stdio was synced before the call", "");
   printf("synced: a");

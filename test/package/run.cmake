@@ -61,6 +61,7 @@ endforeach()
 
 set(consumers ${CMAKE_CURRENT_LIST_DIR})
 include(${CMAKE_CURRENT_LIST_DIR}/../demangler_check.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/../compression_engine_check.cmake)
 set(dir ${WORK_DIR}/${MODE})
 
 # Runs a command; on failure, shows its output and stops the test.
@@ -119,6 +120,31 @@ endif()
 # The same {fmt} as the build under test, which may be one in a prefix of
 # its own (scripts/test --fmt) rather than the system's.
 set(fmt_args -Dfmt_DIR=${FMT_DIR})
+
+# A fastout built here from source has the codecs of the build under test,
+# whose consumers then compress with CODECS: one it was built without is
+# OFF, one it has is found (AUTO) as there.
+set(codec_args "")
+if(NOT CODECS MATCHES "zstd")
+  list(APPEND codec_args -DFASTOUT_ZSTD=OFF)
+endif()
+if(NOT CODECS MATCHES "gzip")
+  list(APPEND codec_args -DFASTOUT_LIBDEFLATE=OFF)
+endif()
+
+# What a configure of fastout says it found, as CODECS spells it
+# ("zstd,gzip"), from its output `configure_output`.
+function(codecs_configured configure_output out_var)
+  set(found "")
+  if(configure_output MATCHES "fastout: ZSTD output with")
+    list(APPEND found zstd)
+  endif()
+  if(configure_output MATCHES "fastout: LIBDEFLATE output with")
+    list(APPEND found gzip)
+  endif()
+  string(REPLACE ";" "," found "${found}")
+  set(${out_var} "${found}" PARENT_SCOPE)
+endfunction()
 
 # Runs a configure that must fail; stops the test unless it did. Leaves its
 # output in `run_output` with each run of blanks and line breaks made one
@@ -205,7 +231,9 @@ function(run_consumer program output)
   if(NOT run_output MATCHES "compression: \\[([a-z,]*)\\]")
     message(FATAL_ERROR "${program} did not say what it compresses with:\n${run_output}")
   endif()
-  if(NOT CMAKE_MATCH_1 STREQUAL "${CODECS}")
+  # Quoted: an empty group leaves CMAKE_MATCH_1 unset, which if() would
+  # then take as the word itself.
+  if(NOT "${CMAKE_MATCH_1}" STREQUAL "${CODECS}")
     message(FATAL_ERROR "${program} compresses with [${CMAKE_MATCH_1}], the library was built "
                         "with [${CODECS}]")
   endif()
@@ -238,11 +266,12 @@ function(run_consumer program output)
 endfunction()
 
 # A C program linked with libfastout-c (c_light.c) runs and writes the
-# right bytes; with FASTOUT_ZSTD_LIBRARY naming a file that is not there, a
-# zstd writer is refused with ENOTSUP (where the build has zstd); and it
-# needs nothing but the C library at run time -- no libstdc++, libgcc_s,
-# libm, {fmt} or codec (readelf -d) -- and carries no codec symbol, no
-# std::ios_base::Init and no demangler (nm).
+# right bytes; with FASTOUT_ZSTD_LIBRARY naming a file that is not there
+# (where the build has zstd), or in a build with no codec at all, a zstd
+# writer is refused with ENOTSUP; and it needs nothing but the C library at
+# run time -- no libstdc++, libgcc_s, libm, {fmt} or codec (readelf -d) --
+# and carries no codec symbol, no std::ios_base::Init and no demangler
+# (nm); with no codec (CODECS empty), none of the compression engine either.
 # `library` is the shared libfastout-c it loads, checked the same way, or
 # empty for a static one.
 function(check_light_consumer program library)
@@ -256,6 +285,9 @@ function(check_light_consumer program library)
     set(ENV{FASTOUT_ZSTD_LIBRARY} /nonexistent/libzstd.so.1)
     run(${emulator} ${program} ${program}.unloadable.out unloadable)
     unset(ENV{FASTOUT_ZSTD_LIBRARY})
+    message(STATUS "${run_output}")
+  elseif(CODECS STREQUAL "")
+    run(${emulator} ${program} ${program}.unloadable.out unloadable)
     message(STATUS "${run_output}")
   endif()
   if(NOT READELF OR NOT NM)
@@ -277,6 +309,10 @@ function(check_light_consumer program library)
     if(file STREQUAL program AND run_output MATCHES "(ZSTD_[A-Za-z_0-9]*|libdeflate_[a-z_0-9]*)")
       message(FATAL_ERROR "${program} carries a codec symbol, ${CMAKE_MATCH_1}")
     endif()
+    # Without a codec, no compression engine (compression_engine_check.cmake).
+    if(CODECS STREQUAL "")
+      fail_if_compression_engine("${run_output}" "${file}")
+    endif()
     # Nor the C++ streams' start-up: std::ios_base::Init, which builds the
     # C++ locale and eight streams when the program or library is loaded
     # (600 us a process on the build machine: docs/c-api.md, "What each way
@@ -288,8 +324,12 @@ function(check_light_consumer program library)
     # Nor libstdc++'s demangler (demangler_check.cmake).
     fail_if_demangler("${run_output}" "${file}")
   endforeach()
-  message(STATUS "${program}: only the C library at run time, no codec symbols, no C++ streams, "
-                 "no demangler")
+  set(engine "")
+  if(CODECS STREQUAL "")
+    set(engine ", no compression engine")
+  endif()
+  message(STATUS "${program}: only the C library at run time, no codec symbols${engine}, no C++ "
+                 "streams, no demangler")
 endfunction()
 
 # pkg-config's flags for fastout, checked against what a static or shared
@@ -486,15 +526,15 @@ elseif(MODE STREQUAL "pkg_config")
 elseif(MODE STREQUAL "add_subdirectory")
   build_and_run_consumer(add_subdirectory ${dir}
     -DFASTOUT_SOURCE_DIR=${FASTOUT_SOURCE_DIR} -DBUILD_SHARED_LIBS=ON
-    "-DFASTOUT_SANITIZE=${SANITIZE}")
+    "-DFASTOUT_SANITIZE=${SANITIZE}" ${codec_args})
   build_and_run_consumer(c ${dir}/c -DFASTOUT_SOURCE_DIR=${FASTOUT_SOURCE_DIR}
-    "-DFASTOUT_SANITIZE=${SANITIZE}")
+    "-DFASTOUT_SANITIZE=${SANITIZE}" ${codec_args})
 
 elseif(MODE STREQUAL "find_package_shared")
   # fastout's own project, built shared with only the library.
   run(${CMAKE_COMMAND} -S ${FASTOUT_SOURCE_DIR} -B ${dir}/fastout ${common_args} ${fmt_args}
       -DBUILD_SHARED_LIBS=ON -DFASTOUT_BUILD_TESTS=OFF -DFASTOUT_BUILD_TOOLS=OFF
-      -DFASTOUT_BUILD_EXAMPLES=OFF "-DFASTOUT_SANITIZE=${SANITIZE}")
+      -DFASTOUT_BUILD_EXAMPLES=OFF "-DFASTOUT_SANITIZE=${SANITIZE}" ${codec_args})
   run(${CMAKE_COMMAND} --build ${dir}/fastout)
   install_and_check(${dir}/fastout ${dir}/prefix)
   build_and_run_consumer(find_package ${dir}/consumer
@@ -596,6 +636,9 @@ elseif(MODE STREQUAL "readme")
       endif()
       list(REMOVE_AT command 0)
       run(${CMAKE_COMMAND} ${command})
+      if(commands EQUAL 0)
+        set(readme_configure_output "${run_output}")
+      endif()
       math(EXPR commands "${commands} + 1")
       set(command "")
     elseif(previous STREQUAL "-S" AND word STREQUAL ".")
@@ -626,7 +669,10 @@ elseif(MODE STREQUAL "readme")
     message(FATAL_ERROR "a plain build built more than the library: ${programs}")
   endif()
   check_install(${dir}/P)
-  # A consumer of that install, with the {fmt} it finds by itself too.
+  # A consumer of that install, with the {fmt} it finds by itself too, and
+  # the codecs the README's line found (AUTO), which the build under test
+  # may have been configured without.
+  codecs_configured("${readme_configure_output}" CODECS)
   set(consumer_fmt_args "")
   build_and_run_consumer(find_package ${dir}/consumer -DCMAKE_PREFIX_PATH=${dir}/P)
 
