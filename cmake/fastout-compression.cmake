@@ -95,6 +95,24 @@ function(_fastout_add_encoder target codec include_dirs)
   target_include_directories(${target} SYSTEM PRIVATE ${include_dirs})
 endfunction()
 
+# The engine optimized for size (in every target of the directory that
+# includes this file): it runs once a buffer of 64 KiB and more, and the
+# codec does the work per byte. Measured with callgrind on a C program
+# writing 300,000 lines compressed on the caller's thread: zstd +11,000 and
+# gzip -5,000 instructions in 388 and 978 million; W18's static C program,
+# which links the engine whether it compresses or not, 31 KB less text
+# (289,761 -> 258,906 bytes).
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  set_source_files_properties(
+    ${PROJECT_SOURCE_DIR}/src/stages/compression_pipeline.cpp
+    ${PROJECT_SOURCE_DIR}/src/stages/compression_stage.cpp
+    ${PROJECT_SOURCE_DIR}/src/stages/compression_pool.cpp
+    ${PROJECT_SOURCE_DIR}/src/stages/codec_loading.cpp
+    ${PROJECT_SOURCE_DIR}/src/stages/zstd_encoder.cpp
+    ${PROJECT_SOURCE_DIR}/src/stages/bgzf_encoder.cpp
+    PROPERTIES COMPILE_OPTIONS -Os)
+endif()
+
 # The engine's sources common to both ways of building it below, or with
 # neither codec (`have_zstd` and `have_libdeflate` OFF) compression_absent.cpp
 # in its place; the pool's size (compression_pool_size.cpp) either way.
