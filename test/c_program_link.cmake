@@ -7,22 +7,32 @@
 # libstdc++'s says -- the exception's type and what() -- then aborts. It
 # carries no replace stage (the C API cannot ask for one; the C++ API's
 # request is refused), and the buffer reserve is the last of the program's
-# zero-initialized data.
+# zero-initialized data. In a build with zstd, a zstd writer whose library
+# cannot be loaded is refused with the loader's reason.
 #
-#   cmake -DNM=<nm> -DPROGRAM=<c_program_link> -P c_program_link.cmake
+#   cmake -DNM=<nm> -DPROGRAM=<c_program_link> [-DHAVE_ZSTD=ON] -P c_program_link.cmake
 if(NOT NM OR NOT PROGRAM)
   message(FATAL_ERROR "usage: cmake -DNM=<nm> -DPROGRAM=<program> -P c_program_link.cmake")
 endif()
 include(${CMAKE_CURRENT_LIST_DIR}/demangler_check.cmake)
 
 get_filename_component(directory "${PROGRAM}" DIRECTORY)
-execute_process(COMMAND ${PROGRAM} ${directory} RESULT_VARIABLE result OUTPUT_VARIABLE output
-                ERROR_VARIABLE error)
+# With zstd (HAVE_ZSTD), a library that is not there: the open's refusal
+# must name it and say why it did not load.
+set(zstd_argument "")
+set(zstd_line "")
+if(HAVE_ZSTD)
+  set(zstd_argument zstd)
+  set(zstd_line "zstd: cannot write \"[^\n]*/unloadable.zst\" compressed with zstd: [^\n]*/no-such-directory/libzstd.so.1[^\n]*No such file or directory[^\n]*\n")
+endif()
+set(ENV{FASTOUT_ZSTD_LIBRARY} ${directory}/no-such-directory/libzstd.so.1)
+execute_process(COMMAND ${PROGRAM} ${directory} ${zstd_argument} RESULT_VARIABLE result
+                OUTPUT_VARIABLE output ERROR_VARIABLE error)
 message(STATUS "exit: ${result}\nstandard output: ${output}\nstandard error: ${error}")
-# The replacement refused, naming the path and why, then the line before
-# the exception.
-if(NOT output MATCHES "^replace: cannot open \"[^\n]*/replaced\": replace, sync, sync_directory and preallocate are not in libfastout-c, the C API's library; a C\\+\\+ program links libfastout: [^\n]+\nbefore the exception\n$")
-  message(FATAL_ERROR "the program did not write its two lines before the exception: '${output}'")
+# The replacement refused, naming the path and why, the zstd writer's
+# refusal, then the line before the exception.
+if(NOT output MATCHES "^replace: cannot open \"[^\n]*/replaced\": replace, sync, sync_directory and preallocate are not in libfastout-c, the C API's library; a C\\+\\+ program links libfastout: [^\n]+\n${zstd_line}before the exception\n$")
+  message(FATAL_ERROR "the program did not write its lines before the exception: '${output}'")
 endif()
 # The type as the compiler names it (no demangler in the program), then
 # what(), as libstdc++'s handler words them.

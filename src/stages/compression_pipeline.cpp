@@ -41,6 +41,21 @@ namespace {
 }  // namespace
 }  // namespace detail
 
+namespace detail {
+namespace {
+// The formats this build has code for, whether or not their libraries load.
+constexpr bool compiled_in(compression_format format) noexcept {
+#ifdef FASTOUT_HAVE_ZSTD
+  if (format == compression_format::zstd) return true;
+#endif
+#ifdef FASTOUT_HAVE_LIBDEFLATE
+  if (format == compression_format::gzip) return true;
+#endif
+  return format == compression_format::none;
+}
+}  // namespace
+}  // namespace detail
+
 // Where the codecs are loaded when first needed (FASTOUT_LOAD_CODECS), a
 // format is available when its library loads: the question loads it.
 bool compression_available(compression_format format) noexcept {
@@ -192,8 +207,10 @@ compressed_output::compressed_output(const compression_settings& settings, outpu
   const char* format = format_name(settings_.format);
   if (settings_.format == compression_format::none)
     refuse(EINVAL, "cannot compress " + quoted(name) + ": no compression format was chosen");
-  if (!compression_available(settings_.format))
-    refuse(ENOTSUP, compiled_out_message(settings_.format, name));
+  // Compiled in, not available(): where the codecs are loaded when first
+  // needed, available() is false for a library that does not load too,
+  // which the loader's own message below names.
+  if (!compiled_in(settings_.format)) refuse(ENOTSUP, compiled_out_message(settings_.format, name));
   // A codec loaded when first needed (FASTOUT_LOAD_CODECS) is loaded here,
   // at the first compressed open.
   std::string load_problem;
