@@ -15,6 +15,7 @@ if(NOT NM OR NOT PROGRAM)
   message(FATAL_ERROR "usage: cmake -DNM=<nm> -DPROGRAM=<program> -P c_program_link.cmake")
 endif()
 include(${CMAKE_CURRENT_LIST_DIR}/demangler_check.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/program_symbols.cmake)
 
 get_filename_component(directory "${PROGRAM}" DIRECTORY)
 # With zstd (HAVE_ZSTD), a library that is not there: the open's refusal
@@ -47,14 +48,7 @@ if(result MATCHES "^[0-9]+$")
   message(FATAL_ERROR "the program exited with ${result}; it must abort")
 endif()
 
-execute_process(COMMAND ${NM} ${PROGRAM} RESULT_VARIABLE nm_result OUTPUT_VARIABLE symbols
-                ERROR_VARIABLE nm_error)
-if(NOT nm_result EQUAL 0)
-  message(FATAL_ERROR "${NM} ${PROGRAM} failed: ${nm_error}")
-endif()
-if(NOT symbols MATCHES "fastout_puts")
-  message(FATAL_ERROR "nm lists no fastout_puts in ${PROGRAM}: it cannot be read")
-endif()
+read_program_symbols(${PROGRAM} fastout_puts symbols)
 # Nor the replace stage: only its test of the options, needed().
 if(symbols MATCHES "[0-9a-f]+ [Tt] (_ZN7fastout6detail22sync_and_replace_stage(9open_path|14for_descriptor)[A-Za-z_0-9]*)")
   message(FATAL_ERROR "${PROGRAM} carries the replace stage (${CMAKE_MATCH_1}), which the C API "

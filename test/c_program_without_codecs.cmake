@@ -17,6 +17,7 @@ foreach(var NM PROGRAM SOURCE_DIR WORK_DIR)
   endif()
 endforeach()
 include(${CMAKE_CURRENT_LIST_DIR}/compression_engine_check.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/program_symbols.cmake)
 
 # Only the engine's own sources ask: the rest compiles the same with or
 # without codecs, so this build's objects of it are a codec-less build's.
@@ -64,13 +65,6 @@ foreach(refused c.zst out)
   endif()
 endforeach()
 
-execute_process(COMMAND ${NM} ${PROGRAM} RESULT_VARIABLE nm_result OUTPUT_VARIABLE symbols
-                ERROR_VARIABLE nm_error)
-if(NOT nm_result EQUAL 0)
-  message(FATAL_ERROR "${NM} ${PROGRAM} failed: ${nm_error}")
-endif()
-if(NOT symbols MATCHES "fastout_printf")
-  message(FATAL_ERROR "nm lists no fastout_printf in ${PROGRAM}: it cannot be read")
-endif()
+read_program_symbols(${PROGRAM} fastout_printf symbols)
 fail_if_compression_engine("${symbols}" "${PROGRAM}")
 message(STATUS "${PROGRAM}: refused as without the codecs, and no compression engine")

@@ -25,7 +25,7 @@ namespace fastout {
 
 namespace detail {
 namespace {
-[[maybe_unused]] bool codec_loads(bool (*ready)(std::string& problem)) noexcept {
+bool codec_loads(bool (*ready)(std::string& problem)) noexcept {
 #ifdef FASTOUT_LOAD_CODECS
   try {
     std::string problem;
@@ -38,11 +38,7 @@ namespace {
   return true;
 #endif
 }
-}  // namespace
-}  // namespace detail
 
-namespace detail {
-namespace {
 // The formats this build has code for, whether or not their libraries load.
 constexpr bool compiled_in(compression_format format) noexcept {
 #ifdef FASTOUT_HAVE_ZSTD
@@ -59,20 +55,11 @@ constexpr bool compiled_in(compression_format format) noexcept {
 // Where the codecs are loaded when first needed (FASTOUT_LOAD_CODECS), a
 // format is available when its library loads: the question loads it.
 bool compression_available(compression_format format) noexcept {
+  if (!detail::compiled_in(format)) return false;
   switch (format) {
     case compression_format::none: return true;
-    case compression_format::zstd:
-#ifdef FASTOUT_HAVE_ZSTD
-      return detail::codec_loads(detail::zstd_library_ready);
-#else
-      return false;
-#endif
-    case compression_format::gzip:
-#ifdef FASTOUT_HAVE_LIBDEFLATE
-      return detail::codec_loads(detail::bgzf_library_ready);
-#else
-      return false;
-#endif
+    case compression_format::zstd: return detail::codec_loads(detail::zstd_library_ready);
+    case compression_format::gzip: return detail::codec_loads(detail::bgzf_library_ready);
   }
   return false;
 }
