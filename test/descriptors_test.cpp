@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <set>
@@ -59,6 +60,11 @@ struct limit_plan {
   int fail_next_open = 0;             // the next open fails with this (ENFILE, say)
   int fail_reopen = 0;                // an open without O_CREAT fails with this
   std::vector<std::string> reopened;  // the paths opened without O_CREAT
+  // The close() of this descriptor (a release's) waits, once, until
+  // let_close_go is set, having set close_held.
+  std::atomic<int> hold_close_of{-1};
+  std::atomic<bool> close_held{false};
+  std::atomic<bool> let_close_go{false};
 };
 limit_plan* plan = nullptr;
 
@@ -92,6 +98,11 @@ int limited_open(const char* path, int flags, mode_t mode) {
 }
 
 int limited_close(int fd) {
+  int held = fd;
+  if (plan->hold_close_of.compare_exchange_strong(held, -1)) {
+    plan->close_held = true;
+    while (!plan->let_close_go) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   {
     std::lock_guard<std::mutex> hold(plan->lock);
     if (plan->open.erase(fd) != 0) ++plan->closes;
@@ -263,6 +274,45 @@ TEST_F(descriptor_limit, enfile_is_not_raised_and_releases_nothing) {
 }
 
 // ------------------------------------------------- released and reopened
+
+// A writer that writes while an open on another thread is releasing its
+// descriptor waits until the release is over (the stage's lock), then
+// reopens the file where the release left it: the release read the offset
+// before closing, so a write let through meanwhile would be overwritten by
+// the next one ("a2" over "a1" below).
+TEST_F(descriptor_limit, a_write_during_a_release_waits_for_it_and_loses_nothing) {
+  plan_.limit = 1;
+  fastout::file a(dir_.file("a"), small_buffers());
+  a.print("a0 ");
+  a.flush();
+  {
+    std::lock_guard<std::mutex> hold(plan_.lock);
+    ASSERT_EQ(plan_.open.size(), 1u);
+    plan_.hold_close_of = *plan_.open.begin();  // a's
+  }
+  std::thread opener([&] {
+    fastout::file b(dir_.file("b"), small_buffers());  // releases a, slowly
+    b.print("b0 ");
+    b.close();
+  });
+  while (!plan_.close_held) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::thread writer([&] {
+    a.print("a1 ");
+    a.flush();  // waits for the release
+  });
+  // Long enough for the writer to reach the lock and wait: a writer that
+  // did not wait would have written "a1 " through the descriptor being
+  // released by now.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  plan_.let_close_go = true;
+  opener.join();
+  writer.join();
+  a.print("a2 ");
+  a.close();
+  EXPECT_EQ(read_file(dir_.file("a")), "a0 a1 a2 ");
+  EXPECT_EQ(read_file(dir_.file("b")), "b0 ");
+  EXPECT_EQ(open_now(), 0u);
+}
 
 TEST_F(descriptor_limit, idle_writers_are_released_and_reopened_with_every_byte) {
   plan_.limit = 3;

@@ -66,7 +66,8 @@ FASTOUT_ALWAYS_INLINE int guarded(file& writer, Call&& call) noexcept {
   } catch (...) {
     return call_failed(writer, error_number_of(std::current_exception()));
   }
-  if (std::error_code error = writer.error()) return call_failed(writer, error.value());
+  if (int error_number = detail::writer_of(writer).sticky_error())
+    return call_failed(writer, error_number);
   if (result < 0) return call_failed(writer, -result);
   return result;
 }
@@ -490,7 +491,7 @@ int fastout_cursor_end_slow(fastout_file* handle, char* pos, int error) noexcept
   return 0;
 }
 
-int fastout_flush(fastout_file* handle) noexcept {
+FASTOUT_HOT int fastout_flush(fastout_file* handle) noexcept {
   if (handle == nullptr) return eof_on_failure(failure(EINVAL));
   file& writer = writer_of(handle);
   return eof_on_failure(guarded(writer, [&] {

@@ -105,7 +105,7 @@ const std::string& environment_problem() {
 
 }  // namespace
 
-std::size_t budget_limit() noexcept {
+FASTOUT_HOT std::size_t budget_limit() noexcept {
   std::size_t limit = limit_bytes.load(std::memory_order_relaxed);
   if (limit != 0) return limit;
   environment_problem();
@@ -175,7 +175,7 @@ std::size_t opening_buffer_size(std::size_t smallest) noexcept {
                                                                                     : smallest;
 }
 
-std::uint64_t count_drained(std::size_t bytes) noexcept {
+FASTOUT_HOT std::uint64_t count_drained(std::size_t bytes) noexcept {
   return drained_bytes.fetch_add(bytes, std::memory_order_relaxed) + bytes;
 }
 
@@ -183,7 +183,7 @@ void note_refused_growth() noexcept {
   refused_at.store(drained_bytes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
-bool under_pressure(std::uint64_t drained_now) noexcept {
+FASTOUT_HOT bool under_pressure(std::uint64_t drained_now) noexcept {
   const std::size_t limit = budget_limit();
   if (charged.load(std::memory_order_relaxed) > limit) return true;
   const std::uint64_t refused = refused_at.load(std::memory_order_relaxed);
@@ -191,14 +191,18 @@ bool under_pressure(std::uint64_t drained_now) noexcept {
   return refused != 0 && (refused > drained_now || drained_now - refused < limit);
 }
 
-buffer_fit fit_at_drain(std::uint64_t& mark, std::size_t drained, bool filled, std::size_t capacity,
-                        std::size_t smallest) noexcept {
+FASTOUT_HOT buffer_fit fit_at_drain(std::uint64_t& mark, std::size_t drained, bool filled,
+                                    std::size_t capacity, std::size_t smallest) noexcept {
   const std::uint64_t now = count_drained(drained);
   const std::uint64_t process_drained = now - mark;  // this drain's bytes included
   mark = now;
+  // Neither busy nor thin and full: only pressure can take the buffer (a
+  // flush of a few bytes, once a record, asks no more than this).
+  if (!filled)
+    return capacity > smallest && under_pressure(now) ? buffer_fit::give_back : buffer_fit::keep;
   const std::uint64_t holders = std::max<std::size_t>(budget_now().holders, 1);
-  const bool busy = filled && (std::uint64_t{drained} * 2 >= process_drained ||
-                               std::uint64_t{drained} * holders >= process_drained * 4);
+  const bool busy = std::uint64_t{drained} * 2 >= process_drained ||
+                    std::uint64_t{drained} * holders >= process_drained * 4;
   if (busy) return capacity < largest_buffer ? buffer_fit::grow : buffer_fit::keep;
   if (under_pressure(now)) return capacity > smallest ? buffer_fit::give_back : buffer_fit::keep;
   // Not busy, but full, and a quarter of the budget would hold every
@@ -212,7 +216,7 @@ buffer_fit fit_at_drain(std::uint64_t& mark, std::size_t drained, bool filled, s
   // slower than without (each page a buffer touches costs, too); a quarter
   // (16 KiB each) 60,393 calls, 0.58x, 32 MiB, and skewed keys 0.49x
   // fwrite's time (0.56x without).
-  if (filled && capacity < largest_buffer &&
+  if (capacity < largest_buffer &&
       capacity * growth_factor <= budget_limit() / thin_writers_share / holders)
     return buffer_fit::grow;
   return buffer_fit::keep;

@@ -27,8 +27,8 @@ ssize_t write_once(int fd, const struct iovec* segments, int count, bool uncache
 
 }  // namespace
 
-int write_all(int fd, struct iovec* iov, int count, bool& uncached, write_counts& counts,
-              std::size_t cap) noexcept {
+FASTOUT_HOT int write_all(int fd, struct iovec* iov, int count, bool& uncached,
+                          write_counts& counts, std::size_t cap) noexcept {
   if (cap == 0) cap = max_write_size;
   while (count > 0) {
     if (iov->iov_len == 0) {

@@ -57,6 +57,7 @@
 #include <fastout/config.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -281,9 +282,17 @@ FASTOUT_API extern const platform_calls real_platform;
 FASTOUT_API const char* platform_name() noexcept;
 
 /// The most one write() may be asked to write: Linux writes at most
-/// 0x7ffff000 bytes a call anyway; macOS refuses more than INT_MAX with
-/// EINVAL, so it is capped at INT_MAX - 1 there, as Rust's std does.
-extern const std::size_t max_write_size;
+/// 0x7ffff000 bytes a call anyway, and every other system takes that whole
+/// or in part (Windows' WriteFile() takes a DWORD: each call below
+/// INT32_MAX, so that a count never overflows an int anywhere); macOS refuses more than
+/// INT_MAX with EINVAL, so it is capped at INT_MAX - 1 there, as Rust's std
+/// does. A constant, not a variable read at every write: that read was one
+/// more page a record for W16.
+#if defined(__APPLE__)
+inline constexpr std::size_t max_write_size = INT_MAX - 1;
+#else
+inline constexpr std::size_t max_write_size = 0x7ffff000;
+#endif
 
 /// The characters that end a directory's name in a path: '/', and on
 /// Windows '\\' too.

@@ -49,6 +49,14 @@ std::uint64_t next_use_stamp() noexcept {
   return use_clock.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
+FASTOUT_HOT std::uint64_t use_stamp_after(std::uint64_t last) noexcept {
+  // Stamps are unique (each from the clock's fetch_add), so only the stage
+  // that took the latest can find it unchanged. Between threads the order
+  // of uses is only approximate anyway: a release picks an idle file.
+  if (use_clock.load(std::memory_order_relaxed) == last) return last;
+  return next_use_stamp();
+}
+
 void register_releasable(file_stage* stage) noexcept {
   registry& r = the_registry();
   std::lock_guard<std::mutex> hold(r.lock);

@@ -47,6 +47,11 @@ release_outcome release_idle_descriptor() noexcept;
 // A stamp that orders uses: a stage takes one at each use of its file, and
 // the registry releases the stage with the smallest.
 std::uint64_t next_use_stamp() noexcept;
+// The stamp of a use now by a stage whose last use took `last`: `last`
+// again when no stage has taken one since (it is still the latest), so
+// that a writer that sends a record at a time does not write the shared
+// clock each time; else next_use_stamp().
+std::uint64_t use_stamp_after(std::uint64_t last) noexcept;
 
 // The rest of open_retrying_descriptor_limit(), out of line: `open` has
 // failed with EMFILE once.

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <new>
 #include <system_error>
+#include <thread>
 
 #include "stages/descriptors_internal.h"
 #include "stages/messages_internal.h"
@@ -54,11 +55,44 @@ void stage::complete_report(error_report& report, std::uint64_t accepted) const 
 int stage::abandon_error() const noexcept { return next_->abandon_error(); }
 bool stage::failed_in_writeback() const noexcept { return next_->failed_in_writeback(); }
 
+// ------------------------------------------------------- the stage's lock
+
+bool stage_lock::try_lock() noexcept {
+  if (!release_gate_.try_lock()) return false;
+  std::uint8_t expected = unheld;
+  if (state_.compare_exchange_strong(expected, held_by_release, std::memory_order_acquire,
+                                     std::memory_order_relaxed))
+    return true;
+  release_gate_.unlock();
+  return false;
+}
+
+void stage_lock::unlock_release() noexcept {
+  state_.store(unheld, std::memory_order_release);
+  release_gate_.unlock();
+}
+
+void stage_lock::lock_after_release() noexcept {
+  for (;;) {
+    {
+      // Free once the release has let go of the state.
+      std::lock_guard<std::mutex> wait(release_gate_);
+      std::uint8_t expected = unheld;
+      if (state_.compare_exchange_strong(expected, held_by_writer, std::memory_order_acquire,
+                                         std::memory_order_relaxed))
+        return;
+    }
+    // Held by the writer's own side: a writer used from two threads at
+    // once, which fastout does not support; wait rather than break.
+    std::this_thread::yield();
+  }
+}
+
 // ------------------------------------------------------------ the file
 
 file_stage::~file_stage() {
   // Under its lock: a release may be under way on another thread.
-  std::unique_lock<std::mutex> hold(lock_, std::defer_lock);
+  std::unique_lock<stage_lock> hold(lock_, std::defer_lock);
   if (releasable_) hold.lock();
   if (owns_fd_ && fd_ >= 0) {
     const int saved = errno;
@@ -69,8 +103,8 @@ file_stage::~file_stage() {
   if (releasable_) unregister_releasable(this);
 }
 
-int file_stage::drain(char*& buffer, std::size_t, std::size_t pending, const char* more,
-                      std::size_t more_size) noexcept {
+FASTOUT_HOT int file_stage::drain(char*& buffer, std::size_t, std::size_t pending, const char* more,
+                                  std::size_t more_size) noexcept {
   // The common drain, without a second virtual call: as stage::drain().
   struct iovec iov[2] = {{buffer, pending}, {const_cast<char*>(more), more_size}};
   const int skip = pending == 0 ? 1 : 0;
@@ -78,14 +112,14 @@ int file_stage::drain(char*& buffer, std::size_t, std::size_t pending, const cha
   return write_all(fd_, iov + skip, (more_size == 0 ? 1 : 2) - skip, uncached_, counts_);
 }
 
-int file_stage::write(struct iovec* iov, int count) noexcept {
+FASTOUT_HOT int file_stage::write(struct iovec* iov, int count) noexcept {
   if (releasable_) return write_releasable(iov, count);
   return write_all(fd_, iov, count, uncached_, counts_);
 }
 
 int file_stage::sync(bool metadata) noexcept {
   if (!releasable_) return sync_file(fd_, metadata) == 0 ? 0 : errno;
-  std::lock_guard<std::mutex> hold(lock_);
+  std::lock_guard<stage_lock> hold(lock_);
   if (int error_number = take_back_descriptor()) return error_number;
   return sync_file(fd_, metadata) == 0 ? 0 : errno;
 }
@@ -94,7 +128,7 @@ int file_stage::finish(int error_number, bool, bool) noexcept {
   // Under its lock, and still registered until the descriptor is closed:
   // an open on another thread that meets the limit meanwhile sees a writer
   // busy, about to give a descriptor back, and tries again.
-  std::unique_lock<std::mutex> hold(lock_, std::defer_lock);
+  std::unique_lock<stage_lock> hold(lock_, std::defer_lock);
   if (releasable_) {
     hold.lock();
     if (release_error_ != 0 && error_number == 0) {
@@ -135,15 +169,17 @@ void file_stage::make_releasable(const std::string& path, int open_flags) noexce
   register_releasable(this);  // its lock publishes the fields above
 }
 
-int file_stage::write_releasable(struct iovec* iov, int count) noexcept {
-  std::lock_guard<std::mutex> hold(lock_);
+FASTOUT_HOT int file_stage::write_releasable(struct iovec* iov, int count) noexcept {
+  std::lock_guard<stage_lock> hold(lock_);
   if (int error_number = take_back_descriptor()) return error_number;
-  last_use_.store(next_use_stamp(), std::memory_order_relaxed);
+  const std::uint64_t last = last_use_.load(std::memory_order_relaxed);
+  const std::uint64_t now = use_stamp_after(last);
+  if (now != last) last_use_.store(now, std::memory_order_relaxed);
   return write_all(fd_, iov, count, uncached_, counts_);
 }
 
 file_stage::release_result file_stage::try_release() noexcept {
-  std::unique_lock<std::mutex> hold(lock_, std::try_to_lock);
+  std::unique_lock<stage_lock> hold(lock_, std::try_to_lock);
   if (!hold.owns_lock()) return release_result::busy;
   if (pinned_ || released_ || fd_ < 0) return release_result::never;
   const int saved = errno;
@@ -178,7 +214,7 @@ file_stage::release_result file_stage::try_release() noexcept {
   return release_result::released;
 }
 
-int file_stage::take_back_descriptor() noexcept {
+FASTOUT_HOT int file_stage::take_back_descriptor() noexcept {
   if (release_error_ != 0) {
     const int error_number = release_error_;
     release_error_ = 0;
@@ -223,7 +259,7 @@ int file_stage::reopen() noexcept {
 }
 
 int file_stage::pin() noexcept {
-  std::lock_guard<std::mutex> hold(lock_);
+  std::lock_guard<stage_lock> hold(lock_);
   if (!pinned_) {
     pinned_ = true;
     unregister_releasable(this);
@@ -252,7 +288,7 @@ bool file_stage::interactive() const noexcept {
   // stdio's rule: a terminal is line-buffered. Only a character device can
   // be one, so files and pipes cost one fstat and no ioctl. A released
   // file is a regular one.
-  std::unique_lock<std::mutex> hold(lock_, std::defer_lock);
+  std::unique_lock<stage_lock> hold(lock_, std::defer_lock);
   if (releasable_) {
     hold.lock();
     if (released_) return false;

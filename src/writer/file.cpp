@@ -316,7 +316,8 @@ void writer::drop_text(std::size_t size) noexcept {
 // system calls as possible, and empties the buffer (a route with buffers of
 // its own gives the next one). Returns 0, or the errno that stopped it,
 // which is then the sticky error.
-int writer::drain_buffer(const char* more, std::size_t more_size, drain_cause cause) noexcept {
+FASTOUT_HOT int writer::drain_buffer(const char* more, std::size_t more_size,
+                                     drain_cause cause) noexcept {
   // The tail of the buffer before the last resize has been moved by now.
   if (retired_buffer_ != nullptr) release_retired_buffer();
   const auto pending = static_cast<std::size_t>(pos - buffer_);
@@ -364,7 +365,8 @@ int writer::drain_buffer(const char* more, std::size_t more_size, drain_cause ca
 // bytes that emptied the buffer (`filled`: it was full, or the call did not
 // fit): a busy writer grows its buffer if the budget has room; one that is
 // not busy gives its memory back while the budget is under pressure.
-void writer::fit_buffer_to_use(std::size_t drained, bool filled, bool tail_moves) noexcept {
+FASTOUT_HOT void writer::fit_buffer_to_use(std::size_t drained, bool filled,
+                                           bool tail_moves) noexcept {
   const std::size_t capacity = buffer_capacity();
   switch (detail::fit_at_drain(drained_mark_, drained, filled, capacity, detail::smallest_buffer)) {
     case detail::buffer_fit::keep: return;
@@ -418,7 +420,7 @@ void writer::release_retired_buffer() noexcept {
   retired_size_ = 0;
 }
 
-void writer::flush_buffer() {
+FASTOUT_HOT void writer::flush_buffer() {
   if (int error_number = drain_buffer(nullptr, 0)) fail_call(error_number);
 }
 
@@ -731,7 +733,7 @@ void writer::append(const char* data, std::size_t size) {
   limit = pos;
 }
 
-void writer::flush() {
+FASTOUT_HOT void writer::flush() {
   if (!open_ && borrower_ == nullptr && !lent_to_cursor_) return;  // closed: nothing pending
   take_back_and_check();
   flush_buffer();
@@ -741,7 +743,7 @@ void writer::flush() {
 // After the buffer went out: everything accepted is made decodable (a
 // compressing route waits for its workers and ends a block or frame; a
 // plain one has nothing to do).
-void writer::flush_route() {
+FASTOUT_HOT void writer::flush_route() {
   if (error_ != 0) return;  // write_errors::report after a failure: nothing more is written
   if (int error_number = route_->flush()) {
     error_ = error_number;

@@ -266,6 +266,10 @@ class FASTOUT_API writer : protected fastout_buffer_state, protected file_state 
   /// The negative error code of the last C API call on this writer that
   /// failed, or 0 (fastout_last_error()); the C API sets it.
   int last_call_error() const noexcept { return last_call_error_; }
+  /// The sticky errno (error().value()), or 0, asked after every C API
+  /// call: without the std::error_code, whose empty value is a call into
+  /// the C++ runtime (std::system_category()).
+  int sticky_error() const noexcept { return error_; }
   void set_last_call_error(int code) noexcept { last_call_error_ = code; }
 
 #  ifdef FASTOUT_FMT_HAS_WRITER

@@ -191,8 +191,6 @@ FASTOUT_CONSTINIT platform_calls platform = linux_calls;
 
 const char* platform_name() noexcept { return "linux"; }
 
-const std::size_t max_write_size = 0x7ffff000;  // what Linux writes at most per call anyway
-
 int directory_open_flags(bool synced) noexcept {
   // O_PATH is enough to create, link and rename in a directory, and needs
   // no read permission; fsync needs it open for reading.

@@ -216,14 +216,6 @@ FASTOUT_CONSTINIT platform_calls platform = posix_calls;
 
 const char* platform_name() noexcept { return "posix"; }
 
-#if defined(__APPLE__)
-// macOS's write() refuses more than INT_MAX bytes with EINVAL.
-const std::size_t max_write_size = INT_MAX - 1;
-#else
-// Less than 2 GiB a call, which every system takes whole or in part.
-const std::size_t max_write_size = 0x7ffff000;
-#endif
-
 int directory_open_flags(bool) noexcept { return O_RDONLY | O_DIRECTORY | O_CLOEXEC; }
 
 namespace {

@@ -30,8 +30,10 @@ int open(const char* path, int flags, mode_t mode) { return ::open(path, flags, 
 int openat(int dir, const char* path, int flags, mode_t mode) {
   return ::openat(dir, path, flags, mode);
 }
-ssize_t write(int fd, const void* data, size_t size) { return ::write(fd, data, size); }
-ssize_t writev(int fd, const struct iovec* iov, int count) { return ::writev(fd, iov, count); }
+FASTOUT_HOT ssize_t write(int fd, const void* data, size_t size) { return ::write(fd, data, size); }
+FASTOUT_HOT ssize_t writev(int fd, const struct iovec* iov, int count) {
+  return ::writev(fd, iov, count);
+}
 int wait_writable(int fd) {
   struct pollfd ready = {fd, POLLOUT, 0};
   return ::poll(&ready, 1, -1) >= 0 ? 0 : -1;

@@ -1271,11 +1271,6 @@ FASTOUT_CONSTINIT platform_calls platform = windows_calls;
 
 const char* platform_name() noexcept { return "windows"; }
 
-// WriteFile takes a DWORD: each call below INT32_MAX (as on Linux, which
-// writes at most 0x7ffff000 bytes a call), so that a count never overflows
-// an int anywhere.
-const std::size_t max_write_size = 0x7ffff000;
-
 int directory_open_flags(bool) noexcept { return O_RDONLY | O_DIRECTORY | O_CLOEXEC; }
 
 int process_id() noexcept { return static_cast<int>(::GetCurrentProcessId()); }
