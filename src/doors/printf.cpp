@@ -453,86 +453,75 @@ FASTOUT_HOT FASTOUT_NOINLINE int run_fast(file& writer, const plan& p, std::va_l
     const auto i = [at, first] { return static_cast<std::size_t>(at - first); };
     if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) < d.fast_room))
       return continue_in_general(writer, p, i(), pos, ap);
-    // The plain directives first and together, the formatted ones after
-    // them: a call that flushes each record (W16) runs right after a
-    // system call, where every page of code it touches costs, so the
-    // common path is kept to few of them (FASTOUT_HOT).
-    if (FASTOUT_LIKELY(d.fast <= fast_kind::count && d.fast != fast_kind::none)) {
-      switch (d.fast) {
-        case fast_kind::percent: *pos++ = '%'; break;
-        case fast_kind::int_value: pos = decimal::write_signed(pos, va_arg(ap, int)); break;
-        case fast_kind::long_long_value:
-          pos = decimal::write_signed(pos, va_arg(ap, long long));
-          break;
-        case fast_kind::unsigned_value: pos = decimal::write(pos, va_arg(ap, unsigned)); break;
-        case fast_kind::unsigned_long_long_value:
-          pos = decimal::write(pos, va_arg(ap, unsigned long long));
-          break;
-        case fast_kind::hex_value: pos = put_hex(pos, va_arg(ap, unsigned), d.upper); break;
-        case fast_kind::hex_long_long_value:
-          pos = put_hex(pos, va_arg(ap, unsigned long long), d.upper);
-          break;
-        case fast_kind::character:
-          *pos++ = static_cast<char>(static_cast<unsigned char>(va_arg(ap, int)));
-          break;
-        case fast_kind::string: {
-          int precision = d.precision;
-          if (d.flags & flag_precision_star) precision = std::max(va_arg(ap, int), -1);
-          const char* s = va_arg(ap, const char*);
-          char* const after =
-              fast_string(pos, static_cast<std::size_t>(end - pos) - d.fast_room, s, precision);
-          if (FASTOUT_UNLIKELY(after == nullptr))
-            return continue_with_string(writer, p, i(), pos, ap, s, precision);
-          pos = after;
-          break;
-        }
-        case fast_kind::double_value:
-          if (FASTOUT_UNLIKELY(!plain_floats(floats_known)))
-            return continue_in_general(writer, p, i(), pos, ap);
-          pos = put_plain_double(pos, d.conversion, d.precision, va_arg(ap, double));
-          break;
-        case fast_kind::count: *va_arg(ap, int*) = static_cast<int>(pos - room.pos); break;
-        default: break;  // the formatted ones, below
+    switch (d.fast) {
+      case fast_kind::percent: *pos++ = '%'; break;
+      case fast_kind::int_value: pos = decimal::write_signed(pos, va_arg(ap, int)); break;
+      case fast_kind::long_long_value:
+        pos = decimal::write_signed(pos, va_arg(ap, long long));
+        break;
+      case fast_kind::unsigned_value: pos = decimal::write(pos, va_arg(ap, unsigned)); break;
+      case fast_kind::unsigned_long_long_value:
+        pos = decimal::write(pos, va_arg(ap, unsigned long long));
+        break;
+      case fast_kind::hex_value: pos = put_hex(pos, va_arg(ap, unsigned), d.upper); break;
+      case fast_kind::hex_long_long_value:
+        pos = put_hex(pos, va_arg(ap, unsigned long long), d.upper);
+        break;
+      case fast_kind::character:
+        *pos++ = static_cast<char>(static_cast<unsigned char>(va_arg(ap, int)));
+        break;
+      case fast_kind::string: {
+        int precision = d.precision;
+        if (d.flags & flag_precision_star) precision = std::max(va_arg(ap, int), -1);
+        const char* s = va_arg(ap, const char*);
+        char* const after =
+            fast_string(pos, static_cast<std::size_t>(end - pos) - d.fast_room, s, precision);
+        if (FASTOUT_UNLIKELY(after == nullptr))
+          return continue_with_string(writer, p, i(), pos, ap, s, precision);
+        pos = after;
+        break;
       }
-    } else {
-      switch (d.fast) {
-        case fast_kind::formatted_int: pos = put_formatted_signed(pos, d, va_arg(ap, int)); break;
-        case fast_kind::formatted_long_long:
-          pos = put_formatted_signed(pos, d, va_arg(ap, long long));
-          break;
-        case fast_kind::formatted_unsigned:
-          pos = put_formatted_unsigned(pos, d, va_arg(ap, unsigned));
-          break;
-        case fast_kind::formatted_unsigned_long_long:
-          pos = put_formatted_unsigned(pos, d, va_arg(ap, unsigned long long));
-          break;
-        case fast_kind::padded_character: {
-          const char c = static_cast<char>(static_cast<unsigned char>(va_arg(ap, int)));
-          pos = put_padded_text(pos, &c, 1, d);
-          break;
-        }
-        case fast_kind::padded_string: {
-          int precision = d.precision;
-          if (d.flags & flag_precision_star) precision = std::max(va_arg(ap, int), -1);
-          const char* s = va_arg(ap, const char*);
-          if (FASTOUT_UNLIKELY(s == nullptr))
-            return continue_with_string(writer, p, i(), pos, ap, s, precision);
-          const std::size_t size =
-              precision >= 0 ? ::strnlen(s, static_cast<std::size_t>(precision)) : std::strlen(s);
-          const std::size_t padded = std::max(size, static_cast<std::size_t>(d.width));
-          if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) - d.fast_room < padded))
-            return continue_with_string(writer, p, i(), pos, ap, s, precision);
-          pos = put_padded_text(pos, s, size, d);
-          break;
-        }
-        case fast_kind::formatted_double:
-          if (FASTOUT_UNLIKELY(!plain_floats(floats_known)))
-            return continue_in_general(writer, p, i(), pos, ap);
-          pos = put_formatted_double(pos, d, va_arg(ap, double));
-          break;
-        case fast_kind::none: return continue_in_general(writer, p, i(), pos, ap);
-        default: break;  // the plain ones, above
+      case fast_kind::double_value:
+        if (FASTOUT_UNLIKELY(!plain_floats(floats_known)))
+          return continue_in_general(writer, p, i(), pos, ap);
+        pos = put_plain_double(pos, d.conversion, d.precision, va_arg(ap, double));
+        break;
+      case fast_kind::count: *va_arg(ap, int*) = static_cast<int>(pos - room.pos); break;
+      case fast_kind::formatted_int: pos = put_formatted_signed(pos, d, va_arg(ap, int)); break;
+      case fast_kind::formatted_long_long:
+        pos = put_formatted_signed(pos, d, va_arg(ap, long long));
+        break;
+      case fast_kind::formatted_unsigned:
+        pos = put_formatted_unsigned(pos, d, va_arg(ap, unsigned));
+        break;
+      case fast_kind::formatted_unsigned_long_long:
+        pos = put_formatted_unsigned(pos, d, va_arg(ap, unsigned long long));
+        break;
+      case fast_kind::padded_character: {
+        const char c = static_cast<char>(static_cast<unsigned char>(va_arg(ap, int)));
+        pos = put_padded_text(pos, &c, 1, d);
+        break;
       }
+      case fast_kind::padded_string: {
+        int precision = d.precision;
+        if (d.flags & flag_precision_star) precision = std::max(va_arg(ap, int), -1);
+        const char* s = va_arg(ap, const char*);
+        if (FASTOUT_UNLIKELY(s == nullptr))
+          return continue_with_string(writer, p, i(), pos, ap, s, precision);
+        const std::size_t size =
+            precision >= 0 ? ::strnlen(s, static_cast<std::size_t>(precision)) : std::strlen(s);
+        const std::size_t padded = std::max(size, static_cast<std::size_t>(d.width));
+        if (FASTOUT_UNLIKELY(static_cast<std::size_t>(end - pos) - d.fast_room < padded))
+          return continue_with_string(writer, p, i(), pos, ap, s, precision);
+        pos = put_padded_text(pos, s, size, d);
+        break;
+      }
+      case fast_kind::formatted_double:
+        if (FASTOUT_UNLIKELY(!plain_floats(floats_known)))
+          return continue_in_general(writer, p, i(), pos, ap);
+        pos = put_formatted_double(pos, d, va_arg(ap, double));
+        break;
+      case fast_kind::none: return continue_in_general(writer, p, i(), pos, ap);
     }
     pos = fast_literal(pos, text, d.end, d.next);
   }
