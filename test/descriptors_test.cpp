@@ -279,23 +279,31 @@ TEST_F(descriptor_limit, enfile_is_not_raised_and_releases_nothing) {
 // descriptor waits until the release is over (the stage's lock), then
 // reopens the file where the release left it: the release read the offset
 // before closing, so a write let through meanwhile would be overwritten by
-// the next one ("a2" over "a1" below).
+// the next one ("a2" over "a1" below). Two descriptors: when the writer
+// reopens, an idle writer (c) is there to give one back, so that it need
+// not take the one the opener was given.
 TEST_F(descriptor_limit, a_write_during_a_release_waits_for_it_and_loses_nothing) {
-  plan_.limit = 1;
+  plan_.limit = 2;
   fastout::file a(dir_.file("a"), small_buffers());
   a.print("a0 ");
   a.flush();
+  int a_descriptor;
   {
     std::lock_guard<std::mutex> hold(plan_.lock);
     ASSERT_EQ(plan_.open.size(), 1u);
-    plan_.hold_close_of = *plan_.open.begin();  // a's
+    a_descriptor = *plan_.open.begin();
   }
+  fastout::file c(dir_.file("c"), small_buffers());  // used after a: a goes first
+  plan_.hold_close_of = a_descriptor;
   std::thread opener([&] {
     fastout::file b(dir_.file("b"), small_buffers());  // releases a, slowly
     b.print("b0 ");
     b.close();
   });
-  while (!plan_.close_held) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!plan_.close_held && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const bool release_began = plan_.close_held;
   std::thread writer([&] {
     a.print("a1 ");
     a.flush();  // waits for the release
@@ -307,8 +315,10 @@ TEST_F(descriptor_limit, a_write_during_a_release_waits_for_it_and_loses_nothing
   plan_.let_close_go = true;
   opener.join();
   writer.join();
+  ASSERT_TRUE(release_began) << "the open of b did not release a within 30 s";
   a.print("a2 ");
   a.close();
+  c.close();
   EXPECT_EQ(read_file(dir_.file("a")), "a0 a1 a2 ");
   EXPECT_EQ(read_file(dir_.file("b")), "b0 ");
   EXPECT_EQ(open_now(), 0u);
