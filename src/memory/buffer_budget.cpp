@@ -196,8 +196,9 @@ FASTOUT_HOT buffer_fit fit_at_drain(std::uint64_t& mark, std::size_t drained, bo
   const std::uint64_t now = count_drained(drained);
   const std::uint64_t process_drained = now - mark;  // this drain's bytes included
   mark = now;
-  // Neither busy nor thin and full: only pressure can take the buffer (a
-  // flush of a few bytes, once a record, asks no more than this).
+  // Not full: neither busy nor a thin writer that fills its buffer, so
+  // only pressure can take the buffer (a flush of a few bytes, once a
+  // record, asks no more than this).
   if (!filled)
     return capacity > smallest && under_pressure(now) ? buffer_fit::give_back : buffer_fit::keep;
   const std::uint64_t holders = std::max<std::size_t>(budget_now().holders, 1);
